@@ -1,0 +1,40 @@
+# The two commands of the README: `make lab` and `make test`.  Both set up first:
+# a virtual environment in .venv with the package and its extras, and Graphviz's `dot`.
+SHELL := /bin/bash
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup graphviz lab test bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+graphviz:
+	@if ! command -v dot >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Graphviz (Debian package 'graphviz')..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends graphviz >/dev/null; \
+	  else \
+	    echo "Graphviz 'dot' is missing: install it with 'sudo apt-get install graphviz' (Debian/Ubuntu), 'brew install graphviz' (macOS) or 'conda install graphviz'; graphs then show as DOT text."; \
+	  fi; \
+	fi
+
+setup: $(STAMP) graphviz
+
+lab: setup
+	$(BIN)/jupyter lab notebooks/
+
+test: setup
+	$(BIN)/ruff check tfgraph_edu tests benchmarks
+	$(BIN)/python -m pytest
+
+bench: setup
+	@for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build dist *.egg-info

@@ -1,0 +1,77 @@
+"""The project's own files: dependencies, CI, Binder and the README stay true."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+import tomllib
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def _name(req: str) -> str:
+    return re.split(r"[\[<>=!~ ;]", req, maxsplit=1)[0].strip().lower()
+
+
+def test_engine_needs_numpy_only():
+    assert [_name(r) for r in PYPROJECT["project"]["dependencies"]] == ["numpy"]
+
+
+def test_no_tensorflow_or_jax_anywhere():
+    reqs = list(PYPROJECT["project"]["dependencies"])
+    for extra in PYPROJECT["project"]["optional-dependencies"].values():
+        reqs += extra
+    reqs += (ROOT / "binder" / "requirements.txt").read_text().split()
+    banned = {"tensorflow", "tensorflow-cpu", "tf-nightly", "jax", "jaxlib", "keras"}
+    assert not {_name(r) for r in reqs} & banned
+
+
+def test_extras_hold_the_tools():
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    assert {"ipython", "ipywidgets", "anywidget", "graphviz"} <= {_name(r) for r in
+                                                                  extras["jupyter"]}
+    assert {"pytest", "hypothesis", "nbval", "ruff", "mypy"} <= {_name(r) for r in extras["dev"]}
+
+
+def test_binder_pins_every_jupyter_requirement():
+    lines = [ln for ln in (ROOT / "binder" / "requirements.txt").read_text().splitlines() if ln]
+    assert all("==" in ln for ln in lines)
+    pinned = {_name(ln) for ln in lines}
+    jupyter = {_name(r) for r in PYPROJECT["project"]["optional-dependencies"]["jupyter"]}
+    assert jupyter | {"numpy"} <= pinned
+    assert "graphviz" in (ROOT / "binder" / "apt.txt").read_text().split()
+    assert os.access(ROOT / "binder" / "postBuild", os.X_OK)
+
+
+def test_ci_runs_make_test_and_nothing_else():
+    script = ROOT / ".ci" / "run"
+    assert os.access(script, os.X_OK)
+    commands = [ln.strip() for ln in script.read_text().splitlines()
+                if ln.strip() and not ln.startswith("#")]
+    commands = [c for c in commands if not c.startswith(("set ", "cd "))]
+    assert commands == ["exec make test"]
+
+
+def test_readme_gives_the_two_commands():
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("## Set up", 1)[1].split("```")[1]
+    assert [ln.split()[:2] for ln in block.strip().splitlines()] == [["make", "lab"],
+                                                                    ["make", "test"]]
+
+
+@pytest.mark.slow
+def test_wheel_ships_package_and_widgets(tmp_path):
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps",
+                    "--no-build-isolation", "-q", "-w", str(tmp_path)], check=True)
+    wheel = next(tmp_path.glob("tfgraph_edu-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "tfgraph_edu/__init__.py" in names
+    assert "tfgraph_edu/_widgets/README.md" in names
+    assert not any(n.startswith("tests/") for n in names)

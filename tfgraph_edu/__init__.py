@@ -1,0 +1,118 @@
+"""tfgraph_edu: TensorFlow 2's graph machinery rebuilt on numpy, to be looked at.
+
+Use it as ``import tfgraph_edu as tf``.  This module only re-exports: every
+name below is defined in the layer that owns it (see DESIGN.md).
+"""
+
+from . import dtypes, errors  # noqa: F401
+from ._api import config, linalg, math, nn, random  # noqa: F401
+from .dtypes import (  # noqa: F401
+    DType,
+    as_dtype,
+    bool,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    resource,
+    string,
+    uint8,
+)
+from .eager.context import init_scope, name_scope  # noqa: F401
+from .eager.dispatch import executing_eagerly  # noqa: F401
+from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
+from .eager.tensor import EagerTensor  # noqa: F401
+from .eager.variables import Variable  # noqa: F401
+from .function import ConcreteFunction, Function, function  # noqa: F401
+from .graph.graph import Graph, Operation  # noqa: F401
+from .ops.array_ops import (  # noqa: F401
+    broadcast_to,
+    concat,
+    expand_dims,
+    eye,
+    fill,
+    gather,
+    identity,
+    one_hot,
+    ones,
+    ones_like,
+    pad,
+    rank,
+    reshape,
+    reverse,
+    shape,
+    size,
+    split,
+    squeeze,
+    stack,
+    stop_gradient,
+    strided_slice,
+    tile,
+    transpose,
+    unstack,
+    where,
+    zeros,
+    zeros_like,
+)
+from .ops.array_ops import range_ as range  # noqa: F401
+from .ops.array_ops import slice_ as slice  # noqa: F401
+from .ops.convert import TensorBase as Tensor  # noqa: F401
+from .ops.convert import constant, is_tensor  # noqa: F401
+from .ops.convert import to_tensor as convert_to_tensor  # noqa: F401
+from .ops.io_ops import print_ as print  # noqa: F401
+from .ops.math_ops import (  # noqa: F401
+    abs,
+    add,
+    add_n,
+    cast,
+    clip_by_value,
+    cos,
+    divide,
+    equal,
+    exp,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    log,
+    logical_and,
+    logical_not,
+    logical_or,
+    matmul,
+    maximum,
+    minimum,
+    multiply,
+    negative,
+    not_equal,
+    pow,
+    sigmoid,
+    sign,
+    sin,
+    sqrt,
+    square,
+    subtract,
+    tanh,
+    truediv,
+)
+from .ops.reduction_ops import (  # noqa: F401
+    argmax,
+    argmin,
+    cumsum,
+    reduce_all,
+    reduce_any,
+    reduce_logsumexp,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_std,
+    reduce_sum,
+    reduce_variance,
+)
+from .shapes import TensorShape, TensorSpec  # noqa: F401
+
+newaxis = None
+__version__ = "0.1.0"

@@ -1,0 +1,145 @@
+"""The eager interpreter: run an op's numpy kernel now (layer 4).
+
+``bind`` (ops/_core.py) sends every op here unless a graph is being built.
+The hot path is short on purpose: read the inputs' numpy values, check the
+type attribute, call the kernel, wrap the result.  Python values among the
+inputs, errors, and tape recording take the slow paths.
+"""
+
+from __future__ import annotations
+
+from .. import dtypes as _dt
+from ..errors import InvalidArgumentError, OpError
+from ..ops import _core
+from ..ops._core import type_name
+from ..ops.convert import is_tensor, target_dtypes, to_numpy
+from . import tape as _tape
+from .tensor import EagerTensor
+
+_NP_TO_DTYPE = _dt.NP_TO_DTYPE
+_new = object.__new__
+_active_tapes = _tape.ACTIVE
+
+
+def _wrap(value) -> EagerTensor:
+    t = _new(EagerTensor)
+    t._value = value
+    return t
+
+
+class EagerInterpreter:
+    """Runs each op as soon as it is bound."""
+
+    executing_eagerly = True
+
+    def apply(self, opdef, inputs, attrs, name):
+        try:
+            vals = [x._value for x in inputs]
+        except AttributeError:
+            inputs = self.convert_inputs(opdef, inputs)
+            vals = [x._value for x in inputs]
+        T = opdef.T
+        if T:
+            d0 = vals[T[0]].dtype
+            for i in T[1:]:
+                if vals[i].dtype != d0:
+                    raise _mismatch(opdef, vals, i, name)
+            allowed = opdef.np_allowed
+            if allowed is not None and d0 not in allowed:
+                raise _not_allowed(opdef, d0, name)
+        elif opdef.same_dtype and len(vals) > 1:
+            d0 = vals[0].dtype
+            for i in range(1, len(vals)):
+                if vals[i].dtype != d0:
+                    raise _mismatch(opdef, vals, i, name)
+        try:
+            out = opdef.kernel(*vals, **attrs) if attrs else opdef.kernel(*vals)
+        except Exception as exc:  # noqa: BLE001 - turned into TF's error below
+            raise _kernel_error(opdef, inputs, attrs, exc, name) from None
+        if opdef.num_outputs == 1:
+            t = _new(EagerTensor)
+            t._value = out
+            result = t
+        elif opdef.num_outputs == 0:
+            result = None
+        else:
+            result = [_wrap(o) for o in out]
+        if _active_tapes:
+            _tape.record(opdef, inputs, attrs,
+                         [result] if opdef.num_outputs == 1 else (result or []))
+        return result
+
+    def convert_inputs(self, opdef, inputs):
+        """Turn Python values, numpy arrays and variables into EagerTensors."""
+        targets = None
+        out = []
+        for i, x in enumerate(inputs):
+            cls = type(x)
+            if cls is EagerTensor:
+                out.append(x)
+                continue
+            if cls is not float and cls is not int:
+                as_tensor = getattr(x, "_as_tensor", None)
+                if as_tensor is not None:
+                    out.append(as_tensor())
+                    continue
+                if is_tensor(x):
+                    raise _graph_tensor_leak(x)
+            if targets is None:
+                targets = target_dtypes(opdef, inputs)
+            out.append(_wrap(to_numpy(x, targets[i])))
+        return out
+
+
+def _mismatch(opdef, vals, i, name):
+    want = _NP_TO_DTYPE[vals[opdef.T[0] if opdef.T else 0].dtype]
+    got = _NP_TO_DTYPE[vals[i].dtype]
+    return InvalidArgumentError(
+        None, None,
+        f"cannot compute {opdef.name} as input #{i}(zero-based) was expected to be a "
+        f"{type_name(want)} tensor but is a {type_name(got)} tensor [Op:{opdef.name}]"
+        )
+
+
+def _not_allowed(opdef, np_dtype, name):
+    got = _NP_TO_DTYPE[np_dtype]
+    allowed = ", ".join(sorted(type_name(d) for d in opdef.dtypes))
+    return InvalidArgumentError(
+        None, None,
+        f"Value for attr 'T' of {got.name} is not in the list of allowed values: {allowed}"
+        f"\n\t; NodeDef: {{{{node {opdef.name}}}}} [Op:{opdef.name}]"
+        )
+
+
+def _kernel_error(opdef, inputs, attrs, exc, name):
+    """TF's error for a failed kernel: the shape rule's message, else the kernel's."""
+    suffix = f" [Op:{opdef.name}]"
+    if isinstance(exc, OpError):
+        err = type(exc)(None, None, exc.message + suffix)
+        return err
+    try:
+        opdef.shape(*inputs, **(attrs or {}))
+    except OpError as shape_exc:
+        return type(shape_exc)(None, None, shape_exc.message + suffix)
+    except Exception:  # noqa: BLE001 - fall back to the kernel's own words
+        pass
+    return InvalidArgumentError(None, None, f"{type(exc).__name__}: {exc}{suffix}")
+
+
+def _graph_tensor_leak(x):
+    return TypeError(
+        "An op outside of the function building code is being passed a \"Graph\" tensor "
+        f"({x!r}). It is possible to have Graph tensors leak out of the function building "
+        "context by including a tf.init_scope in your function building code, or by storing "
+        "a tensor created inside a tf.function (for example in a Python list or attribute) "
+        "and using it after the function returned. Return the value from the function "
+        "instead, or keep it as a tf.Variable.")
+
+
+EAGER = EagerInterpreter()
+_core.set_default_interpreter(EAGER)
+
+
+def executing_eagerly() -> bool:
+    """True unless a graph is being built (``tf.executing_eagerly``)."""
+    return _core.interpreter().executing_eagerly

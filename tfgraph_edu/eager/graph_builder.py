@@ -1,0 +1,206 @@
+"""The graph builder: the interpreter that adds nodes instead of running kernels (layer 4).
+
+While a function is traced, :func:`ops._core.bind` sends every op here.  The
+builder converts inputs (Python values become ``Const`` nodes named like
+``Greater/y``; eager tensors and variables closed over become captured
+placeholders), checks types and shapes with the OpDef's rule, names the node as
+TensorFlow does, and orders stateful ops in program order (automatic control
+dependencies).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..errors import OpError
+from ..graph.graph import Graph, Tensor
+from ..ops import _core, graph_ops
+from ..ops._core import type_name
+from ..ops._rules import fmt
+from ..ops.convert import Const, target_dtypes, to_numpy
+from ..shapes import TensorShape
+from . import tape as _tape
+from .tensor import EagerTensor
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def user_frame(depth: int = 2):
+    """(filename, lineno, function) of the innermost caller outside tfgraph_edu."""
+    f = sys._getframe(depth)
+    while f is not None:
+        name = f.f_code.co_filename
+        if not name.startswith(_PACKAGE_DIR) or "/tests/" in name:
+            return (name, f.f_lineno, f.f_code.co_name)
+        f = f.f_back
+    return None
+
+
+class GraphBuilder:
+    """Adds each bound op to ``graph``."""
+
+    executing_eagerly = False
+
+    def __init__(self, graph: Graph):
+        self.graph = graph
+        self.last_stateful = None
+        self._variable_handles: dict[int, Tensor] = {}
+        self.on_variable_created = None
+
+    # -- the one entry point ---------------------------------------------------------------
+    def apply(self, opdef, inputs, attrs, name):
+        g = self.graph
+        op_name = g.unique_name(name or opdef.name)
+        converted = self._convert(opdef, inputs, op_name)
+        attrs = attrs or {}
+        _check_types(opdef, converted, op_name)
+        try:
+            specs = opdef.shape(*converted, **attrs)
+        except OpError as exc:
+            message = _shape_message(exc.message, opdef, op_name, converted, attrs)
+            raise ValueError(message) from None
+        if isinstance(specs, tuple):
+            specs = [specs]
+        control = list(g._control_stack[-1]) if g._control_stack else []
+        if opdef.stateful and self.last_stateful is not None:
+            control.append(self.last_stateful)
+        op = g.add_op(op_name, opdef, converted, attrs, specs, control, user_frame())
+        if opdef.stateful:
+            self.last_stateful = op
+        outs = op.outputs
+        if _tape.ACTIVE:
+            _tape.record(opdef, converted, attrs, outs)
+        if opdef.num_outputs == 1:
+            return outs[0]
+        if opdef.num_outputs == 0:
+            return op
+        return list(outs)
+
+    # -- inputs ---------------------------------------------------------------------------------
+    def _convert(self, opdef, inputs, op_name):
+        g = self.graph
+        out = []
+        targets = None
+        for i, x in enumerate(inputs):
+            cls = type(x)
+            if cls is Tensor:
+                out.append(x if x.graph is g else self.capture_symbolic(x))
+            elif cls is EagerTensor:
+                out.append(self.capture(x, f"{op_name}/{opdef.input_name(i)}"))
+            elif hasattr(x, "_as_tensor"):
+                out.append(x._as_tensor())
+            else:
+                if targets is None:
+                    targets = target_dtypes(opdef, inputs)
+                arr = np.asarray(to_numpy(x, targets[i]))
+                out.append(self.constant(arr, f"{op_name}/{opdef.input_name(i)}"))
+        return out
+
+    def constant(self, value: np.ndarray, name: str) -> Tensor:
+        """A ``Const`` node holding ``value``, named exactly (uniquely) ``name``."""
+        g = self.graph
+        dtype = _dt.NP_TO_DTYPE[value.dtype]
+        op = g.add_op(g.unique_name(name, scoped=False), Const, [],
+                      {"dtype": dtype, "value": value}, [(TensorShape(value.shape), dtype)],
+                      list(g._control_stack[-1]) if g._control_stack else [], user_frame())
+        return op.outputs[0]
+
+    def placeholder(self, dtype, shape, name: str, scoped: bool = True) -> Tensor:
+        g = self.graph
+        shape = TensorShape(shape)
+        op = g.add_op(g.unique_name(name, scoped=scoped), graph_ops.Placeholder, [],
+                      {"dtype": dtype, "shape": shape}, [(shape, dtype)], [], None)
+        return op.outputs[0]
+
+    def capture(self, value: EagerTensor, name: str = "capture") -> Tensor:
+        """The placeholder standing for an eager tensor closed over (frozen at trace time)."""
+        g = self.graph
+        found = g._captures.get(id(value))
+        if found is not None:
+            return found[1]
+        dtype = value.dtype
+        ph_name = name.replace("/", "_").lower()
+        with g.name_scope(""):
+            ph = self.placeholder(dtype, value.shape if dtype is not _dt.resource else [], ph_name)
+        if dtype is _dt.resource:
+            ph.handle_shape = value._value.var_shape
+            ph.handle_dtype = value._value.var_dtype
+        g._captures[id(value)] = (value, ph)
+        return ph
+
+    def capture_variable(self, variable) -> Tensor:
+        """The resource placeholder for ``variable``; reads stay live at every call."""
+        g = self.graph
+        found = g._captures.get(id(variable._handle))
+        if found is None:
+            scope = g.get_name_scope()
+            base = (scope + "_" if scope else "") + "readvariableop_resource"
+            ph = self.capture(variable._handle, base)
+            if not any(v is variable for v in g.variables):
+                g.variables.append(variable)
+            return ph
+        return found[1]
+
+    def capture_symbolic(self, t: Tensor) -> Tensor:
+        raise TypeError(
+            f"The tensor {t!r} belongs to another graph (it was created while tracing a "
+            "different function, or leaked out of one). A tensor made inside a tf.function "
+            "cannot be used elsewhere: return it from the function, or keep the value in a "
+            "tf.Variable.")
+
+    def evaluate_constant(self, tensor: Tensor) -> np.ndarray:
+        """The value of ``tensor`` if it depends on no function input or state (else ValueError).
+
+        Used when a tf.Variable is created inside a tf.function with an initial value
+        computed there: the value is lifted out of the graph, as ``tf.init_scope`` would.
+        """
+        from ..runtime.interpreter import run_graph
+        from ..runtime.schedule import schedule
+        for op in schedule(self.graph, [tensor], include_stateful=False):
+            if op.type == "Placeholder" or op.opdef.stateful:
+                raise ValueError(
+                    f"The initial value of a tf.Variable created inside a tf.function depends on "
+                    f"'{op.name}' ({op.type}), which only has a value when the function runs. "
+                    "Create the variable outside the function, or compute its initial value "
+                    "inside `with tf.init_scope():`.")
+        return run_graph(self.graph, [], [], [tensor], include_stateful=False)[0]
+
+    def variable_created(self, variable) -> None:
+        if self.on_variable_created is not None:
+            self.on_variable_created(variable)
+
+
+def _check_types(opdef, inputs, op_name) -> None:
+    T = tuple(range(len(inputs))) if opdef.same_dtype else opdef.T
+    if not T:
+        return
+    first = inputs[T[0]]
+    for i in T[1:]:
+        if inputs[i].dtype is not first.dtype:
+            raise TypeError(
+                f"Input '{opdef.input_name(i)}' of '{opdef.name}' Op has type "
+                f"{inputs[i].dtype.name} that does not match type {first.dtype.name} of argument "
+                f"'{opdef.input_name(T[0])}'.")
+    if opdef.dtypes is not None and first.dtype not in opdef.dtypes:
+        allowed = ", ".join(sorted(d.name for d in opdef.dtypes))
+        raise TypeError(
+            f"Value passed to parameter '{opdef.input_name(T[0])}' has DataType "
+            f"{first.dtype.name} not in list of allowed values: {allowed}")
+
+
+def _shape_message(message, opdef, op_name, inputs, attrs) -> str:
+    args = ", ".join(t.op.name for t in inputs)
+    t_attr = f"[T=DT_{type_name(inputs[0].dtype).upper()}]" if opdef.T and inputs else ""
+    shapes = ", ".join(fmt(t.shape) for t in inputs)
+    return (f"{message} for '{{{{node {op_name}}}}} = {opdef.name}{t_attr}({args})' with input "
+            f"shapes: {shapes}.")
+
+
+def building_graph() -> GraphBuilder | None:
+    """The graph builder in effect, or None when executing eagerly."""
+    interp = _core.interpreter()
+    return None if interp.executing_eagerly else interp

@@ -1,0 +1,162 @@
+"""``tf.Variable``: mutable state read and written through ops (layer 4)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..ops import _core, state_ops
+from ..ops.convert import is_tensor, to_tensor
+from ..ops.overloads import Reference, TensorOperators
+from . import tape as _tape
+from .tensor import EagerTensor
+
+_SKIP = {"__slots__", "__module__", "__dict__", "__weakref__", "__doc__", "__qualname__",
+         "__hash__", "__getitem__", "__init_subclass__"}
+_OPERATORS = {k: v for k, v in vars(TensorOperators).items()
+              if k.startswith("__") and k not in _SKIP}
+_uid = itertools.count()
+
+
+class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc]
+    """A variable: a resource handle whose value ops read and assign."""
+
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None,
+                 import_scope=None, constraint=None, synchronization=None, aggregation=None,
+                 shape=None, experimental_enable_variable_lifting=True):
+        if initial_value is None:
+            raise ValueError("The `initial_value` arg (None) must be specified.")
+        interp = _core.interpreter()
+        creator = getattr(interp, "variable_created", None)
+        if creator is not None:
+            creator(self)
+        evaluate = getattr(interp, "evaluate_constant", None)
+        if evaluate is not None and is_tensor(initial_value) and not isinstance(
+                initial_value, EagerTensor):
+            initial_value = evaluate(initial_value)  # computed in the graph being traced
+        with _core.using_interpreter(None):  # variables are created outside any graph
+            if callable(initial_value):
+                initial_value = initial_value()
+            if dtype is not None:
+                dtype = _dt.as_dtype(dtype)
+            if isinstance(initial_value, Variable):
+                initial_value = initial_value.read_value()
+            value = np.array(to_tensor(initial_value, dtype=dtype).numpy())
+        self._dtype = _dt.NP_TO_DTYPE[value.dtype]
+        self._trainable = True if trainable is None else bool(trainable)
+        base = name or "Variable"
+        self._name = base if base.endswith(":0") else f"{base}:0"
+        self._shape_arg = shape
+        self._handle = EagerTensor(state_ops.ResourceHandle(value, self._dtype, self._name,
+                                                            self._trainable))
+        self._unique_id = next(_uid)
+        self._constraint = constraint
+
+    # -- identity ----------------------------------------------------------------------
+    name = property(lambda self: self._name)
+    dtype = property(lambda self: self._dtype)
+    trainable = property(lambda self: self._trainable)
+    constraint = property(lambda self: self._constraint)
+
+    @property
+    def shape(self):
+        return self._handle._value.var_shape
+
+    @property
+    def device(self):
+        return self._handle.device
+
+    @property
+    def handle(self):
+        """The resource tensor: eager, or captured by the graph being built."""
+        interp = _core.interpreter()
+        if interp.executing_eagerly:
+            return self._handle
+        return interp.capture_variable(self)
+
+    def _tape_key(self):
+        return id(self.handle)
+
+    def get_shape(self):
+        return self.shape
+
+    def ref(self):
+        return Reference(self)
+
+    experimental_ref = ref
+
+    def __hash__(self):
+        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+
+    # -- reading and writing -------------------------------------------------------------
+    def read_value(self):
+        """The current value as a tensor (op ``ReadVariableOp``)."""
+        if _tape.ACTIVE:
+            _tape.variable_accessed(self)
+        return _core.bind(state_ops.ReadVariableOp, (self.handle,), {"dtype": self._dtype})
+
+    value = read_value
+    _as_tensor = read_value
+
+    @property
+    def _as_tensor_dtype(self):
+        return self._dtype
+
+    def numpy(self):
+        v = self._handle._value.value
+        return v[()] if v.ndim == 0 else np.array(v)
+
+    def _assign(self, opdef, value, name):
+        value = to_tensor(value, dtype=self._dtype)
+        _core.bind(opdef, (self.handle, value), {"dtype": self._dtype}, name)
+        return self
+
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        """Set the value (op ``AssignVariableOp``); returns the variable."""
+        return self._assign(state_ops.AssignVariableOp, value, name)
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        """Add ``delta`` in place (op ``AssignAddVariableOp``)."""
+        return self._assign(state_ops.AssignAddVariableOp, delta, name)
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        """Subtract ``delta`` in place (op ``AssignSubVariableOp``)."""
+        return self._assign(state_ops.AssignSubVariableOp, delta, name)
+
+    # -- Python conversions (eager) ----------------------------------------------------------
+    def __array__(self, dtype=None, copy=None):
+        a = np.asarray(self._handle._value.value)
+        return a if dtype is None else a.astype(dtype)
+
+    def __getitem__(self, key):
+        return self.read_value()[key]
+
+    def __bool__(self):
+        return bool(self.read_value())
+
+    def __float__(self):
+        return float(self.read_value())
+
+    def __int__(self):
+        return int(self.read_value())
+
+    def __index__(self):
+        return self.read_value().__index__()
+
+    def __len__(self):
+        return len(self.read_value())
+
+    def __iter__(self):
+        return iter(self.read_value())
+
+    def __repr__(self):
+        if _core.interpreter().executing_eagerly:
+            t = EagerTensor(self._handle._value.value)
+            numpy_text = repr(t).split("numpy=", 1)[1][:-1]
+            return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}, "
+                    f"numpy={numpy_text}>")
+        return f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}>"
+

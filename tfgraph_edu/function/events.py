@@ -1,0 +1,44 @@
+"""The life of a tf.function as data: every trace and every call, with reasons (layer 7).
+
+Notebooks and the trace explorer draw this log; each retrace says in words why
+it happened ("argument x: shape (3,) was not seen before").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class TraceEvent:
+    """A new graph was traced."""
+
+    index: int  # the how-many-th trace of this Function (1-based)
+    key: tuple
+    reason: str
+    signature: str
+    seconds: float
+    concrete: object = field(repr=False, default=None)
+    kind: str = "trace"
+
+
+@dataclass
+class CallEvent:
+    """The Function was called; ``traced`` says whether this call traced."""
+
+    index: int  # the how-many-th call (1-based)
+    concrete_index: int | None  # which trace served it (None: ran eagerly)
+    traced: bool
+    kind: str = "call"
+
+
+class EventLog(list):
+    """The events in order; ``traces`` and ``calls`` filter them."""
+
+    @property
+    def traces(self) -> list:
+        return [e for e in self if e.kind == "trace"]
+
+    @property
+    def calls(self) -> list:
+        return [e for e in self if e.kind == "call"]

@@ -1,0 +1,516 @@
+"""``tf.function``: a polymorphic Function that traces one graph per trace key (layer 7).
+
+Calling a Function computes the trace key of its arguments (trace_key.py); a
+key seen before runs its ConcreteFunction's compiled graph, a new key traces
+the Python function into a new graph first.  Everything is recorded in
+``Function.events`` so notebooks can show when and why each trace happened.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import itertools
+import time
+import weakref
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..eager import context
+from ..eager.graph_builder import GraphBuilder
+from ..eager.tensor import EagerTensor
+from ..eager.variables import Variable
+from ..graph.graph import Graph, Tensor
+from ..ops import _core, array_ops
+from ..ops.convert import is_tensor, to_tensor
+from ..shapes import TensorShape, TensorSpec
+from . import retracing, trace_key
+from .concrete import ConcreteFunction, _Slot
+from .events import CallEvent, EventLog, TraceEvent
+
+_uid = itertools.count(1)
+_KIND = {
+    inspect.Parameter.POSITIONAL_ONLY: "POSITIONAL_ONLY",
+    inspect.Parameter.POSITIONAL_OR_KEYWORD: "POSITIONAL_OR_KEYWORD",
+    inspect.Parameter.KEYWORD_ONLY: "KEYWORD_ONLY",
+}
+
+_VARIABLE_ERROR = (
+    "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
+    "tf.Variable is only created once or created outside tf.function. Here `{name}` created a "
+    "tf.Variable while being traced for the {n}th time. Create it outside the function, or "
+    "guard the creation with `if self.v is None:` so it happens on the first call only.")
+
+
+class Function:
+    """A Python function made into TensorFlow graphs, one per trace key."""
+
+    def __init__(self, python_function, name=None, input_signature=None, autograph=True,
+                 jit_compile=None, reduce_retracing=False, experimental_implements=None,
+                 experimental_autograph_options=None, experimental_attributes=None,
+                 experimental_follow_type_hints=None, experimental_relax_shapes=None):
+        if isinstance(python_function, Function):
+            python_function = python_function.python_function
+        self._python_function = python_function
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._autograph = autograph
+        self._jit_compile = jit_compile
+        self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
+        self._signature = inspect.signature(python_function)
+        self._input_signature = (None if input_signature is None
+                                 else _check_input_signature(input_signature, self._signature))
+        self._cache: dict[tuple, ConcreteFunction] = {}
+        self._general: list[tuple[tuple, ConcreteFunction]] = []
+        self._concretes: list[ConcreteFunction] = []
+        self._keys: list[tuple] = []
+        self.events = EventLog()
+        self._calls = 0
+        self._tracing_depth = 0
+        self._last_key = None
+        self._instances: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        params = list(self._signature.parameters.values())
+        simple = all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
+        self._fast_arity = len(params) if simple else -1
+        self._param_names = [p.name for p in params]
+        functools.update_wrapper(self, python_function)
+
+    # -- public attributes ---------------------------------------------------------------------
+    @property
+    def python_function(self):
+        return self._python_function
+
+    @property
+    def input_signature(self):
+        return self._input_signature
+
+    @property
+    def function_spec(self):
+        return self._signature
+
+    def experimental_get_tracing_count(self) -> int:
+        """How many graphs this Function has traced."""
+        return len(self._concretes)
+
+    @property
+    def concrete_functions(self) -> list[ConcreteFunction]:
+        return list(self._concretes)
+
+    def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
+        return "\n\n".join(cf.pretty_printed_signature(verbose) for cf in self._concretes)
+
+    @property
+    def function_type(self):
+        if self._concretes:
+            return self._concretes[0].function_type
+        return self._signature
+
+    def __repr__(self):
+        n = len(self._concretes)
+        return f"<tf.function {self._name}: {n} concrete function{'s' if n != 1 else ''}>"
+
+    def __get__(self, instance, owner=None):
+        """Methods: one Function per instance, so each object gets its own graphs."""
+        if instance is None:
+            return self
+        try:
+            bound = self._instances.get(instance)
+        except TypeError:
+            bound = None
+        if bound is None:
+            bound = Function(functools.partial(self._python_function, instance),
+                             name=self._name, input_signature=self._input_signature,
+                             autograph=self._autograph, reduce_retracing=self._reduce_retracing)
+            bound._signature = _drop_first(self._signature)
+            params = list(bound._signature.parameters.values())
+            bound._fast_arity = (len(params) if all(p.kind == p.POSITIONAL_OR_KEYWORD
+                                                    for p in params) else -1)
+            bound._param_names = [p.name for p in params]
+            try:
+                self._instances[instance] = bound
+            except TypeError:
+                pass
+        return bound
+
+    # -- calling -----------------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if context.functions_run_eagerly():
+            self._calls += 1
+            self.events.append(CallEvent(self._calls, None, False))
+            return self._python_function(*args, **kwargs)
+        if not _core.interpreter().executing_eagerly:
+            return self._call_inside_trace(args, kwargs)
+        # fast path: positional tensors only, already seen
+        if not kwargs and len(args) == self._fast_arity and self._input_signature is None:
+            key = []
+            for a in args:
+                if type(a) is not EagerTensor:
+                    break
+                v = a._value
+                key.append((v.dtype, v.shape))
+            else:
+                cf = self._cache.get(tuple(key))
+                if cf is not None:
+                    self._calls += 1
+                    retracing.detector(self._python_function).not_traced()
+                    return cf._run([a._value for a in args])
+        return self._call_slow(args, kwargs)
+
+    def _call_slow(self, args, kwargs):
+        params = self._canonical(args, kwargs)
+        key, leaves = self._key(params)
+        cf = self._lookup(key)
+        self._calls += 1
+        traced = cf is None
+        if traced:
+            cf = self._trace(params, key)
+        else:
+            retracing.detector(self._python_function).not_traced()
+        self.events.append(CallEvent(self._calls, self._concretes.index(cf) + 1, traced))
+        return cf._run([_leaf_value(leaf) for leaf in leaves])
+
+    def _call_inside_trace(self, args, kwargs):
+        """Called while another function is traced: trace the body into the same graph."""
+        if self._tracing_depth > 50:
+            raise RecursionError(
+                f"tf.function '{self._name}' keeps calling itself while it is being traced. A "
+                "recursive tf.function must stop on a Python condition: a condition on a tensor "
+                "is only known when the graph runs, so tracing would never end.")
+        self._tracing_depth += 1
+        try:
+            return self._python_function(*args, **kwargs)
+        finally:
+            self._tracing_depth -= 1
+
+    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+        """The ConcreteFunction for these arguments (tensors, TensorSpecs or Python values),
+        traced now if needed."""
+        if self._input_signature is not None and not args and not kwargs:
+            args = tuple(self._input_signature)
+        params = self._canonical(args, kwargs, allow_specs=True)
+        key, _ = self._key(params)
+        cf = self._lookup(key)
+        if cf is None:
+            cf = self._trace(params, key)
+        return cf
+
+    # -- arguments and keys -
+    def _canonical(self, args, kwargs, allow_specs=False) -> list:
+        """(name, kind, value) for every parameter, defaults applied, in declaration order."""
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{self._name}{self._signature}: {exc}") from None
+        bound.apply_defaults()
+        params = []
+        for name, value in bound.arguments.items():
+            kind = self._signature.parameters[name].kind
+            if kind == inspect.Parameter.VAR_POSITIONAL:
+                params += [(f"{name}_{i}", "POSITIONAL_ONLY", v) for i, v in enumerate(value)]
+            elif kind == inspect.Parameter.VAR_KEYWORD:
+                params += [(k, "KEYWORD_ONLY", value[k]) for k in sorted(value)]
+            else:
+                params.append((name, _KIND[kind], value))
+        if self._input_signature is not None:
+            params = self._apply_input_signature(params, args, kwargs)
+        return params
+
+    def _apply_input_signature(self, params, args, kwargs):
+        out = []
+        sig = list(self._input_signature)
+        for i, (name, kind, value) in enumerate(params):
+            if i >= len(sig):
+                out.append((name, kind, value))
+                continue
+            out.append((name, kind, _conform(value, sig[i], self, args, kwargs)))
+        return out
+
+    def _key(self, params):
+        leaves: list = []
+        key = tuple(trace_key.encode(value, leaves, name) for name, _, value in params)
+        if self._input_signature is not None:  # one trace, keyed by the signature's specs
+            specs = self._signature_params(params)
+            key = tuple(trace_key.encode(value, [], name) for name, _, value in specs)
+        return key, leaves
+
+    def _signature_params(self, params):
+        """``params`` with the input_signature's TensorSpecs in place of the values."""
+        sig = list(self._input_signature or ())
+        return [(n, k, sig[i] if i < len(sig) else v) for i, (n, k, v) in enumerate(params)]
+
+    def _lookup(self, key):
+        cf = self._cache.get(key)
+        if cf is None and self._general:
+            for general, g_cf in self._general:
+                if trace_key.covers(general, key):
+                    return g_cf
+        return cf
+
+    # -- tracing -
+    def _trace(self, params, key) -> ConcreteFunction:
+        if self._input_signature is not None:
+            params = self._signature_params(params)
+        trace_as = key
+        if self._reduce_retracing and self._keys:
+            for old in reversed(self._keys):
+                relaxed = trace_key.relax(key, old)
+                if relaxed is not None and relaxed != key:
+                    trace_as = relaxed
+                    params = _relax_params(params, relaxed)
+                    break
+        reason = trace_key.reason([n for n, _, _ in params], key, self._keys, self._last_key)
+        start = time.perf_counter()
+        cf = self._build(params)
+        seconds = time.perf_counter() - start
+        if trace_as == key:
+            self._cache[key] = cf
+        else:
+            self._general.append((trace_as, cf))
+        self._keys.append(key)
+        self._last_key = key
+        self._concretes.append(cf)
+        self.events.append(TraceEvent(len(self._concretes), trace_as, reason,
+                                      cf.pretty_printed_signature(False), seconds, cf))
+        retracing.detector(self._python_function).traced(repr(self._python_function))
+        return cf
+
+    def _build(self, params) -> ConcreteFunction:
+        name = f"__inference_{self._name}_{next(_uid)}"
+        graph = Graph(name)
+        builder = GraphBuilder(graph)
+        n = len(self._concretes) + 1
+        if n > 1:
+            def refuse(variable):
+                raise ValueError(_VARIABLE_ERROR.format(name=self._name, n=_ordinal(n)))
+            builder.on_variable_created = refuse
+        placeholders: list = []
+        leaf_specs: list = []
+        call_values = []
+        shown = []
+        self._tracing_depth += 1
+        try:
+            with _core.using_interpreter(builder):
+                for pname, kind, value in params:
+                    call_values.append(_placeholders_for(value, pname, builder, placeholders,
+                                                         leaf_specs))
+                    shown.append((pname, kind, _spec_of(value)))
+                args, kwargs = _split(params, call_values)
+                result = self._python_function(*args, **kwargs)
+                flat: list = []
+                structure = _outputs(result, builder, flat)
+        finally:
+            self._tracing_depth -= 1
+        structured = _structured(structure, flat)
+        cf = ConcreteFunction(graph, name, shown, placeholders, leaf_specs, structured, flat,
+                              structure, self._name)
+        graph.verify()
+        return cf
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None,
+             reduce_retracing=False, experimental_implements=None,
+             experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None,
+             experimental_follow_type_hints=None):
+    """``tf.function``: as a call ``tf.function(f)`` or a decorator, with or without arguments.
+
+    ``jit_compile`` is accepted and has no effect here (there is no XLA): graphs always run on
+    the compiled Python fast path.
+    """
+    def make(f):
+        return Function(f, input_signature=input_signature, autograph=autograph,
+                        jit_compile=(jit_compile if jit_compile is not None
+                                     else experimental_compile),
+                        reduce_retracing=reduce_retracing,
+                        experimental_relax_shapes=experimental_relax_shapes)
+    if func is None:
+        return make
+    return make(func)
+
+
+# -- helpers -
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th").removesuffix("th")
+
+
+def _drop_first(sig: inspect.Signature) -> inspect.Signature:
+    params = list(sig.parameters.values())[1:]
+    return sig.replace(parameters=params)
+
+
+def _leaf_value(leaf):
+    if type(leaf) is EagerTensor:
+        return leaf._value
+    if isinstance(leaf, Variable):
+        return leaf._handle._value
+    if isinstance(leaf, np.ndarray):
+        return leaf
+    raise TypeError(f"Cannot feed {leaf!r} to a graph.")
+
+
+def _spec_of(value):
+    """What the signature shows for an argument value."""
+    if isinstance(value, (EagerTensor, np.ndarray)) or (is_tensor(value)):
+        v = value if not isinstance(value, np.ndarray) else to_tensor(value)
+        return TensorSpec(v.shape, v.dtype)
+    if isinstance(value, list):
+        return [_spec_of(v) for v in value]
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(_spec_of(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _spec_of(value[k]) for k in sorted(value)}
+    return value
+
+
+def _placeholders_for(value, name, builder, placeholders, leaf_specs):
+    """The value the Python function sees while traced: placeholders stand for tensors."""
+    if isinstance(value, TensorSpec) or isinstance(value, EagerTensor) or isinstance(
+            value, np.ndarray) or (is_tensor(value) and not isinstance(value, Variable)):
+        if isinstance(value, np.ndarray):
+            dtype, shape = _dt.NP_TO_DTYPE[value.dtype], TensorShape(list(value.shape))
+        else:
+            dtype, shape = value.dtype, value.shape
+        ph_name = value.name if isinstance(value, TensorSpec) and value.name else name
+        ph = builder.placeholder(dtype, shape, ph_name)
+        placeholders.append(ph)
+        leaf_specs.append(TensorSpec(shape, dtype))
+        return ph
+    if isinstance(value, Variable):
+        ph = builder.placeholder(_dt.resource, [], name)
+        ph.handle_shape, ph.handle_dtype = value.shape, value.dtype
+        builder.graph._captures[id(value._handle)] = (value._handle, ph)
+        builder._variable_inputs = getattr(builder, "_variable_inputs", set())
+        builder._variable_inputs.add(id(value._handle))
+        placeholders.append(ph)
+        leaf_specs.append(value)
+        return value
+    if isinstance(value, list):
+        return [_placeholders_for(v, f"{name}_{i}", builder, placeholders, leaf_specs)
+                for i, v in enumerate(value)]
+    if isinstance(value, tuple):
+        items = [_placeholders_for(v, f"{name}_{i}", builder, placeholders, leaf_specs)
+                 for i, v in enumerate(value)]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    if isinstance(value, dict):
+        return {k: _placeholders_for(value[k], f"{name}_{k}", builder, placeholders, leaf_specs)
+                for k in sorted(value)}
+    return value
+
+
+def _split(params, values):
+    args, kwargs = [], {}
+    for (name, kind, _), v in zip(params, values):
+        if kind == "KEYWORD_ONLY":
+            kwargs[name] = v
+        else:
+            args.append(v)
+    return args, kwargs
+
+
+def _outputs(result, builder, flat):
+    """The output structure with _Slot markers; each output tensor gets an Identity node."""
+    if isinstance(result, Variable):
+        result = result.read_value()
+    if isinstance(result, (Tensor, EagerTensor)):
+        t = result
+        if isinstance(t, EagerTensor):
+            t = builder.capture(t, "capture")
+        flat.append(array_ops.identity(t, name="Identity"))
+        return _Slot(len(flat) - 1)
+    if isinstance(result, list):
+        return [_outputs(r, builder, flat) for r in result]
+    if isinstance(result, tuple):
+        items = [_outputs(r, builder, flat) for r in result]
+        return type(result)(*items) if hasattr(result, "_fields") else tuple(items)
+    if isinstance(result, dict):
+        return {k: _outputs(v, builder, flat) for k, v in result.items()}
+    return result
+
+
+def _structured(structure, flat):
+    if type(structure) is _Slot:
+        return flat[structure.index]
+    if isinstance(structure, list):
+        return [_structured(s, flat) for s in structure]
+    if isinstance(structure, tuple):
+        items = [_structured(s, flat) for s in structure]
+        return type(structure)(*items) if hasattr(structure, "_fields") else tuple(items)
+    if isinstance(structure, dict):
+        return {k: _structured(v, flat) for k, v in structure.items()}
+    return structure
+
+
+def _relax_params(params, relaxed_key):
+    """Params whose tensors are replaced by TensorSpecs with the relaxed shapes."""
+    out = []
+    for (name, kind, value), comp in zip(params, relaxed_key):
+        out.append((name, kind, _relax_value(value, comp)))
+    return out
+
+
+def _relax_value(value, comp):
+    if isinstance(comp, tuple) and comp and isinstance(comp[0], np.dtype):
+        dtype = _dt.NP_TO_DTYPE[comp[0]]
+        return TensorSpec(None if comp[1] is None else list(comp[1]), dtype)
+    if isinstance(value, list):
+        return [_relax_value(v, c) for v, c in zip(value, comp[1:])]
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(_relax_value(v, c) for v, c in zip(value, comp[1:]))
+    if isinstance(value, dict):
+        return {k: _relax_value(value[k], c[1]) for k, c in zip(sorted(value), comp[1:])}
+    return value
+
+
+def _check_input_signature(sig, py_sig):
+    sig = list(sig)
+    for s in sig:
+        if not _all_specs(s):
+            raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec "
+                            f"objects, got {s!r}")
+    params = [p for p in py_sig.parameters.values()
+              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(sig) > len(params) and not any(p.kind == p.VAR_POSITIONAL
+                                          for p in py_sig.parameters.values()):
+        raise TypeError(f"input_signature has {len(sig)} entries but the function takes "
+                        f"{len(params)} positional arguments.")
+    return tuple(sig)
+
+
+def _all_specs(s) -> bool:
+    if isinstance(s, TensorSpec):
+        return True
+    if isinstance(s, (list, tuple)):
+        return all(_all_specs(x) for x in s)
+    if isinstance(s, dict):
+        return all(_all_specs(x) for x in s.values())
+    return False
+
+
+def _conform(value, spec, fn, args, kwargs):
+    """``value`` as a tensor matching ``spec`` (input_signature), or TF's TypeError."""
+    if isinstance(spec, TensorSpec):
+        if isinstance(value, TensorSpec):
+            got = value
+        else:
+            try:
+                t = value if is_tensor(value) else to_tensor(value, spec.dtype)
+            except (TypeError, ValueError):
+                t = None
+            if t is None:
+                raise _cast_error(repr(value), spec, fn, args, kwargs)
+            got = TensorSpec(t.shape, t.dtype)
+            value = t
+        if got.dtype is not spec.dtype or not spec.shape.is_compatible_with(got.shape):
+            raise _cast_error(repr(got), spec, fn, args, kwargs)
+        return value
+    if isinstance(spec, (list, tuple)) and isinstance(value, (list, tuple)) and len(
+            spec) == len(value):
+        return type(value)(_conform(v, s, fn, args, kwargs) for v, s in zip(value, spec))
+    raise _cast_error(repr(value), spec, fn, args, kwargs)
+
+
+def _cast_error(got, spec, fn, args, kwargs):
+    sig = ", ".join(f"{n}: {s!r}" for n, s in zip(fn._param_names, fn._input_signature))
+    return TypeError(f"Binding inputs to tf.function failed due to `Can not cast {got} to "
+                     f"{spec!r}`. Received args: {args!r} and kwargs: {kwargs!r} for signature: "
+                     f"({sig}).")

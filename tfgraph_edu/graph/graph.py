@@ -1,0 +1,281 @@
+"""Graph, Operation and the symbolic Tensor (layer 2).
+
+Kept small on purpose (torch.fx's lesson): a Graph is a list of Operations in
+creation order, which is always a topological order; an Operation names its
+OpDef, inputs, attrs and control inputs; a Tensor is one output of one
+Operation.  Building policy (conversion, captures, control dependencies) lives
+in the graph builder of layer 4; printers live in ``graph/printers.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..ops.overloads import TensorOperators
+from ..shapes import TensorShape, as_shape
+
+__all__ = ["Graph", "Operation", "Tensor", "OperatorNotAllowedInGraphError"]
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """A Python operation (bool, iteration) was used on a symbolic tensor."""
+
+
+_SYMBOLIC_BOOL = (
+    "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed{where}. Python `if` "
+    "and `while` on a tensor need AutoGraph (keep `autograph=True`, the default, in "
+    "tf.function) or an explicit `tf.cond` / `tf.while_loop`.")
+
+
+class Tensor(TensorOperators):
+    """A symbolic tensor: output ``value_index`` of ``op``; it has no value until run."""
+
+    __slots__ = ("op", "value_index", "_shape", "_dtype", "handle_shape", "handle_dtype",
+                 "__weakref__")
+
+    def __init__(self, op: Operation, value_index: int, shape: TensorShape, dtype):
+        self.op = op
+        self.value_index = value_index
+        self._shape = shape
+        self._dtype = dtype
+        self.handle_shape = None
+        self.handle_dtype = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.op.name}:{self.value_index}"
+
+    @property
+    def graph(self) -> Graph:
+        return self.op.graph
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def ndim(self):
+        return self._shape.rank
+
+    @property
+    def device(self) -> str:
+        return ""
+
+    def set_shape(self, shape) -> None:
+        """Refine the static shape (must be compatible)."""
+        self._shape = self._shape.merge_with(as_shape(shape))
+
+    def consumers(self) -> list:
+        return [op for op in self.graph.operations if any(t is self for t in op.inputs)]
+
+    def _constant_value(self):
+        op = self.op
+        if op.type == "Const":
+            return op.attrs["value"]
+        if op.type == "Shape":
+            s = op.inputs[0].shape
+            if s.is_fully_defined():
+                return np.array(s.as_list(), dtype=op.attrs.get("out_type", _dt.int32).np_dtype)
+        if op.type == "Identity":
+            return op.inputs[0]._constant_value()
+        return None
+
+    # -- what a symbolic tensor cannot do ------------------------------------------------
+    def numpy(self):
+        raise NotImplementedError(
+            "numpy() is only available when eager execution is enabled: this is a symbolic "
+            f"tensor inside a graph ({self.name}). Use tf.print to see its value when the "
+            "function runs, or return it from the tf.function.")
+
+    def __bool__(self):
+        raise OperatorNotAllowedInGraphError(_SYMBOLIC_BOOL.format(where=""))
+
+    def __iter__(self):
+        shape = self._shape
+        if shape.rank is None or shape.rank == 0 or shape[0] is None:
+            raise OperatorNotAllowedInGraphError(
+                "Iterating over a symbolic `tf.Tensor` is not allowed: its first dimension is "
+                "unknown. Use tf.range / AutoGraph, or a tensor with a static first dimension.")
+        from ..ops import array_ops
+        return iter(array_ops.unstack(self, num=shape[0]))
+
+    def __len__(self):
+        shape = self._shape
+        if shape.rank is None or shape.rank == 0 or shape[0] is None:
+            raise TypeError(f"len is not well defined for a symbolic Tensor ({self.name}). "
+                            "Please call `x.shape` rather than `len(x)` for shape information.")
+        return shape[0]
+
+    def __index__(self):
+        raise TypeError(f"A symbolic tensor ({self.name}) cannot be used as a Python index.")
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(
+            f"Cannot convert a symbolic tf.Tensor ({self.name}) to a numpy array. This error "
+            "may indicate that you're trying to pass a Tensor to a NumPy call inside a "
+            "tf.function; use TensorFlow ops instead.")
+
+    def __str__(self):
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+
+
+class Operation:
+    """A node: one op applied to input tensors, with attrs and control inputs."""
+
+    __slots__ = ("graph", "name", "opdef", "inputs", "outputs", "attrs", "control_inputs",
+                 "source", "_id", "__weakref__")
+
+    def __init__(self, graph, name, opdef, inputs, attrs, control_inputs=(), source=None):
+        self.graph = graph
+        self.name = name
+        self.opdef = opdef
+        self.inputs = list(inputs)
+        self.attrs = dict(attrs or {})
+        self.control_inputs = list(control_inputs)
+        self.outputs: list[Tensor] = []
+        self.source = source  # (filename, lineno, function name) of the user's line
+        self._id = None
+
+    @property
+    def type(self) -> str:
+        return self.opdef.name
+
+    @property
+    def node_def(self):
+        from .printers import node_def_text
+        return node_def_text(self)
+
+    def get_attr(self, name):
+        try:
+            return self.attrs[name]
+        except KeyError:
+            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.") from None
+
+    def _add_outputs(self, specs):
+        self.outputs = [Tensor(self, i, shape, dtype) for i, (shape, dtype) in enumerate(specs)]
+
+    def __repr__(self):
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+
+_VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
+
+
+class Graph:
+    """A dataflow graph: operations in creation order, unique names, name scopes."""
+
+    def __init__(self, name: str = "graph"):
+        self.name = name
+        self.operations: list[Operation] = []
+        self._by_name: dict[str, Operation] = {}
+        self._names_in_use: dict[str, int] = {}
+        self._scope = ""
+        self.inputs: list[Tensor] = []
+        self.outputs: list[Tensor] = []
+        # captures: id(outer value) -> (outer value, placeholder)
+        self._captures: dict[int, tuple[object, Tensor]] = {}
+        self.variables: list = []
+        self.outer_graph = None
+        self._control_stack: list[list[Operation]] = []
+
+    # -- names -------------------------------------------------------------------------
+    def unique_name(self, name: str, mark_as_used: bool = True, scoped: bool = True) -> str:
+        """``name`` under the current scope, with ``_1``, ``_2``... added to keep it unique."""
+        if self._scope and scoped:
+            name = f"{self._scope}/{name}"
+        key = name.lower()
+        i = self._names_in_use.get(key, 0)
+        if mark_as_used:
+            self._names_in_use[key] = i + 1
+        if i > 0:
+            base = key
+            while f"{base}_{i}" in self._names_in_use:
+                i += 1
+            if mark_as_used:
+                self._names_in_use[f"{base}_{i}"] = 1
+            name = f"{name}_{i}"
+        return name
+
+    @contextmanager
+    def name_scope(self, name: str | None):
+        """Prefix op names created in the body with ``name/`` (made unique)."""
+        old = self._scope
+        if name is None or name == "":
+            self._scope = "" if name == "" else old
+        elif name.endswith("/"):
+            self._scope = name[:-1]
+        else:
+            scoped = self.unique_name(name)
+            self._scope = scoped
+        try:
+            yield (self._scope + "/") if self._scope else ""
+        finally:
+            self._scope = old
+
+    def get_name_scope(self) -> str:
+        return self._scope
+
+    # -- ops -----------------------------------------------------------------------------
+    def add_op(self, name: str, opdef, inputs, attrs, specs, control_inputs=(), source=None):
+        """Append an Operation named exactly ``name`` (the caller made it unique)."""
+        op = Operation(self, name, opdef, inputs, attrs, control_inputs, source)
+        op._add_outputs(specs)
+        op._id = len(self.operations)
+        self.operations.append(op)
+        self._by_name[name] = op
+        return op
+
+    def get_operations(self) -> list[Operation]:
+        return list(self.operations)
+
+    def get_operation_by_name(self, name: str) -> Operation:
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"The name '{name}' refers to an Operation not in the graph.") from None
+
+    def get_tensor_by_name(self, name: str) -> Tensor:
+        op_name, _, index = name.partition(":")
+        if not index:
+            raise ValueError(f"The name '{name}' looks a like an Operation name, not a Tensor "
+                             "name. Tensor names must be of the form \"<op_name>:<output_index>\".")
+        op = self.get_operation_by_name(op_name)
+        return op.outputs[int(index)]
+
+    # -- captures ------------------------------------------------------------------------------
+    @property
+    def captures(self) -> list[tuple[object, Tensor]]:
+        """(outer value, inner placeholder) pairs, in capture order."""
+        return list(self._captures.values())
+
+    @property
+    def external_captures(self) -> list:
+        return [outer for outer, _ in self._captures.values()]
+
+    @property
+    def internal_captures(self) -> list[Tensor]:
+        return [inner for _, inner in self._captures.values()]
+
+    def as_graph_def(self):
+        """The graph as a GraphDef-like object that prints in TensorFlow's text format."""
+        from .printers import GraphDef
+        return GraphDef(self)
+
+    def verify(self) -> None:
+        """Check the graph is well formed; raise ValueError naming the first problem."""
+        from .verify import verify
+        verify(self)
+
+    def __repr__(self):
+        return f"<tf.Graph {self.name!r} with {len(self.operations)} operations>"

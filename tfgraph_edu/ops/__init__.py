@@ -1,0 +1,13 @@
+"""Layer 1: every op defined once (kernel, shape rule, gradient); one module per family."""
+
+from . import (  # noqa: F401 - importing registers the ops
+    _core,
+    array_ops,
+    convert,
+    graph_ops,
+    math_ops,
+    random_ops,
+    reduction_ops,
+    state_ops,
+)
+from ._core import REGISTRY, OpDef, bind  # noqa: F401

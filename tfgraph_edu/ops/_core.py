@@ -1,0 +1,152 @@
+"""The op registry and the one dispatch every op goes through (layer 1).
+
+An :class:`OpDef` keeps everything about one TensorFlow op together: its
+op-type name, input names, numpy kernel, shape/dtype rule and gradient.
+Public functions such as ``tf.add`` call :func:`bind`, which hands the op to
+the *current interpreter*: the eager interpreter runs the kernel now, a graph
+builder adds a node instead (autodidax2's design: one context variable, no
+stack of trace levels).  Interpreters live in higher layers and register
+themselves here, so this layer never imports them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..errors import InvalidArgumentError
+
+__all__ = ["OpDef", "define", "REGISTRY", "bind", "interpreter", "using_interpreter",
+           "set_default_interpreter", "constant_value", "shape_error"]
+
+REGISTRY: dict[str, OpDef] = {}
+
+
+class OpDef:
+    """One op: name, inputs, kernel, shape rule and gradient, defined once.
+
+    - ``inputs``: input argument names as TensorFlow names them; a name ending
+      in ``*`` is a variadic list and must be the only input.
+    - ``kernel(*arrays, **attrs)``: numpy implementation returning an array
+      (or a tuple of arrays when ``num_outputs != 1``); it may raise a
+      ``tf.errors`` exception for value-dependent failures.
+    - ``shape(*tensors, **attrs)``: returns ``(TensorShape, DType)`` or a list of
+      them; raises :func:`shape_error` for incompatible inputs.  Tensors passed
+      here have ``.shape``, ``.dtype`` and ``_constant_value()``.
+    - ``grad(op, *output_grads)``: input gradients built from public ops (so it
+      works eagerly and inside graphs), ``None`` where there is none.
+    - ``T``: indices of inputs that share the op's type attribute ``T`` (Python
+      values among them adopt the dtype of the first tensor); ``dtypes`` the
+      types allowed for ``T``.  A variadic op's inputs share one dtype unless
+      ``mixed_types`` (a list-of-types attribute, as in ``StringFormat``).
+    """
+
+    __slots__ = ("name", "inputs", "kernel", "shape", "grad", "T", "dtypes",
+                 "stateful", "num_outputs", "variadic", "input_dtypes", "doc", "np_allowed",
+                 "same_dtype")
+
+    def __init__(self, name: str, inputs: tuple[str, ...], kernel: Callable, shape: Callable,
+                 grad: Callable | None = None, T: tuple[int, ...] = (),
+                 dtypes: frozenset | None = None, stateful: bool = False,
+                 num_outputs: int | Callable[[dict], int] = 1,
+                 input_dtypes: dict[int, Any] | None = None, doc: str = "",
+                 mixed_types: bool = False):
+        self.name = name
+        self.inputs = tuple(inputs)
+        self.kernel = kernel
+        self.shape = shape
+        self.grad = grad
+        self.T = tuple(T)
+        self.dtypes = dtypes
+        self.stateful = stateful
+        self.num_outputs = num_outputs
+        self.variadic = bool(inputs) and inputs[0].endswith("*")
+        self.same_dtype = self.variadic and not mixed_types
+        # default dtypes for inputs outside T when given as Python values
+        self.input_dtypes = input_dtypes or {}
+        self.doc = doc
+        # the numpy dtypes T may take, for the eager interpreter's quick check
+        self.np_allowed = None if dtypes is None else frozenset(
+            np.dtype(object) if d is _dt.string else d.np_dtype for d in dtypes)
+
+    def output_count(self, attrs: dict | None) -> int:
+        n = self.num_outputs
+        return n(attrs or {}) if callable(n) else n
+
+    def input_name(self, i: int) -> str:
+        if self.variadic:
+            base = self.inputs[0][:-1]
+            return base if i == 0 else f"{base}_{i}"
+        return self.inputs[i] if i < len(self.inputs) else f"input_{i}"
+
+    def __repr__(self):
+        return f"<OpDef {self.name}({', '.join(self.inputs)})>"
+
+
+def define(name: str, inputs, kernel, shape, grad=None, **kwargs) -> OpDef:
+    """Create and register an OpDef; op names are unique."""
+    if name in REGISTRY:
+        raise ValueError(f"Op {name!r} is already registered")
+    op = OpDef(name, inputs, kernel, shape, grad, **kwargs)
+    REGISTRY[name] = op
+    return op
+
+
+# -- the current interpreter --------------------------------------------------
+_current: ContextVar[Any] = ContextVar("tfgraph_edu_interpreter", default=None)
+_default: list[Any] = [None]
+
+
+def set_default_interpreter(interp) -> None:
+    """Install the interpreter used when none is active (the eager one)."""
+    _default[0] = interp
+
+
+def interpreter():
+    """The interpreter ops are bound to right now."""
+    interp = _current.get()
+    return _default[0] if interp is None else interp
+
+
+@contextmanager
+def using_interpreter(interp):
+    """Run the body with ``interp`` as the current interpreter (None: the default)."""
+    token = _current.set(interp)
+    try:
+        yield interp
+    finally:
+        _current.reset(token)
+
+
+def bind(opdef: OpDef, inputs: tuple, attrs: dict | None = None, name: str | None = None):
+    """Apply ``opdef`` to ``inputs`` in the current interpreter."""
+    interp = _current.get()
+    if interp is None:
+        interp = _default[0]
+    return interp.apply(opdef, inputs, attrs, name)
+
+
+# -- helpers for shape rules ----------------------------------------------------
+def constant_value(t):
+    """The numpy value of ``t`` if it is known without running anything, else None."""
+    get = getattr(t, "_constant_value", None)
+    return get() if get is not None else None
+
+
+def shape_error(message: str) -> InvalidArgumentError:
+    """The error a shape rule raises; interpreters add the op's name."""
+    return InvalidArgumentError(None, None, message)
+
+
+def type_name(dtype) -> str:
+    """TF's short type word used in 'expected to be a float tensor' messages."""
+    return {"float32": "float", "float64": "double", "float16": "half"}.get(dtype.name, dtype.name)
+
+
+NUMERIC = _dt.NUMERIC
+FLOATS = _dt.FLOATS

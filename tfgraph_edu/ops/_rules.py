@@ -1,0 +1,59 @@
+"""Shape and dtype rules shared by many ops (layer 1)."""
+
+from __future__ import annotations
+
+from .. import dtypes as _dt
+from ..shapes import TensorShape
+from ._core import shape_error
+
+
+def fmt(shape) -> str:
+    """A shape as TensorFlow writes it in error messages: ``[2,3]``, ``[?,3]``."""
+    dims = shape.dims if isinstance(shape, TensorShape) else list(shape)
+    if dims is None:
+        return "<unknown>"
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+
+
+def broadcast_shapes(a: TensorShape, b: TensorShape) -> TensorShape:
+    """numpy broadcasting on partial shapes; raises for incompatible known dims."""
+    if a.rank is None or b.rank is None:
+        return TensorShape(None)
+    da, db = a.dims, b.dims
+    n = max(len(da), len(db))
+    da = [1] * (n - len(da)) + da
+    db = [1] * (n - len(db)) + db
+    out = []
+    for x, y in zip(da, db):
+        if x == 1:
+            out.append(y)
+        elif y == 1:
+            out.append(x)
+        elif x is None:
+            out.append(y)
+        elif y is None or x == y:
+            out.append(x)
+        else:
+            raise shape_error(f"Incompatible shapes: {fmt(a)} vs. {fmt(b)}")
+    return TensorShape(out)
+
+
+def same(x, **_):
+    """Unary elementwise: same shape and dtype."""
+    return x.shape, x.dtype
+
+
+def binary(x, y, **_):
+    """Broadcasting binary op with the inputs' dtype."""
+    return broadcast_shapes(x.shape, y.shape), x.dtype
+
+
+def compare(x, y, **_):
+    """Broadcasting comparison: bool result."""
+    return broadcast_shapes(x.shape, y.shape), _dt.bool
+
+
+def normalize_axis(axis: int, rank: int, op: str = "") -> int:
+    if not -rank <= axis < max(rank, 1):
+        raise shape_error(f"Invalid reduction dimension {axis} for input with {rank} dimensions.")
+    return axis % rank if rank else 0

@@ -1,0 +1,267 @@
+"""Python values to tensors, by TensorFlow's rules (layer 1).
+
+Python float -> float32, int -> int32 (int64 when it does not fit), bool -> bool,
+str/bytes -> string; numpy arrays and scalars keep their dtype; nested lists take
+the widest kind they hold.  ``Const`` is the op that makes a value a tensor, so a
+constant is an eager tensor eagerly and a ``Const`` node inside a graph.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..shapes import TensorShape
+from ._core import bind, define, interpreter
+
+__all__ = ["TensorBase", "to_numpy", "to_tensor", "constant", "matching_tensors", "is_tensor"]
+
+
+class TensorBase:
+    """Marker base of every tensor class (eager and symbolic); operators live in a mixin."""
+
+    __slots__ = ()
+
+
+def is_tensor(x) -> bool:
+    return isinstance(x, TensorBase)
+
+
+_INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+_PY_SCALARS = (bool, int, float, str, bytes)
+
+
+def _describe(value) -> str:
+    return (f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)}) "
+            "to a Tensor.")
+
+
+def _infer(value):
+    """The numpy array for a Python value with TF's default dtypes."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "SU":
+            return np.asarray(value.astype(bytes), dtype=object)
+        if value.dtype not in _dt.NP_TO_DTYPE:
+            raise TypeError(_describe(value))
+        return value
+    if isinstance(value, np.generic):
+        if isinstance(value, (np.str_, np.bytes_)):
+            return np.array(_to_bytes(value), dtype=object)
+        return np.asarray(value)
+    if isinstance(value, bool):
+        return np.array(value, dtype=np.bool_)
+    if isinstance(value, int):
+        if _INT32_MIN <= value <= _INT32_MAX:
+            return np.array(value, dtype=np.int32)
+        return np.array(value, dtype=np.int64)
+    if isinstance(value, float):
+        return np.array(value, dtype=np.float32)
+    if isinstance(value, (str, bytes)):
+        return np.array(_to_bytes(value), dtype=object)
+    if isinstance(value, (list, tuple)):
+        return _infer_nested(value)
+    if is_tensor(value):
+        return value.numpy()
+    arr = getattr(value, "__array__", None)
+    if arr is not None:
+        return _infer(np.asarray(value))
+    raise ValueError(_describe(value))
+
+
+def _to_bytes(s):
+    return s.encode("utf-8") if isinstance(s, str) else bytes(s)
+
+
+def _infer_nested(value):
+    flat: list = []
+    _flatten(value, flat)
+    if any(isinstance(v, (str, bytes, np.str_, np.bytes_)) for v in flat):
+        if not all(isinstance(v, (str, bytes, np.str_, np.bytes_)) for v in flat):
+            raise ValueError(_describe(value))
+        arr = np.empty(len(flat), dtype=object)
+        arr[:] = [_to_bytes(v) for v in flat]
+        try:
+            shape = np.shape(np.array(value, dtype=object))
+        except ValueError:
+            raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+        return arr.reshape(shape)
+    for v in flat:
+        if not isinstance(v, (numbers.Number, np.generic, np.ndarray)) and not is_tensor(v):
+            raise ValueError(_describe(value))
+    items = [v.numpy() if is_tensor(v) else v for v in flat]
+    try:
+        arr = np.array(_rebuild(value, iter(items)))
+    except ValueError:
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+    if arr.dtype == object:
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+    if arr.dtype.kind == "f" and not any(isinstance(v, (np.generic, np.ndarray)) for v in flat):
+        return arr.astype(np.float32)
+    if arr.dtype.kind == "i" and not any(isinstance(v, (np.generic, np.ndarray)) for v in flat):
+        if arr.size == 0 or (arr.min() >= _INT32_MIN and arr.max() <= _INT32_MAX):
+            return arr.astype(np.int32)
+    if arr.dtype.kind == "f" and arr.size == 0:
+        return arr.astype(np.float32)
+    if arr.dtype not in _dt.NP_TO_DTYPE:
+        return arr.astype(np.float32) if arr.size == 0 else arr
+    return arr
+
+
+def _flatten(value, out):
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            _flatten(v, out)
+    else:
+        out.append(value)
+
+
+def _rebuild(value, it):
+    if isinstance(value, (list, tuple)):
+        return [_rebuild(v, it) for v in value]
+    return next(it)
+
+
+def _cast_value(arr: np.ndarray, dtype, original):
+    """Convert an inferred array to ``dtype`` the way TF's convert_to_tensor allows."""
+    src = arr.dtype
+    tgt = dtype.np_dtype
+    if src == tgt or (dtype is _dt.string and src.kind == "O"):
+        return arr
+    if arr.size == 0 and src.kind != "O" and dtype is not _dt.string:
+        return arr.astype(tgt)  # an empty list takes any numeric dtype
+    ok = True
+    if dtype is _dt.string or src.kind == "O":
+        ok = False
+    elif src.kind == "b" and tgt.kind != "b":
+        ok = False
+    elif src.kind == "f" and tgt.kind in "iub":
+        ok = False
+    elif src.kind in "iu" and tgt.kind == "b":
+        ok = False
+    if ok:
+        out = arr.astype(tgt)
+        if src.kind in "iu" and tgt.kind in "iu" and not np.array_equal(out, arr):
+            ok = False
+        else:
+            return out
+    if isinstance(original, (np.ndarray, np.generic)) or is_tensor(original):
+        raise TypeError(f"Cannot convert {original!r} to EagerTensor of dtype {dtype.name}")
+    raise TypeError(f"Cannot convert {original!r} to EagerTensor of dtype {dtype.name}")
+
+
+def to_numpy(value, dtype=None) -> np.ndarray:
+    """``value`` as a numpy array by TF's conversion rules, optionally cast to ``dtype``."""
+    t = type(value)
+    if dtype is not None and (t is float or t is int):  # fast path: scalar into a known dtype
+        np_dt = getattr(dtype, "np_dtype", None)
+        if np_dt is not None and (np_dt.kind == "f" or (t is int and np_dt.kind in "iu")):
+            try:
+                return np_dt.type(value)
+            except OverflowError:
+                pass
+    arr = _infer(value)
+    if dtype is not None:
+        arr = _cast_value(arr, _dt.as_dtype(dtype), value)
+    return arr
+
+
+# -- the Const op ------------------------------------------------------------------
+def _const_kernel(value, dtype):
+    return value
+
+
+def _const_shape(value, dtype):
+    return TensorShape(value.shape), dtype
+
+
+Const = define("Const", (), _const_kernel, _const_shape, None, T=())
+
+
+def constant(value, dtype=None, shape=None, name="Const"):
+    """Creates a constant tensor (op ``Const``) from a Python or numpy value."""
+    if dtype is not None:
+        dtype = _dt.as_dtype(dtype)
+    arr = to_numpy(value, dtype)
+    if shape is not None:
+        shape = [int(d) for d in shape]
+        size = int(np.prod(shape)) if shape else 1
+        if arr.size == size:
+            arr = arr.reshape(shape)
+        elif arr.size == 1:
+            arr = np.broadcast_to(arr.reshape(()), shape).copy()
+        else:
+            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor "
+                            f"{value!r} (converted from {value!r}) has {arr.size} elements, but "
+                            f"got `shape` {tuple(shape)} with {size} elements).")
+    if dtype is None:
+        dtype = _dt.NP_TO_DTYPE[arr.dtype]
+    return bind(Const, (), {"value": arr, "dtype": dtype}, name)
+
+
+def to_tensor(value, dtype=None, name=None, dtype_hint=None):
+    """``tf.convert_to_tensor``: tensors pass through (dtype checked), values become Const."""
+    if is_tensor(value):
+        if dtype is not None and value.dtype is not _dt.as_dtype(dtype):
+            raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for "
+                             f"Tensor with dtype {value.dtype.name}: {value!r}")
+        return value
+    to_tensor_hook = getattr(value, "_as_tensor", None)
+    if to_tensor_hook is not None:
+        return to_tensor(to_tensor_hook(), dtype, name)
+    if dtype is None and dtype_hint is not None:
+        try:
+            return constant(value, dtype_hint, name=name or "Const")
+        except (TypeError, ValueError):
+            pass
+    return constant(value, dtype, name=name or "Const")
+
+
+def matching_tensors(x, y):
+    """Convert two operands so a Python value adopts the other operand's dtype."""
+    if is_tensor(x) or getattr(x, "_as_tensor", None) is not None:
+        x = to_tensor(x)
+        y = to_tensor(y, dtype=x.dtype) if not is_tensor(y) else y
+    elif is_tensor(y) or getattr(y, "_as_tensor", None) is not None:
+        y = to_tensor(y)
+        x = to_tensor(x, dtype=y.dtype)
+    else:
+        x = to_tensor(x)
+        y = to_tensor(y, dtype=x.dtype)
+    if x.dtype is not y.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    return x, y
+
+
+del interpreter
+
+
+def target_dtypes(opdef, inputs) -> list:
+    """For each input, the dtype a Python value there must take (None: its own default).
+
+    Inputs in the op's ``T`` group adopt the dtype of the group's first tensor, as
+    TensorFlow's ``args_to_matching_eager`` does; if the group holds no tensor,
+    the first value's default dtype wins.  Other inputs use ``input_dtypes``.
+    """
+    n = len(inputs)
+    group = range(n) if opdef.same_dtype else opdef.T
+    out = [opdef.input_dtypes.get(i) for i in range(n)]
+    if not group:
+        return out
+    common = None
+    for i in group:
+        x = inputs[i]
+        if is_tensor(x):
+            common = x.dtype
+            break
+        hook = getattr(x, "_as_tensor_dtype", None)
+        if hook is not None:
+            common = hook
+            break
+    if common is None:
+        first = group[0]
+        common = _dt.NP_TO_DTYPE.get(_infer(inputs[first]).dtype)
+    for i in group:
+        out[i] = common
+    return out

@@ -1,0 +1,141 @@
+"""``tf.print``: the StringFormat and PrintV2 ops and TensorFlow's way of printing tensors.
+
+``tf.print`` is a stateful op: inside a tf.function it prints on every call,
+even though nothing consumes it, and in program order with other side effects.
+Tensors print as TensorFlow prints them: no dtype, no trailing ``.0`` (floats use
+the shortest of ``%g`` with 6 and 9 digits that reads back exactly), rows on new
+lines, and at most ``summarize`` elements at each end of every dimension.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..shapes import TensorShape
+from ._core import bind, define
+
+_STREAMS = {"stderr": lambda: sys.stderr, "stdout": lambda: sys.stdout}
+
+
+def _element(v) -> str:
+    if isinstance(v, (bytes, np.bytes_)):
+        return v.decode("utf-8", "replace")
+    if isinstance(v, (bool, np.bool_)):
+        return "True" if v else "False"
+    if isinstance(v, (np.floating, float)):
+        f = np.float32 if isinstance(v, np.float32) or (
+            isinstance(v, np.floating) and v.dtype.itemsize <= 4) else float
+        if np.isnan(v):
+            return "nan"
+        if np.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        short = f"{v:.6g}" if f is np.float32 else f"{v:.15g}"
+        if f(short) != v:
+            short = f"{v:.9g}" if f is np.float32 else f"{v:.17g}"
+        return short
+    return str(v)
+
+
+def format_tensor(arr, summarize: int = 3) -> str:
+    """A tensor value as ``tf.print`` shows it."""
+    arr = np.asarray(arr)
+    if arr.ndim == 0:
+        return _element(arr[()])
+    return _format_dims(arr, summarize, 1)
+
+
+def _format_dims(arr, summarize, depth) -> str:
+    n = arr.shape[0]
+    if summarize >= 0 and n > 2 * summarize:
+        idx = list(range(summarize)) + [None] + list(range(n - summarize, n))
+    else:
+        idx = list(range(n))
+    if arr.ndim == 1:
+        return "[" + " ".join("..." if i is None else _element(arr[i]) for i in idx) + "]"
+    sep = "\n" + " " * depth
+    parts = ["..." if i is None else _format_dims(arr[i], summarize, depth + 1) for i in idx]
+    return "[" + sep.join(parts) + "]"
+
+
+def _string_format_kernel(*inputs, template="{}", placeholder="{}", summarize=3):
+    pieces = template.split(placeholder)
+    out = [pieces[0]]
+    for value, rest in zip(inputs, pieces[1:]):
+        out.append(format_tensor(value, summarize))
+        out.append(rest)
+    return np.array("".join(out).encode("utf-8"), dtype=object)
+
+
+StringFormat = define("StringFormat", ("inputs*",), _string_format_kernel,
+                      lambda *inputs, **attrs: (TensorShape([]), _dt.string), None,
+                      mixed_types=True)
+
+
+def _print_kernel(text, output_stream="stderr", end="\n"):
+    s = text[()] if isinstance(text, np.ndarray) else text
+    s = s.decode("utf-8", "replace") if isinstance(s, bytes) else str(s)
+    if output_stream.startswith("file://"):
+        with open(output_stream[len("file://"):], "a", encoding="utf-8") as f:
+            f.write(s + end)
+        return ()
+    stream = _STREAMS[output_stream]()
+    stream.write(s + end)
+    stream.flush()
+    return ()
+
+
+PrintV2 = define("PrintV2", ("input",), _print_kernel, lambda text, **attrs: [], None,
+                 stateful=True, num_outputs=0)
+
+
+def _stream_name(stream) -> str:
+    if stream is None or stream is sys.stderr or stream is sys.__stderr__ or stream == "stderr":
+        return "stderr"
+    if stream is sys.stdout or stream is sys.__stdout__ or stream == "stdout":
+        return "stdout"
+    if isinstance(stream, str) and stream.startswith("file://"):
+        return stream
+    raise ValueError(f"Unsupported output stream {stream!r}: use sys.stdout, sys.stderr or "
+                     "'file://<path>'.")
+
+
+def _template(values, sep, tensors, placeholder) -> str:
+    """Text with ``placeholder`` where each tensor goes; structures print like Python's."""
+    from .convert import is_tensor
+
+    def part(v, nested):
+        if is_tensor(v) or hasattr(v, "_as_tensor"):
+            tensors.append(v)
+            return placeholder
+        if isinstance(v, (list, tuple)):
+            inner = ", ".join(part(x, True) for x in v)
+            return f"[{inner}]" if isinstance(v, list) else f"({inner}{',' if len(v) == 1 else ''})"
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{k!r}: {part(x, True)}" for k, x in v.items()) + "}"
+        if isinstance(v, np.ndarray):
+            tensors.append(v)
+            return placeholder
+        return repr(v) if nested and isinstance(v, str) else str(v)
+    return sep.join(part(v, False) for v in values)
+
+
+def print_(*inputs, output_stream=None, sep=" ", end="\n", summarize=3, name=None):
+    """``tf.print``: formats its inputs (op ``StringFormat``) and prints them (op ``PrintV2``).
+
+    ``output_stream`` is ``sys.stderr`` (the default, as in TF), ``sys.stdout`` or
+    ``"file://<path>"``; the stream is looked up when the op runs, so Jupyter and pytest
+    capture it."""
+    stream = _stream_name(output_stream)
+    texts = [str(v) for v in inputs if isinstance(v, str)]
+    placeholder = "{}"
+    while any(placeholder in t for t in texts):
+        placeholder = "{" + placeholder + "}"
+    tensors: list = []
+    template = _template(inputs, sep, tensors, placeholder)
+    formatted = bind(StringFormat, tuple(tensors),
+                     {"template": template, "placeholder": placeholder,
+                      "summarize": -1 if summarize is None else int(summarize)})
+    return bind(PrintV2, (formatted,), {"output_stream": stream, "end": end}, name)

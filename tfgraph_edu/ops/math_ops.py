@@ -1,0 +1,545 @@
+"""Elementwise math, comparisons, logic, matmul, cast and nn activations (layer 1)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..shapes import TensorShape
+from . import array_ops, reduction_ops
+from ._core import bind, define, shape_error
+from ._rules import binary, broadcast_shapes, compare, fmt, same
+
+F, N = _dt.FLOATS, _dt.NUMERIC
+NB = _dt.REAL_AND_BOOL
+ALL = frozenset(_dt.ALL)
+
+
+# -- gradient helpers ------------------------------------------------------------
+def reduce_to(grad, x):
+    """Sum ``grad`` over the dimensions along which ``x`` was broadcast."""
+    xs, gs = x.shape, grad.shape
+    if xs.is_fully_defined() and gs.is_fully_defined():
+        if xs == gs:
+            return grad
+        xd, gd = xs.as_list(), gs.as_list()
+        lead = len(gd) - len(xd)
+        axes = list(range(lead)) + [i + lead for i, d in enumerate(xd)
+                                    if d == 1 and gd[i + lead] != 1]
+        out = reduction_ops.reduce_sum(grad, axis=axes) if axes else grad
+        return array_ops.reshape(out, xd)
+    rx, _ = array_ops.broadcast_gradient_args(array_ops.shape(x), array_ops.shape(grad))
+    return array_ops.reshape(reduction_ops.reduce_sum(grad, axis=rx), array_ops.shape(x))
+
+
+def _ins(op):
+    return op.inputs[0], op.inputs[1]
+
+
+def _add_grad(op, g):
+    x, y = _ins(op)
+    return reduce_to(g, x), reduce_to(g, y)
+
+
+def _sub_grad(op, g):
+    x, y = _ins(op)
+    return reduce_to(g, x), reduce_to(negative(g), y)
+
+
+def _mul_grad(op, g):
+    x, y = _ins(op)
+    return reduce_to(multiply(g, y), x), reduce_to(multiply(x, g), y)
+
+
+def _div_grad(op, g):
+    x, y = _ins(op)
+    return (reduce_to(divide(g, y), x),
+            reduce_to(multiply(g, divide(divide(negative(x), y), y)), y))
+
+
+def _pow_grad(op, g):
+    x, y = _ins(op)
+    z = op.outputs[0]
+    gx = multiply(g, multiply(y, pow(x, subtract(y, 1))))
+    safe_log = array_ops.where(greater(x, array_ops.zeros_like(x)), log(
+        array_ops.where(greater(x, array_ops.zeros_like(x)), x, array_ops.ones_like(x))),
+        array_ops.zeros_like(x))
+    gy = multiply(g, multiply(z, safe_log))
+    return reduce_to(gx, x), reduce_to(gy, y)
+
+
+def _minmax_grad(pick):
+    def grad(op, g):
+        x, y = _ins(op)
+        mask = pick(x, y)
+        zeros = array_ops.zeros_like(g)
+        return (reduce_to(array_ops.where(mask, g, zeros), x),
+                reduce_to(array_ops.where(mask, zeros, g), y))
+    return grad
+
+
+def _errstate(fn):
+    """Wrap a kernel so float edge cases give inf/nan silently, as TensorFlow does."""
+    def kernel(*args, **kw):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return fn(*args, **kw)
+    kernel.__name__ = getattr(fn, "__name__", "kernel")
+    return kernel
+
+
+def _int_checked(fn):
+    def kernel(x, y):
+        if x.dtype.kind in "iu" and not np.all(y):
+            from ..errors import InvalidArgumentError
+            raise InvalidArgumentError(None, None, "Integer division by zero")
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return fn(x, y)
+    return kernel
+
+
+def _pow_kernel(x, y):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.power(x, y)
+
+
+# -- binary arithmetic -------------------------------------------------------------
+AddV2 = define("AddV2", ("x", "y"), np.add, binary, _add_grad, T=(0, 1), dtypes=N)
+Sub = define("Sub", ("x", "y"), np.subtract, binary, _sub_grad, T=(0, 1), dtypes=N)
+Mul = define("Mul", ("x", "y"), np.multiply, binary, _mul_grad, T=(0, 1), dtypes=N)
+RealDiv = define("RealDiv", ("x", "y"), _errstate(np.true_divide), binary, _div_grad,
+                 T=(0, 1), dtypes=F)
+FloorDiv = define("FloorDiv", ("x", "y"), _int_checked(np.floor_divide), binary,
+                  lambda op, g: (None, None), T=(0, 1), dtypes=N)
+FloorMod = define("FloorMod", ("x", "y"), _int_checked(np.mod), binary,
+                  lambda op, g: (reduce_to(g, op.inputs[0]), None), T=(0, 1), dtypes=N)
+Pow = define("Pow", ("x", "y"), _pow_kernel, binary, _pow_grad, T=(0, 1), dtypes=N)
+Maximum = define("Maximum", ("x", "y"), np.maximum, binary,
+                 _minmax_grad(lambda x, y: greater_equal(x, y)), T=(0, 1), dtypes=N)
+Minimum = define("Minimum", ("x", "y"), np.minimum, binary,
+                 _minmax_grad(lambda x, y: less_equal(x, y)), T=(0, 1), dtypes=N)
+
+
+def add(x, y, name=None):
+    """Returns x + y element-wise (op ``AddV2``), with broadcasting."""
+    return bind(AddV2, (x, y), None, name)
+
+
+def subtract(x, y, name=None):
+    """Returns x - y element-wise (op ``Sub``)."""
+    return bind(Sub, (x, y), None, name)
+
+
+def multiply(x, y, name=None):
+    """Returns x * y element-wise (op ``Mul``)."""
+    return bind(Mul, (x, y), None, name)
+
+
+def truediv(x, y, name=None):
+    """x / y; integer tensors are cast to float64 first (int8/16 to float32), as in TF."""
+    from . import convert
+    x, y = convert.matching_tensors(x, y)
+    dt = x.dtype
+    if dt.is_integer:
+        target = _dt.float32 if dt.size <= 2 else _dt.float64
+        x, y = cast(x, target), cast(y, target)
+    return bind(RealDiv, (x, y), None, name)
+
+
+def divide(x, y, name=None):
+    """Returns x / y element-wise (``tf.math.divide``)."""
+    return truediv(x, y, name)
+
+
+def floordiv(x, y, name=None):
+    """x // y rounding toward negative infinity (op ``FloorDiv``)."""
+    return bind(FloorDiv, (x, y), None, name)
+
+
+def floormod(x, y, name=None):
+    """Remainder of floor division, sign of the divisor (op ``FloorMod``)."""
+    return bind(FloorMod, (x, y), None, name)
+
+
+mod = floormod
+
+
+def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
+    """x ** y element-wise (op ``Pow``)."""
+    return bind(Pow, (x, y), None, name)
+
+
+def maximum(x, y, name=None):
+    """Element-wise max (op ``Maximum``)."""
+    return bind(Maximum, (x, y), None, name)
+
+
+def minimum(x, y, name=None):
+    """Element-wise min (op ``Minimum``)."""
+    return bind(Minimum, (x, y), None, name)
+
+
+# -- unary -------------------------------------------------------------------------
+def _unary(name, kernel, grad, dtypes=N):
+    return define(name, ("x",), kernel, same, grad, T=(0,), dtypes=dtypes)
+
+
+Neg = _unary("Neg", np.negative, lambda op, g: (negative(g),))
+Abs = _unary("Abs", np.abs, lambda op, g: (multiply(g, sign(op.inputs[0])),))
+Sign = _unary("Sign", np.sign, lambda op, g: (array_ops.zeros_like(op.inputs[0]),))
+Square = _unary("Square", np.square,
+                lambda op, g: (multiply(g, multiply(op.inputs[0], 2)),))
+Sqrt = _unary("Sqrt", _errstate(np.sqrt),
+              lambda op, g: (divide(g, multiply(op.outputs[0], 2)),), F)
+Exp = _unary("Exp", _errstate(np.exp), lambda op, g: (multiply(g, op.outputs[0]),), F)
+Log = _unary("Log", _errstate(np.log), lambda op, g: (divide(g, op.inputs[0]),), F)
+Sin = _unary("Sin", np.sin, lambda op, g: (multiply(g, cos(op.inputs[0])),), F)
+Cos = _unary("Cos", np.cos, lambda op, g: (negative(multiply(g, sin(op.inputs[0]))),), F)
+Tanh = _unary("Tanh", np.tanh, lambda op, g: (multiply(g, subtract(1, square(op.outputs[0]))),), F)
+
+
+def _sigmoid_kernel(x):
+    with np.errstate(over="ignore"):
+        return (1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)
+
+
+Sigmoid = _unary("Sigmoid", _sigmoid_kernel, lambda op, g: (multiply(g, multiply(
+    op.outputs[0], subtract(1, op.outputs[0]))),), F)
+
+
+def _relu_kernel(x):
+    return np.maximum(x, x.dtype.type(0))
+
+
+ReluGrad = define("ReluGrad", ("gradients", "features"),
+                  lambda g, y: np.where(y > 0, g, g.dtype.type(0)),
+                  lambda g, y: (g.shape, g.dtype), None, T=(0, 1), dtypes=N)
+Relu = _unary("Relu", _relu_kernel, lambda op, g: (bind(ReluGrad, (g, op.outputs[0])),))
+
+
+def negative(x, name=None):
+    """-x element-wise (op ``Neg``)."""
+    return bind(Neg, (x,), None, name)
+
+
+def abs(x, name=None):  # noqa: A001
+    """|x| element-wise (op ``Abs``)."""
+    return bind(Abs, (x,), None, name)
+
+
+def sign(x, name=None):
+    """-1, 0 or 1 element-wise (op ``Sign``)."""
+    return bind(Sign, (x,), None, name)
+
+
+def square(x, name=None):
+    """x * x element-wise (op ``Square``)."""
+    return bind(Square, (x,), None, name)
+
+
+def sqrt(x, name=None):
+    """Square root (op ``Sqrt``); float tensors only."""
+    return bind(Sqrt, (x,), None, name)
+
+
+def exp(x, name=None):
+    """e ** x (op ``Exp``); float tensors only."""
+    return bind(Exp, (x,), None, name)
+
+
+def log(x, name=None):
+    """Natural logarithm (op ``Log``); float tensors only."""
+    return bind(Log, (x,), None, name)
+
+
+def sin(x, name=None):
+    """Sine (op ``Sin``)."""
+    return bind(Sin, (x,), None, name)
+
+
+def cos(x, name=None):
+    """Cosine (op ``Cos``)."""
+    return bind(Cos, (x,), None, name)
+
+
+def tanh(x, name=None):
+    """Hyperbolic tangent (op ``Tanh``)."""
+    return bind(Tanh, (x,), None, name)
+
+
+def sigmoid(x, name=None):
+    """1 / (1 + exp(-x)) (op ``Sigmoid``)."""
+    return bind(Sigmoid, (x,), None, name)
+
+
+def relu(features, name=None):
+    """max(features, 0) (op ``Relu``)."""
+    return bind(Relu, (features,), None, name)
+
+
+# -- comparisons and logic ------------------------------------------------------------
+def _cmp(name, kernel, dtypes=N):
+    return define(name, ("x", "y"), kernel, compare, None, T=(0, 1), dtypes=dtypes)
+
+
+Greater = _cmp("Greater", np.greater)
+GreaterEqual = _cmp("GreaterEqual", np.greater_equal)
+Less = _cmp("Less", np.less)
+LessEqual = _cmp("LessEqual", np.less_equal)
+Equal = _cmp("Equal", np.equal, ALL)
+NotEqual = _cmp("NotEqual", np.not_equal, ALL)
+_B = frozenset({_dt.bool})
+LogicalAnd = define("LogicalAnd", ("x", "y"), np.logical_and, compare, None, T=(0, 1), dtypes=_B)
+LogicalOr = define("LogicalOr", ("x", "y"), np.logical_or, compare, None, T=(0, 1), dtypes=_B)
+LogicalNot = define("LogicalNot", ("x",), np.logical_not, same, None, T=(0,), dtypes=_B)
+
+
+def greater(x, y, name=None):
+    """x > y element-wise, bool result (op ``Greater``)."""
+    return bind(Greater, (x, y), None, name)
+
+
+def greater_equal(x, y, name=None):
+    """x >= y element-wise (op ``GreaterEqual``)."""
+    return bind(GreaterEqual, (x, y), None, name)
+
+
+def less(x, y, name=None):
+    """x < y element-wise (op ``Less``)."""
+    return bind(Less, (x, y), None, name)
+
+
+def less_equal(x, y, name=None):
+    """x <= y element-wise (op ``LessEqual``)."""
+    return bind(LessEqual, (x, y), None, name)
+
+
+def equal(x, y, name=None):
+    """x == y element-wise (op ``Equal``)."""
+    return bind(Equal, (x, y), None, name)
+
+
+def not_equal(x, y, name=None):
+    """x != y element-wise (op ``NotEqual``)."""
+    return bind(NotEqual, (x, y), None, name)
+
+
+def logical_and(x, y, name=None):
+    """Element-wise AND of bool tensors (op ``LogicalAnd``)."""
+    return bind(LogicalAnd, (x, y), None, name)
+
+
+def logical_or(x, y, name=None):
+    """Element-wise OR of bool tensors (op ``LogicalOr``)."""
+    return bind(LogicalOr, (x, y), None, name)
+
+
+def logical_not(x, name=None):
+    """Element-wise NOT of a bool tensor (op ``LogicalNot``)."""
+    return bind(LogicalNot, (x,), None, name)
+
+
+def logical_xor(x, y, name="LogicalXor"):
+    """(x | y) & ~(x & y), built from the three ops as TensorFlow does."""
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+
+
+# -- matmul ---------------------------------------------------------------------------------
+def _matmul_kernel(a, b, transpose_a=False, transpose_b=False):
+    if transpose_a:
+        a = a.T
+    if transpose_b:
+        b = b.T
+    return np.matmul(a, b)
+
+
+def _matmul_shape(a, b, transpose_a=False, transpose_b=False):
+    sa, sb = a.shape, b.shape
+    for i, s in enumerate((sa, sb)):
+        if s.rank is not None and s.rank != 2:
+            raise shape_error(f"In[{i}] is not a matrix. Instead it has shape {fmt(s)}")
+    if sa.rank is None or sb.rank is None:
+        return TensorShape([None, None]), a.dtype
+    m, k1 = sa.dims[::-1] if transpose_a else sa.dims
+    k2, n = sb.dims[::-1] if transpose_b else sb.dims
+    if k1 is not None and k2 is not None and k1 != k2:
+        raise shape_error(f"Matrix size-incompatible: In[0]: {fmt(sa)}, In[1]: {fmt(sb)}")
+    return TensorShape([m, n]), a.dtype
+
+
+def _matmul_grad(op, g):
+    a, b = _ins(op)
+    ta, tb = op.get_attr("transpose_a"), op.get_attr("transpose_b")
+    if not ta and not tb:
+        return matmul(g, b, transpose_b=True), matmul(a, g, transpose_a=True)
+    if not ta and tb:
+        return matmul(g, b), matmul(g, a, transpose_a=True)
+    if ta and not tb:
+        return matmul(b, g, transpose_b=True), matmul(a, g)
+    return matmul(b, g, transpose_a=True, transpose_b=True), matmul(g, a, transpose_a=True,
+                                                                     transpose_b=True)
+
+
+MatMul = define("MatMul", ("a", "b"), _matmul_kernel, _matmul_shape, _matmul_grad,
+                T=(0, 1), dtypes=N)
+
+
+def _bmm_kernel(x, y, adj_x=False, adj_y=False):
+    if adj_x:
+        x = np.swapaxes(x, -1, -2)
+    if adj_y:
+        y = np.swapaxes(y, -1, -2)
+    return np.matmul(x, y)
+
+
+def _bmm_shape(x, y, adj_x=False, adj_y=False):
+    sx, sy = x.shape, y.shape
+    if sx.rank is None or sy.rank is None:
+        return TensorShape(None), x.dtype
+    if sx.rank < 2 or sy.rank < 2:
+        raise shape_error(f"In[0] and In[1] must have rank >= 2, got {fmt(sx)} and {fmt(sy)}")
+    m, k1 = sx.dims[-2:][::-1] if adj_x else sx.dims[-2:]
+    k2, n = sy.dims[-2:][::-1] if adj_y else sy.dims[-2:]
+    if k1 is not None and k2 is not None and k1 != k2:
+        raise shape_error(f"Matrix size-incompatible: In[0]: {fmt(sx)}, In[1]: {fmt(sy)}")
+    batch = broadcast_shapes(TensorShape(sx.dims[:-2]), TensorShape(sy.dims[:-2]))
+    return batch.concatenate([m, n]), x.dtype
+
+
+def _bmm_grad(op, g):
+    x, y = _ins(op)
+    gx = bind(BatchMatMulV2, (g, y), {"adj_x": False, "adj_y": True})
+    gy = bind(BatchMatMulV2, (x, g), {"adj_x": True, "adj_y": False})
+    return reduce_to(gx, x), reduce_to(gy, y)
+
+
+BatchMatMulV2 = define("BatchMatMulV2", ("x", "y"), _bmm_kernel, _bmm_shape, _bmm_grad,
+                       T=(0, 1), dtypes=N)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
+    """Matrix product (op ``MatMul`` for matrices, ``BatchMatMulV2`` for batches)."""
+    ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
+    ra, rb = getattr(a, "ndim", None), getattr(b, "ndim", None)
+    if ra == 2 and rb == 2:  # the common case: two matrices, no conversion needed
+        return bind(MatMul, (a, b), {"transpose_a": ta, "transpose_b": tb}, name)
+    from . import convert
+    a, b = convert.matching_tensors(a, b)
+    ra, rb = a.shape.rank, b.shape.rank
+    if ra is not None and rb is not None and (ra > 2 or rb > 2):
+        return bind(BatchMatMulV2, (a, b), {"adj_x": ta, "adj_y": tb}, name)
+    return bind(MatMul, (a, b), {"transpose_a": ta, "transpose_b": tb}, name)
+
+
+# -- cast ------------------------------------------------------------------------------------
+def _cast_kernel(x, SrcT=None, DstT=None, Truncate=False):
+    np_dt = DstT.np_dtype
+    if DstT is _dt.string or x.dtype.kind == "O":
+        from ..errors import UnimplementedError
+        raise UnimplementedError(None, None, f"Cast {SrcT.name} to {DstT.name} is not supported")
+    if x.dtype.kind == "f" and np_dt.kind in "iu":
+        with np.errstate(invalid="ignore"):
+            return np.trunc(x).astype(np_dt)
+    return np.asarray(x).astype(np_dt) if np.ndim(x) else np_dt.type(x)
+
+
+def _cast_grad(op, g):
+    src, dst = op.get_attr("SrcT"), op.get_attr("DstT")
+    if src.is_floating and dst.is_floating:
+        return (cast(g, src),)
+    return (None,)
+
+
+Cast = define("Cast", ("x",), _cast_kernel, lambda x, SrcT, DstT, Truncate=False: (x.shape, DstT),
+              _cast_grad, T=())
+
+
+def cast(x, dtype, name=None):
+    """Cast ``x`` to ``dtype`` (op ``Cast``); floats to ints truncate toward zero."""
+    from . import convert
+    dtype = _dt.as_dtype(dtype)
+    x = convert.to_tensor(x)
+    if x.dtype is dtype:
+        return x
+    return bind(Cast, (x,), {"SrcT": x.dtype, "DstT": dtype, "Truncate": False}, name)
+
+
+# -- composites built from ops ---------------------------------------------------------------------
+def _softmax_kernel(logits):
+    z = logits - np.max(logits, axis=-1, keepdims=True)
+    e = np.exp(z)
+    return (e / np.sum(e, axis=-1, keepdims=True)).astype(logits.dtype, copy=False)
+
+
+def _softmax_grad(op, g):
+    y = op.outputs[0]
+    s = reduction_ops.reduce_sum(multiply(g, y), axis=-1, keepdims=True)
+    return (multiply(subtract(g, s), y),)
+
+
+Softmax = define("Softmax", ("logits",), _softmax_kernel, same, _softmax_grad, T=(0,), dtypes=F)
+
+
+def softmax(logits, axis=None, name=None):
+    """exp(logits) / sum(exp(logits)) along the last axis (op ``Softmax``)."""
+    if axis is not None and axis != -1:
+        from . import convert
+        logits = convert.to_tensor(logits)
+        rank = logits.shape.rank
+        if rank is not None and axis % rank != rank - 1:
+            perm = list(range(rank))
+            perm[axis % rank], perm[-1] = perm[-1], perm[axis % rank]
+            return array_ops.transpose(bind(Softmax, (array_ops.transpose(logits, perm),)), perm,
+                                       name=name)
+    return bind(Softmax, (logits,), None, name)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """Clamp ``t`` to [min, max], as TensorFlow does with ``Minimum`` then ``Maximum``."""
+    return maximum(minimum(t, clip_value_max), clip_value_min, name=name)
+
+
+def _log_softmax_kernel(logits):
+    z = logits - np.max(logits, axis=-1, keepdims=True)
+    return (z - np.log(np.sum(np.exp(z), axis=-1, keepdims=True))).astype(logits.dtype,
+                                                                           copy=False)
+
+
+def _log_softmax_grad(op, g):
+    sm = exp(op.outputs[0])
+    return (subtract(g, multiply(reduction_ops.reduce_sum(g, axis=-1, keepdims=True), sm)),)
+
+
+LogSoftmax = define("LogSoftmax", ("logits",), _log_softmax_kernel, same, _log_softmax_grad,
+                    T=(0,), dtypes=F)
+
+
+def log_softmax(logits, axis=None, name=None):
+    """logits - log(sum(exp(logits))) along the last axis (op ``LogSoftmax``)."""
+    if axis not in (None, -1):
+        raise NotImplementedError("tfgraph_edu implements log_softmax on the last axis only.")
+    return bind(LogSoftmax, (logits,), None, name)
+
+
+def _add_n_shape(*inputs):
+    s = inputs[0].shape
+    for x in inputs[1:]:
+        if not s.is_compatible_with(x.shape):
+            raise shape_error(f"Inputs to operation AddN of type AddN must have the same size "
+                              f"and shape.  Input 0: {fmt(inputs[0].shape)} != input : "
+                              f"{fmt(x.shape)}")
+        s = s.merge_with(x.shape)
+    return s, inputs[0].dtype
+
+
+AddN = define("AddN", ("inputs*",), lambda *xs: np.sum(xs, axis=0, dtype=xs[0].dtype),
+              _add_n_shape, lambda op, g: tuple(g for _ in op.inputs), dtypes=N)
+
+
+def add_n(inputs, name=None):
+    """Sums a list of tensors of the same shape and dtype (op ``AddN``)."""
+    inputs = list(inputs)
+    if not inputs:
+        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
+                         "the same dtype and shape.")
+    return bind(AddN, tuple(inputs), None, name)

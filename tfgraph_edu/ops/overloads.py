@@ -1,0 +1,121 @@
+"""Python operators on tensors, shared by eager and symbolic tensors (layer 1).
+
+As in TensorFlow 2, ``==`` is element-wise, tensors are unhashable (use
+``t.ref()``), and ``&``, ``|``, ``^``, ``~`` are the logical ops on bool tensors.
+"""
+
+from __future__ import annotations
+
+from . import array_ops, math_ops
+from ._core import bind
+from .convert import TensorBase
+
+
+class Reference:
+    """A hashable reference to a tensor or variable (``t.ref()``)."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def deref(self):
+        return self._obj
+
+    def __hash__(self):
+        return id(self._obj)
+
+    def __eq__(self, other):
+        return isinstance(other, Reference) and other._obj is self._obj
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._obj!r}>"
+
+
+def _r(fn, name):
+    return lambda self, other: fn(other, self, name=name)
+
+
+def _named(opdef, name):
+    """``x <op> y`` as one bind with TensorFlow's node name for the operator (``add``…)."""
+    def method(self, other):
+        return bind(opdef, (self, other), None, name)
+
+    def reflected(self, other):
+        return bind(opdef, (other, self), None, name)
+    return method, reflected
+
+
+def _fn(fn, name):
+    return (lambda self, other: fn(self, other, name=name)), _r(fn, name)
+
+
+class TensorOperators(TensorBase):
+    """Operator overloads; subclasses provide ``shape`` and ``dtype``."""
+
+    __slots__ = ()
+    __array_priority__ = 100
+
+    __add__, __radd__ = _named(math_ops.AddV2, "add")
+    __sub__, __rsub__ = _named(math_ops.Sub, "sub")
+    __mul__, __rmul__ = _named(math_ops.Mul, "mul")
+    __truediv__, __rtruediv__ = _fn(math_ops.truediv, "truediv")
+    __floordiv__, __rfloordiv__ = _named(math_ops.FloorDiv, "floordiv")
+    __mod__, __rmod__ = _named(math_ops.FloorMod, "mod")
+    __pow__, __rpow__ = _named(math_ops.Pow, "pow")
+    __matmul__, __rmatmul__ = _fn(math_ops.matmul, None)
+    __gt__ = math_ops.greater
+    __ge__ = math_ops.greater_equal
+    __lt__ = math_ops.less
+    __le__ = math_ops.less_equal
+
+    def __eq__(self, other):
+        try:
+            return math_ops.equal(self, other)
+        except (TypeError, ValueError):
+            return False
+
+    def __ne__(self, other):
+        try:
+            return math_ops.not_equal(self, other)
+        except (TypeError, ValueError):
+            return True
+
+    __neg__ = math_ops.negative
+    __abs__ = math_ops.abs
+
+    def __pos__(self):
+        return self
+
+    def __and__(self, other):
+        return math_ops.logical_and(self, other)
+
+    __rand__ = _r(math_ops.logical_and, None)
+
+    def __or__(self, other):
+        return math_ops.logical_or(self, other)
+
+    __ror__ = _r(math_ops.logical_or, None)
+
+    def __xor__(self, other):
+        return math_ops.logical_xor(self, other)
+
+    __rxor__ = _r(math_ops.logical_xor, "LogicalXor")
+
+    def __invert__(self):
+        return math_ops.logical_not(self)
+
+    def __getitem__(self, key):
+        return array_ops.getitem(self, key)
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def ref(self) -> Reference:
+        return Reference(self)
+
+    def experimental_ref(self) -> Reference:
+        return Reference(self)
+
+    def get_shape(self):
+        return self.shape

@@ -1,0 +1,292 @@
+"""Reductions: sum, mean, prod, max, min, all, any, argmax/argmin, cumsum (layer 1).
+
+As in TensorFlow the axes are an int32 input (``reduction_indices``) and
+``keep_dims`` is an attribute; ``axis=None`` reduces over every dimension.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..shapes import TensorShape
+from . import array_ops, convert, math_ops
+from ._core import bind, constant_value, define, interpreter, shape_error, using_interpreter
+
+I32 = _dt.int32
+N = _dt.NUMERIC
+_B = frozenset({_dt.bool})
+
+
+def _axes(ndim: int, axes) -> tuple[int, ...]:
+    out = []
+    for a in np.ravel(axes):
+        a = int(a)
+        if not -ndim <= a < max(ndim, 1):
+            raise shape_error(f"Invalid reduction dimension {a} for input with {ndim} dimensions.")
+        out.append(a % ndim if ndim else 0)
+    return tuple(sorted(set(out)))
+
+
+def _reduce_shape(x, axes, keep_dims=False):
+    a = constant_value(axes)
+    s = x.shape
+    if s.rank is None:
+        return TensorShape(None), x.dtype
+    if a is None:
+        return TensorShape([None] * s.rank if keep_dims else None), x.dtype
+    ax = _axes(s.rank, a)
+    if keep_dims:
+        return TensorShape([1 if i in ax else d for i, d in enumerate(s.dims)]), x.dtype
+    return TensorShape([d for i, d in enumerate(s.dims) if i not in ax]), x.dtype
+
+
+def _kernel(fn, errstate=False):
+    def kernel(x, axes, keep_dims=False):
+        nd = np.ndim(x)
+        ax = tuple(axes.tolist()) if np.ndim(axes) else (int(axes),)
+        if nd == 0 or not all(0 <= a < nd for a in ax):
+            ax = _axes(nd, axes)  # negative axes, and the error for bad ones
+            if nd == 0:
+                return x
+        if errstate:
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                out = fn(x, axis=ax, keepdims=keep_dims)
+        else:
+            out = fn(x, axis=ax, keepdims=keep_dims)
+        return out if x.dtype.kind == "b" or out.dtype == x.dtype else out.astype(x.dtype)
+    kernel.__name__ = fn.__name__
+    return kernel
+
+
+def _mean(x, axis, keepdims):
+    if x.dtype.kind in "iu":  # TF's integer mean truncates toward zero
+        total = np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64)
+        count = int(np.prod([x.shape[a] for a in axis])) if axis else 1
+        return (np.trunc(total / max(count, 1))).astype(x.dtype)
+    return np.mean(x, axis=axis, keepdims=keepdims)
+
+
+def _kept_shape(x, axes):
+    """shape(x) with the reduced axes set to 1 (the shape to reshape a gradient to)."""
+    s = x.shape
+    a = constant_value(axes)
+    if s.is_fully_defined() and a is not None:
+        ax = _axes(s.rank, a)
+        return [1 if i in ax else d for i, d in enumerate(s.dims)]
+    r = array_ops.rank(x)
+    ax = math_ops.floormod(math_ops.add(axes, r), r)
+    ones = array_ops.ones_like(ax)
+    return bind(DynamicStitch, (array_ops.range_(r), ax, array_ops.shape(x), ones),
+                {"N": 2})
+
+
+def _broadcast_back(op, g):
+    x, axes = op.inputs
+    kept = _kept_shape(x, axes)
+    return array_ops.broadcast_to(array_ops.reshape(g, kept), array_ops.shape(x))
+
+
+def _sum_grad(op, g):
+    return _broadcast_back(op, g), None
+
+
+def _mean_grad(op, g):
+    x = op.inputs[0]
+    out = op.outputs[0]
+    count = math_ops.truediv(math_ops.cast(array_ops.size(x), _dt.float64),
+                             math_ops.cast(array_ops.size(out), _dt.float64))
+    return math_ops.divide(_broadcast_back(op, g), math_ops.cast(count, g.dtype)), None
+
+
+def _minmax_grad(op, g):
+    x, axes = op.inputs
+    kept = _kept_shape(x, axes)
+    y = array_ops.reshape(op.outputs[0], kept)
+    hits = math_ops.cast(math_ops.equal(x, y), g.dtype)
+    count = array_ops.reshape(reduce_sum(hits, axes, keepdims=True), array_ops.shape(y))
+    share = math_ops.divide(array_ops.reshape(g, kept), count)
+    return math_ops.multiply(hits, share), None
+
+
+def _prod_grad(op, g):
+    x, axes = op.inputs
+    kept = _kept_shape(x, axes)
+    y = array_ops.reshape(op.outputs[0], kept)
+    return math_ops.multiply(math_ops.divide(y, x), array_ops.reshape(g, kept)), None
+
+
+_IN = {1: I32}
+Sum = define("Sum", ("input", "reduction_indices"), _kernel(np.sum), _reduce_shape, _sum_grad,
+             T=(0,), dtypes=N, input_dtypes=_IN)
+Mean = define("Mean", ("input", "reduction_indices"), _kernel(_mean, errstate=True),
+              _reduce_shape, _mean_grad,
+              T=(0,), dtypes=N, input_dtypes=_IN)
+Prod = define("Prod", ("input", "reduction_indices"), _kernel(np.prod), _reduce_shape,
+              _prod_grad, T=(0,), dtypes=N, input_dtypes=_IN)
+Max = define("Max", ("input", "reduction_indices"), _kernel(np.max), _reduce_shape, _minmax_grad,
+             T=(0,), dtypes=N, input_dtypes=_IN)
+Min = define("Min", ("input", "reduction_indices"), _kernel(np.min), _reduce_shape, _minmax_grad,
+             T=(0,), dtypes=N, input_dtypes=_IN)
+All = define("All", ("input", "reduction_indices"), _kernel(np.all), _reduce_shape, None,
+             T=(0,), dtypes=_B, input_dtypes=_IN)
+Any = define("Any", ("input", "reduction_indices"), _kernel(np.any), _reduce_shape, None,
+             T=(0,), dtypes=_B, input_dtypes=_IN)
+
+
+def _stitch_kernel(*args, N=2):
+    idx, data = args[:N], args[N:]
+    n = max((int(np.max(i)) + 1 for i in idx if np.size(i)), default=0)
+    out = np.zeros(n, dtype=np.asarray(data[0]).dtype)
+    for i, d in zip(idx, data):
+        out[np.ravel(i)] = np.ravel(d)
+    return out
+
+
+def _stitch_shape(*args, N=2):
+    idx = [constant_value(i) for i in args[:N]]
+    if any(i is None for i in idx):
+        return TensorShape([None]), args[N].dtype
+    return TensorShape([max((int(np.max(i)) + 1 for i in idx if np.size(i)), default=0)]), \
+        args[N].dtype
+
+
+DynamicStitch = define("DynamicStitch", ("indices*",), _stitch_kernel, _stitch_shape, None,
+                       doc="Interleaves 1-D data by indices; N index lists then N data lists.")
+
+
+_ALL_AXES: dict[int, object] = {}  # eager int32 tensors [0, 1, ..., r-1], made once per rank
+
+
+def _reduce(opdef, input_tensor, axis, keepdims, name):
+    x = convert.to_tensor(input_tensor)
+    if axis is None:
+        r = x.ndim
+        if r is None:
+            axis = array_ops.range_(array_ops.rank(x))
+        elif interpreter().executing_eagerly:
+            axis = _ALL_AXES.get(r)
+            if axis is None:
+                with using_interpreter(None):
+                    axis = _ALL_AXES[r] = convert.constant(np.arange(r, dtype=np.int32))
+        else:
+            axis = list(range(r))
+    return bind(opdef, (x, axis), {"keep_dims": bool(keepdims)}, name)
+
+
+def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+    """Sum over ``axis`` (all axes if None) (op ``Sum``)."""
+    return _reduce(Sum, input_tensor, axis, keepdims, name)
+
+
+def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+    """Mean over ``axis``; integer means truncate, as in TF (op ``Mean``)."""
+    return _reduce(Mean, input_tensor, axis, keepdims, name)
+
+
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+    """Product over ``axis`` (op ``Prod``)."""
+    return _reduce(Prod, input_tensor, axis, keepdims, name)
+
+
+def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
+    """Maximum over ``axis`` (op ``Max``)."""
+    return _reduce(Max, input_tensor, axis, keepdims, name)
+
+
+def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
+    """Minimum over ``axis`` (op ``Min``)."""
+    return _reduce(Min, input_tensor, axis, keepdims, name)
+
+
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+    """Logical AND over ``axis`` of a bool tensor (op ``All``)."""
+    return _reduce(All, input_tensor, axis, keepdims, name)
+
+
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+    """Logical OR over ``axis`` of a bool tensor (op ``Any``)."""
+    return _reduce(Any, input_tensor, axis, keepdims, name)
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """Population variance, built from ``Mean``, ``Sub`` and ``Square``."""
+    x = convert.to_tensor(input_tensor)
+    mean = reduce_mean(x, axis, keepdims=True)
+    return reduce_mean(math_ops.square(math_ops.subtract(x, mean)), axis, keepdims, name=name)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """Population standard deviation: ``sqrt(reduce_variance(...))``."""
+    return math_ops.sqrt(reduce_variance(input_tensor, axis, keepdims), name=name)
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """log(sum(exp(x))) computed stably (max subtracted first)."""
+    x = convert.to_tensor(input_tensor)
+    m = stop_max = array_ops.stop_gradient(reduce_max(x, axis, keepdims=True))
+    s = reduce_sum(math_ops.exp(math_ops.subtract(x, m)), axis, keepdims=True)
+    out = math_ops.add(math_ops.log(s), stop_max)
+    if not keepdims:
+        out = array_ops.squeeze(out, axis if isinstance(axis, (list, tuple)) else
+                                (None if axis is None else [axis]))
+    return array_ops.identity(out, name=name) if name else out
+
+
+def _arg_kernel(fn):
+    def kernel(x, dim, output_type=_dt.int64):
+        a = int(np.ravel(dim)[0])
+        return fn(x, axis=a).astype(output_type.np_dtype)
+    return kernel
+
+
+def _arg_shape(x, dim, output_type=_dt.int64):
+    a = constant_value(dim)
+    s = x.shape
+    if s.rank is None or a is None:
+        return TensorShape(None if s.rank is None else [None] * (s.rank - 1)), output_type
+    ax = _axes(s.rank, a)[0]
+    return TensorShape([d for i, d in enumerate(s.dims) if i != ax]), output_type
+
+
+ArgMax = define("ArgMax", ("input", "dimension"), _arg_kernel(np.argmax), _arg_shape,
+                lambda op, g: (None, None), T=(0,), dtypes=N, input_dtypes=_IN)
+ArgMin = define("ArgMin", ("input", "dimension"), _arg_kernel(np.argmin), _arg_shape,
+                lambda op, g: (None, None), T=(0,), dtypes=N, input_dtypes=_IN)
+
+
+def argmax(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
+    """Index of the largest value along ``axis`` (default 0) (op ``ArgMax``)."""
+    return bind(ArgMax, (input, 0 if axis is None else axis),
+                {"output_type": _dt.as_dtype(output_type)}, name)
+
+
+def argmin(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
+    """Index of the smallest value along ``axis`` (default 0) (op ``ArgMin``)."""
+    return bind(ArgMin, (input, 0 if axis is None else axis),
+                {"output_type": _dt.as_dtype(output_type)}, name)
+
+
+def _cumsum_kernel(x, axis, exclusive=False, reverse=False):
+    a = int(np.ravel(axis)[0])
+    if reverse:
+        x = np.flip(x, a)
+    out = np.cumsum(x, axis=a, dtype=x.dtype)
+    if exclusive:
+        out = out - x
+    return np.flip(out, a).copy() if reverse else out
+
+
+def _cumsum_grad(op, g):
+    return (bind(Cumsum, (g, op.inputs[1]), {"exclusive": op.get_attr("exclusive"),
+                                             "reverse": not op.get_attr("reverse")}), None)
+
+
+Cumsum = define("Cumsum", ("x", "axis"), _cumsum_kernel,
+                lambda x, axis, exclusive=False, reverse=False: (x.shape, x.dtype),
+                _cumsum_grad, T=(0,), dtypes=N, input_dtypes=_IN)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative sum along ``axis`` (op ``Cumsum``)."""
+    return bind(Cumsum, (x, axis), {"exclusive": bool(exclusive), "reverse": bool(reverse)}, name)

@@ -1,0 +1,120 @@
+"""The fast path: a graph lowered once into straight-line Python over numpy kernels (layer 3).
+
+Each scheduled operation becomes one line ``v3 = k3(v1, c2)`` calling its
+kernel directly: no per-op wrapper objects, no dictionary lookups, constants
+and kernels bound as globals of the generated function.  The source is kept
+(``CompiledGraph.source``) and registered in ``linecache`` so it can be shown
+and appears in tracebacks; each line maps back to its operation, so a failing
+kernel is reported as TensorFlow reports it, naming the node.
+"""
+
+from __future__ import annotations
+
+import itertools
+import linecache
+import sys
+
+from .errors import graph_execution_error, kernel_message
+from .schedule import schedule
+
+_ALIAS_OPS = frozenset({"Identity", "StopGradient"})
+_LITERALS = (bool, int, float, str, type(None))
+_uid = itertools.count(1)
+
+
+def _literal(v) -> str | None:
+    if type(v) in _LITERALS:
+        r = repr(v)
+        if type(v) is not float or float(r) == v:
+            return r
+    if isinstance(v, tuple) and all(type(x) in (int, bool) for x in v):
+        return repr(v)
+    return None
+
+
+class CompiledGraph:
+    """``graph`` from ``inputs`` (placeholders) to ``outputs``, as one Python function."""
+
+    def __init__(self, graph, inputs, outputs, name: str = "graph_fn"):
+        self.name = name
+        self.filename = f"<tfgraph_edu {name} #{next(_uid)}>"
+        self.line_ops: dict[int, object] = {}
+        namespace: dict[str, object] = {}
+        var: dict[int, str] = {}
+        args = [f"a{i}" for i in range(len(inputs))]
+        for t, a in zip(inputs, args):
+            var[id(t)] = a
+        body: list[str] = []
+        for k, op in enumerate(schedule(graph, outputs)):
+            if op.outputs and id(op.outputs[0]) in var:
+                continue
+            if op.type == "Const":
+                namespace[f"c{k}"] = op.attrs["value"]
+                var[id(op.outputs[0])] = f"c{k}"
+                continue
+            if op.type in _ALIAS_OPS:
+                var[id(op.outputs[0])] = var[id(op.inputs[0])]
+                continue
+            kname = f"k{k}"
+            namespace[kname] = op.opdef.kernel
+            call_args = [var[id(t)] for t in op.inputs]
+            for attr, value in op.attrs.items():
+                lit = _literal(value)
+                if lit is None:
+                    gname = f"{kname}_{attr}"
+                    namespace[gname] = value
+                    lit = gname
+                call_args.append(f"{attr}={lit}")
+            call = f"{kname}({', '.join(call_args)})"
+            n = len(op.outputs)
+            if n == 0:
+                line = f"    {call}"
+            elif n == 1:
+                var[id(op.outputs[0])] = f"v{k}"
+                line = f"    v{k} = {call}"
+            else:
+                names = [f"v{k}_{i}" for i in range(n)]
+                for t, nm in zip(op.outputs, names):
+                    var[id(t)] = nm
+                line = f"    {', '.join(names)}, = {call}"
+            body.append(f"{line}  # {op.name} ({op.type})")
+            self.line_ops[len(body) + 1] = op
+        outs = ", ".join(var[id(t)] for t in outputs)
+        lines = [f"def {name}({', '.join(args)}):"] + body + [f"    return [{outs}]"]
+        self.source = "\n".join(lines) + "\n"
+        linecache.cache[self.filename] = (len(self.source), None,
+                                          self.source.splitlines(True), self.filename)
+        code = compile(self.source, self.filename, "exec")
+        exec(code, namespace)  # noqa: S102 - our own generated code, no user data
+        self.fn = namespace[name]
+        self._namespace = namespace
+
+    def __call__(self, *feeds) -> list:
+        try:
+            return self.fn(*feeds)
+        except Exception as exc:  # noqa: BLE001 - reported as TF's graph error
+            raise self._error(exc) from None
+
+    def _error(self, exc):
+        tb = sys.exc_info()[2]
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                op = self.line_ops.get(tb.tb_lineno)
+                if op is not None:
+                    frame = tb.tb_frame
+                    scope = {**self._namespace, **frame.f_locals}
+                    values = [scope.get(self._input_name(frame, op, i)) for i in
+                              range(len(op.inputs))]
+                    cls, message = kernel_message(op, values, exc)
+                    return graph_execution_error(op, cls, message, self.name)
+            tb = tb.tb_next
+        return exc
+
+    def _input_name(self, frame, op, i):
+        line = self.source.splitlines()[frame.f_lineno - 1]
+        inside = line.split("(", 1)[1].rsplit(")", 1)[0]
+        return inside.split(", ")[i].strip()
+
+
+def compile_graph(graph, inputs, outputs, name: str = "graph_fn") -> CompiledGraph:
+    return CompiledGraph(graph, inputs, outputs, name)

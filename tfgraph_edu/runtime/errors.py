@@ -1,0 +1,54 @@
+"""TensorFlow's "Graph execution error" for a kernel that failed inside a graph (layer 3)."""
+
+from __future__ import annotations
+
+from ..errors import InvalidArgumentError, OpError
+
+
+class _Value:
+    """What a shape rule needs to know about a runtime value."""
+
+    __slots__ = ("_v",)
+
+    def __init__(self, v):
+        self._v = v
+
+    @property
+    def shape(self):
+        from ..shapes import TensorShape
+        return TensorShape(list(getattr(self._v, "shape", ())))
+
+    @property
+    def dtype(self):
+        from .. import dtypes as _dt
+        return _dt.NP_TO_DTYPE.get(getattr(self._v, "dtype", None))
+
+    def _constant_value(self):
+        return self._v
+
+
+def kernel_message(op, values, exc) -> tuple[type, str]:
+    """(error class, message) for ``exc`` raised by ``op``'s kernel on ``values``."""
+    if isinstance(exc, OpError):
+        return type(exc), exc.message
+    try:
+        op.opdef.shape(*[_Value(v) for v in values], **op.attrs)
+    except OpError as shape_exc:
+        return type(shape_exc), shape_exc.message
+    except Exception:  # noqa: BLE001 - fall back to the kernel's own words
+        pass
+    return InvalidArgumentError, f"{type(exc).__name__}: {exc}"
+
+
+def graph_execution_error(op, cls, message: str, function_name: str | None):
+    """The error TF raises: where the node was defined, the kernel's message, the node."""
+    lines = ["Graph execution error:", ""]
+    if op.source is not None:
+        filename, lineno, func = op.source
+        lines += [f"Detected at node '{op.name}' defined at (most recent call last):",
+                  f'  File "{filename}", line {lineno}, in {func}', ""]
+    lines.append(message)
+    suffix = f" [Op:{function_name}]" if function_name else ""
+    lines.append(f"\t [[{{{{node {op.name}}}}}]]{suffix}")
+    err = cls(None, op, "\n".join(lines))
+    return err
