@@ -50,6 +50,8 @@ class GraphBuilder:
         self.last_stateful = None
         self._variable_handles: dict[int, Tensor] = {}
         self.on_variable_created = None
+        # variables passed as function arguments: id(handle) -> their resource placeholder
+        self.variable_inputs: dict[int, Tensor] = {}
 
     # -- the one entry point ---------------------------------------------------------------
     def apply(self, opdef, inputs, attrs, name):
@@ -135,6 +137,9 @@ class GraphBuilder:
     def capture_variable(self, variable) -> Tensor:
         """The resource placeholder for ``variable``; reads stay live at every call."""
         g = self.graph
+        as_input = self.variable_inputs.get(id(variable._handle))
+        if as_input is not None:
+            return as_input
         found = g._captures.get(id(variable._handle))
         if found is None:
             scope = g.get_name_scope()
@@ -146,11 +151,12 @@ class GraphBuilder:
         return found[1]
 
     def capture_symbolic(self, t: Tensor) -> Tensor:
-        raise TypeError(
-            f"The tensor {t!r} belongs to another graph (it was created while tracing a "
-            "different function, or leaked out of one). A tensor made inside a tf.function "
-            "cannot be used elsewhere: return it from the function, or keep the value in a "
-            "tf.Variable.")
+        from ..errors import InaccessibleTensorError
+        where = f" (defined at {t.op.source[0]}:{t.op.source[1]})" if t.op.source else ""
+        raise InaccessibleTensorError(
+            f"{t!r}{where} is out of scope and cannot be used here: it belongs to the graph of "
+            f"another trace ({t.graph.name}). Use return values, explicit Python locals or a "
+            "tf.Variable to pass values between functions.")
 
     def evaluate_constant(self, tensor: Tensor) -> np.ndarray:
         """The value of ``tensor`` if it depends on no function input or state (else ValueError).

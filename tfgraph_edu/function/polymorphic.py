@@ -39,7 +39,7 @@ _KIND = {
 _VARIABLE_ERROR = (
     "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
     "tf.Variable is only created once or created outside tf.function. Here `{name}` created a "
-    "tf.Variable while being traced for the {n}th time. Create it outside the function, or "
+    "tf.Variable while being traced for the {n} time. Create it outside the function, or "
     "guard the creation with `if self.v is None:` so it happens on the first call only.")
 
 
@@ -239,10 +239,13 @@ class Function:
         return [(n, k, sig[i] if i < len(sig) else v) for i, (n, k, v) in enumerate(params)]
 
     def _lookup(self, key):
+        """The concrete function for ``key``: traced for it, or for a more general key
+        (unknown dims) that covers it - then remembered for ``key`` too."""
         cf = self._cache.get(key)
         if cf is None and self._general:
-            for general, g_cf in self._general:
+            for general, g_cf in reversed(self._general):
                 if trace_key.covers(general, key):
+                    self._cache[key] = g_cf
                     return g_cf
         return cf
 
@@ -262,9 +265,8 @@ class Function:
         start = time.perf_counter()
         cf = self._build(params)
         seconds = time.perf_counter() - start
-        if trace_as == key:
-            self._cache[key] = cf
-        else:
+        self._cache[trace_as] = cf
+        if trace_as != key or trace_key.has_unknown_dims(trace_as):
             self._general.append((trace_as, cf))
         self._keys.append(key)
         self._last_key = key
@@ -330,7 +332,9 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
 
 # -- helpers -
 def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th").removesuffix("th")
+    if n % 100 in (11, 12, 13):
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _drop_first(sig: inspect.Signature) -> inspect.Signature:
@@ -378,9 +382,7 @@ def _placeholders_for(value, name, builder, placeholders, leaf_specs):
     if isinstance(value, Variable):
         ph = builder.placeholder(_dt.resource, [], name)
         ph.handle_shape, ph.handle_dtype = value.shape, value.dtype
-        builder.graph._captures[id(value._handle)] = (value._handle, ph)
-        builder._variable_inputs = getattr(builder, "_variable_inputs", set())
-        builder._variable_inputs.add(id(value._handle))
+        builder.variable_inputs[id(value._handle)] = ph
         placeholders.append(ph)
         leaf_specs.append(value)
         return value

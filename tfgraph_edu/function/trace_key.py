@@ -171,3 +171,12 @@ def covers(general: tuple, key: tuple) -> bool:
     if isinstance(general, tuple) and isinstance(key, tuple) and len(general) == len(key):
         return all(covers(x, y) for x, y in zip(general, key))
     return False
+
+
+def has_unknown_dims(key) -> bool:
+    """Whether a key has a tensor with an unknown dim or rank (so it can cover others)."""
+    if isinstance(key, tuple) and key and isinstance(key[0], np.dtype):
+        return key[1] is None or None in key[1]
+    if isinstance(key, tuple):
+        return any(has_unknown_dims(k) for k in key)
+    return False
