@@ -449,3 +449,20 @@ def test_methods_get_one_function_per_instance():
     a, b = Counter(2), Counter(3)
     assert int(a.scale(tf.constant(5))) == 10
     assert int(b.scale(tf.constant(5))) == 15
+
+
+def test_name_scope_and_function_type():
+    @tf.function
+    def f(x):
+        with tf.name_scope("layer"):
+            y = tf.multiply(x, 2, name="scaled")
+        return y
+
+    cf = f.get_concrete_function(tf.constant(1))
+    assert [op.name for op in cf.graph.get_operations()][:3] == ["x", "layer/scaled/y",
+                                                                  "layer/scaled"]
+    assert str(cf.function_type) == ("(x: TensorSpec(shape=(), dtype=tf.int32, name=None)) -> "
+                                     "TensorSpec(shape=(), dtype=tf.int32, name=None)")
+    assert f.python_function.__name__ == "f"
+    with tf.name_scope("eager"):  # eagerly a no-op
+        assert int(tf.constant(1) + 1) == 2

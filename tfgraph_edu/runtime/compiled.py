@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import linecache
+import re
 import sys
 
 from .errors import graph_execution_error, kernel_message
@@ -80,13 +81,14 @@ class CompiledGraph:
             body.append(f"{line}  # {op.name} ({op.type})")
             self.line_ops[len(body) + 1] = op
         outs = ", ".join(var[id(t)] for t in outputs)
-        lines = [f"def {name}({', '.join(args)}):"] + body + [f"    return [{outs}]"]
+        self.py_name = re.sub(r"\W", "_", name)
+        lines = [f"def {self.py_name}({', '.join(args)}):"] + body + [f"    return [{outs}]"]
         self.source = "\n".join(lines) + "\n"
         linecache.cache[self.filename] = (len(self.source), None,
                                           self.source.splitlines(True), self.filename)
         code = compile(self.source, self.filename, "exec")
         exec(code, namespace)  # noqa: S102 - our own generated code, no user data
-        self.fn = namespace[name]
+        self.fn = namespace[self.py_name]
         self._namespace = namespace
 
     def __call__(self, *feeds) -> list:
