@@ -204,4 +204,8 @@ TESTED_ELSEWHERE = {
     "RandomUniformInt": "tests/ops/test_random.py",
     "TruncatedNormal": "tests/ops/test_random.py",
     "PrintV2": "tests/function/test_print.py",
+    "If": "tests/function/test_control_flow.py",
+    "StatelessIf": "tests/function/test_control_flow.py",
+    "While": "tests/function/test_control_flow.py",
+    "StatelessWhile": "tests/function/test_control_flow.py",
 }

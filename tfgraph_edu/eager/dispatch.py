@@ -56,17 +56,19 @@ class EagerInterpreter:
             out = opdef.kernel(*vals, **attrs) if attrs else opdef.kernel(*vals)
         except Exception as exc:  # noqa: BLE001 - turned into TF's error below
             raise _kernel_error(opdef, inputs, attrs, exc, name) from None
-        if opdef.num_outputs == 1:
+        n = opdef.num_outputs
+        if n.__class__ is not int:
+            n = n(attrs)
+        if n == 1:
             t = _new(EagerTensor)
             t._value = out
             result = t
-        elif opdef.num_outputs == 0:
+        elif n == 0:
             result = None
         else:
             result = [_wrap(o) for o in out]
         if _active_tapes:
-            _tape.record(opdef, inputs, attrs,
-                         [result] if opdef.num_outputs == 1 else (result or []))
+            _tape.record(opdef, inputs, attrs, [result] if n == 1 else (result or []))
         return result
 
     def convert_inputs(self, opdef, inputs):

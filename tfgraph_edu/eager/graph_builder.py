@@ -45,8 +45,11 @@ class GraphBuilder:
 
     executing_eagerly = False
 
-    def __init__(self, graph: Graph):
+    def __init__(self, graph: Graph, outer: GraphBuilder | None = None):
         self.graph = graph
+        self.outer = outer  # the builder of the enclosing graph, for cond branches and loops
+        if outer is not None:
+            graph.outer_graph = outer.graph
         self.last_stateful = None
         self._variable_handles: dict[int, Tensor] = {}
         self.on_variable_created = None
@@ -74,11 +77,17 @@ class GraphBuilder:
         if opdef.stateful:
             self.last_stateful = op
         outs = op.outputs
+        if converted and converted[0].handle_shape is not None:
+            for o in outs:  # resources passed through (Identity, If, While) keep their shape
+                if o.dtype is _dt.resource:
+                    o.handle_shape = converted[0].handle_shape
+                    o.handle_dtype = converted[0].handle_dtype
         if _tape.ACTIVE:
             _tape.record(opdef, converted, attrs, outs)
-        if opdef.num_outputs == 1:
+        n = len(outs)
+        if n == 1 and opdef.output_count(attrs) == 1:
             return outs[0]
-        if opdef.num_outputs == 0:
+        if n == 0:
             return op
         return list(outs)
 
@@ -140,6 +149,8 @@ class GraphBuilder:
         as_input = self.variable_inputs.get(id(variable._handle))
         if as_input is not None:
             return as_input
+        if self.outer is not None:  # a branch or loop body: capture the outer resource
+            return self.capture_symbolic(self.outer.capture_variable(variable))
         found = g._captures.get(id(variable._handle))
         if found is None:
             scope = g.get_name_scope()
@@ -151,6 +162,17 @@ class GraphBuilder:
         return found[1]
 
     def capture_symbolic(self, t: Tensor) -> Tensor:
+        """A tensor of an enclosing graph used in a branch or loop body becomes an input."""
+        if self.outer is not None and self._is_ancestor(t.graph):
+            found = self.graph._captures.get(id(t))
+            if found is not None:
+                return found[1]
+            outer_t = t if t.graph is self.outer.graph else self.outer.capture_symbolic(t)
+            with self.graph.name_scope(""):
+                ph = self.placeholder(t.dtype, t.shape, t.op.name.replace("/", "_").lower())
+            ph.handle_shape, ph.handle_dtype = t.handle_shape, t.handle_dtype
+            self.graph._captures[id(t)] = (outer_t, ph)
+            return ph
         from ..errors import InaccessibleTensorError
         where = f" (defined at {t.op.source[0]}:{t.op.source[1]})" if t.op.source else ""
         raise InaccessibleTensorError(
@@ -175,9 +197,19 @@ class GraphBuilder:
                     "inside `with tf.init_scope():`.")
         return run_graph(self.graph, [], [], [tensor], include_stateful=False)[0]
 
+    def _is_ancestor(self, graph) -> bool:
+        b = self.outer
+        while b is not None:
+            if b.graph is graph:
+                return True
+            b = b.outer
+        return False
+
     def variable_created(self, variable) -> None:
         if self.on_variable_created is not None:
             self.on_variable_created(variable)
+        elif self.outer is not None:
+            self.outer.variable_created(variable)
 
 
 def _check_types(opdef, inputs, op_name) -> None:

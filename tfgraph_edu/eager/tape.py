@@ -218,3 +218,14 @@ class GradientTape:
 def _accumulate(grads, key, g, math_ops) -> None:
     prev = grads.get(key)
     grads[key] = g if prev is None else math_ops.add(prev, g)
+
+
+@contextmanager
+def stop_recording_all():
+    """No active tape records in the body (tapes created inside it do)."""
+    saved = ACTIVE[:]
+    ACTIVE.clear()
+    try:
+        yield
+    finally:
+        ACTIVE[:] = saved

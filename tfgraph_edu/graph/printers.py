@@ -108,7 +108,7 @@ def node_attrs(op) -> dict:
     attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_internal")}
     if op.opdef.T and "T" not in attrs and op.inputs:
         attrs["T"] = op.inputs[op.opdef.T[0]].dtype
-    elif op.opdef.variadic and op.inputs and "T" not in attrs:
+    elif op.opdef.same_dtype and op.inputs and "T" not in attrs:
         attrs["T"] = op.inputs[0].dtype
         attrs.setdefault("N", len(op.inputs))
     return dict(sorted(attrs.items()))

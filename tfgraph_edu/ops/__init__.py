@@ -3,8 +3,10 @@
 from . import (  # noqa: F401 - importing registers the ops
     _core,
     array_ops,
+    control_flow_ops,
     convert,
     graph_ops,
+    io_ops,
     math_ops,
     random_ops,
     reduction_ops,

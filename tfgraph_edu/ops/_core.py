@@ -33,7 +33,8 @@ class OpDef:
     - ``inputs``: input argument names as TensorFlow names them; a name ending
       in ``*`` is a variadic list and must be the only input.
     - ``kernel(*arrays, **attrs)``: numpy implementation returning an array
-      (or a tuple of arrays when ``num_outputs != 1``); it may raise a
+      (or a tuple of arrays when the op has zero or several outputs for these
+      attributes - ``num_outputs`` may be a function of them); it may raise a
       ``tf.errors`` exception for value-dependent failures.
     - ``shape(*tensors, **attrs)``: returns ``(TensorShape, DType)`` or a list of
       them; raises :func:`shape_error` for incompatible inputs.  Tensors passed

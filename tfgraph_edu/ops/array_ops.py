@@ -417,7 +417,8 @@ def _unpack_shape(value, num=1, axis=0):
 
 
 def _unpack_kernel(x, num=1, axis=0):
-    return tuple(np.moveaxis(x, axis, 0))
+    parts = tuple(np.moveaxis(x, axis, 0))
+    return parts[0] if num == 1 else parts
 
 
 Unpack = define("Unpack", ("value",), _unpack_kernel, _unpack_shape,
@@ -463,7 +464,8 @@ def _splitv_kernel(x, sizes, axis=0, num_split=1):
     sizes = list(_ints(sizes))
     if -1 in sizes:
         sizes[sizes.index(-1)] = x.shape[axis] - (builtins.sum(sizes) + 1)
-    return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=axis))
+    parts = tuple(np.split(x, np.cumsum(sizes)[:-1], axis=axis))
+    return parts[0] if num_split == 1 else parts
 
 
 def _split_grad(op, *gs):

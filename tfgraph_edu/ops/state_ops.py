@@ -42,7 +42,8 @@ def handle_shape(h) -> TensorShape:
     v = getattr(h, "_value", None)
     if isinstance(v, ResourceHandle):
         return v.var_shape
-    return getattr(h, "handle_shape", TensorShape(None))
+    shape = getattr(h, "handle_shape", None)
+    return TensorShape(None) if shape is None else shape
 
 
 def _read_kernel(h, dtype):

@@ -14,11 +14,14 @@ import itertools
 import linecache
 import re
 import sys
+import weakref
 
+from ..ops import control_flow_ops
 from .errors import graph_execution_error, kernel_message
 from .schedule import schedule
 
 _ALIAS_OPS = frozenset({"Identity", "StopGradient"})
+_BY_FILENAME: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _LITERALS = (bool, int, float, str, type(None))
 _uid = itertools.count(1)
 
@@ -90,6 +93,7 @@ class CompiledGraph:
         exec(code, namespace)  # noqa: S102 - our own generated code, no user data
         self.fn = namespace[self.py_name]
         self._namespace = namespace
+        _BY_FILENAME[self.filename] = self
 
     def __call__(self, *feeds) -> list:
         try:
@@ -98,19 +102,22 @@ class CompiledGraph:
             raise self._error(exc) from None
 
     def _error(self, exc):
+        """TF's error for ``exc``, naming the innermost graph node that failed (a node of a
+        cond branch or loop body when the failure happened inside one)."""
         tb = sys.exc_info()[2]
+        found = None
         while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self.filename:
-                op = self.line_ops.get(tb.tb_lineno)
-                if op is not None:
-                    frame = tb.tb_frame
-                    scope = {**self._namespace, **frame.f_locals}
-                    values = [scope.get(self._input_name(frame, op, i)) for i in
-                              range(len(op.inputs))]
-                    cls, message = kernel_message(op, values, exc)
-                    return graph_execution_error(op, cls, message, self.name)
+            graph = _BY_FILENAME.get(tb.tb_frame.f_code.co_filename)
+            if graph is not None and tb.tb_lineno in graph.line_ops:
+                found = (graph, tb.tb_frame, graph.line_ops[tb.tb_lineno])
             tb = tb.tb_next
-        return exc
+        if found is None:
+            return exc
+        graph, frame, op = found
+        scope = {**graph._namespace, **frame.f_locals}
+        values = [scope.get(graph._input_name(frame, op, i)) for i in range(len(op.inputs))]
+        cls, message = kernel_message(op, values, exc)
+        return graph_execution_error(op, cls, message, self.name)
 
     def _input_name(self, frame, op, i):
         line = self.source.splitlines()[frame.f_lineno - 1]
@@ -120,3 +127,12 @@ class CompiledGraph:
 
 def compile_graph(graph, inputs, outputs, name: str = "graph_fn") -> CompiledGraph:
     return CompiledGraph(graph, inputs, outputs, name)
+
+
+def _compile_nested(graph, inputs, outputs, name):
+    """Branches and loop bodies: errors surface at the top-level graph, which names the
+    innermost failing node."""
+    return CompiledGraph(graph, inputs, outputs, name)
+
+
+control_flow_ops.set_graph_compiler(_compile_nested)

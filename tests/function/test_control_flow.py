@@ -1,0 +1,147 @@
+"""tf.cond and tf.while_loop: Python eagerly, If/While ops with subgraphs in a trace."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tfgraph_edu as tf
+from tfgraph_edu.runtime import run_graph
+
+
+def test_cond_eager_is_python():
+    calls = []
+    out = tf.cond(tf.constant(True), lambda: calls.append("t") or 1, lambda: calls.append("f"))
+    assert out == 1 and calls == ["t"]
+
+
+def test_cond_in_graph_builds_stateless_if_and_runs_both_executors():
+    @tf.function
+    def f(x):
+        return tf.cond(x > 0, lambda: x * 2, lambda: -x)
+
+    assert int(f(tf.constant(3))) == 6 and int(f(tf.constant(-4))) == 4
+    cf = f.get_concrete_function(tf.constant(3))
+    op = cf.graph.get_operation_by_name("cond")
+    assert op.type == "StatelessIf"
+    then_branch = op.get_attr("then_branch")
+    assert then_branch.name.startswith("cond_true_")
+    assert [o.type for o in then_branch.graph.get_operations()] == [
+        "Placeholder", "Const", "Mul", "Identity"]
+    for x in (5, -5):
+        want = int(f(tf.constant(x)))
+        got = run_graph(cf.graph, cf.inputs, [np.int32(x)], cf.outputs)[0]
+        assert int(got) == want
+    assert 'func {\n        name: "cond_true_' in str(cf.graph.as_graph_def())
+
+
+def test_stateful_branch_makes_an_if_and_runs_in_order(capsys):
+    v = tf.Variable(0)
+
+    @tf.function
+    def f(x):
+        tf.cond(x > 0, lambda: v.assign_add(1).read_value(), lambda: v.read_value())
+        tf.print("v =", v)
+        return v.read_value()
+
+    assert int(f(tf.constant(1))) == 1
+    assert int(f(tf.constant(-1))) == 1
+    assert capsys.readouterr().err == "v = 1\nv = 1\n"
+    types = [op.type for op in f.get_concrete_function(tf.constant(1)).graph.get_operations()]
+    assert "If" in types
+
+
+def test_cond_branch_mismatch_errors():
+    @tf.function
+    def structure(x):
+        return tf.cond(x > 0, lambda: (x, x), lambda: x)
+
+    with pytest.raises(ValueError, match="must have the same number, type, and overall structure"):
+        structure(tf.constant(1))
+
+    @tf.function
+    def dtypes(x):
+        return tf.cond(x > 0, lambda: x, lambda: tf.cast(x, tf.float32))
+
+    with pytest.raises(TypeError, match="output 0 is int32 in true_fn but float32 in false_fn"):
+        dtypes(tf.constant(1))
+
+
+def test_while_loop_eager_and_graph():
+    def sum_below(n):
+        return tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + i), [0, 0])[1]
+
+    assert int(sum_below(tf.constant(10))) == 45
+    g = tf.function(sum_below)
+    assert int(g(tf.constant(10))) == 45 and int(g(tf.constant(4))) == 6
+    assert g.experimental_get_tracing_count() == 1
+    types = [op.type for op in g.get_concrete_function(tf.constant(1)).graph.get_operations()]
+    assert "StatelessWhile" in types
+
+
+def test_while_loop_maximum_iterations_and_shape_checks():
+    @tf.function
+    def f(n):
+        return tf.while_loop(lambda i: i < n, lambda i: i + 1, [0], maximum_iterations=3)
+
+    assert int(f(tf.constant(100))[0]) == 3
+
+    @tf.function
+    def grows(x):
+        return tf.while_loop(lambda v: tf.size(v) < 5, lambda v: tf.concat([v, v], 0), [x])
+
+    with pytest.raises(ValueError, match=r"has shape \(1,\) before the loop, but shape \(2,\) "
+                                         "after one iteration"):
+        grows(tf.constant([1]))
+
+    @tf.function
+    def invariant(x):
+        return tf.while_loop(lambda v: tf.size(v) < 5, lambda v: tf.concat([v, v], 0), [x],
+                             shape_invariants=[tf.TensorShape([None])])
+
+    assert invariant(tf.constant([1]))[0].numpy().tolist() == [1] * 8
+
+    @tf.function
+    def dtype_change(x):
+        return tf.while_loop(lambda v: v < 3, lambda v: tf.cast(v, tf.float32), [x])
+
+    with pytest.raises(TypeError, match="has dtype int32 before the loop, but dtype float32"):
+        dtype_change(tf.constant(1))
+
+
+def test_gradient_through_cond_in_a_function():
+    v = tf.Variable(2.0)
+
+    @tf.function
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.cond(x > 0, lambda: x * x * v, lambda: x * 3.0)
+        return tape.gradient(y, x)
+
+    assert float(grad(tf.constant(3.0))) == 12.0
+    assert float(grad(tf.constant(-1.0))) == 3.0
+
+
+def test_error_inside_a_branch_names_the_inner_node():
+    @tf.function
+    def bad(x):
+        return tf.cond(x > 0, lambda: tf.gather(x[None], [3]), lambda: x[None])
+
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"(?s)Detected at node 'GatherV2'.*\[\[\{\{node GatherV2\}\}\]\]"):
+        bad(tf.constant(1))
+    assert int(bad(tf.constant(-1))[0]) == -1
+
+
+def test_nested_cond_captures_from_two_levels():
+    c = tf.constant(100)
+
+    @tf.function
+    def f(x, y):
+        return tf.cond(x > 0, lambda: tf.cond(y > 0, lambda: x + y + c, lambda: x - y),
+                       lambda: -x)
+
+    assert int(f(tf.constant(1), tf.constant(2))) == 103
+    assert int(f(tf.constant(1), tf.constant(-2))) == 3
+    assert int(f(tf.constant(-1), tf.constant(2))) == 1

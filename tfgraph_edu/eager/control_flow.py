@@ -1,0 +1,320 @@
+"""``tf.cond`` and ``tf.while_loop``: eager Python, or If/While ops with traced subgraphs (layer 4).
+
+Eagerly (and whenever the condition is a Python value) they are plain Python.
+Inside a trace, each branch, condition and body is traced into its own graph by
+a nested GraphBuilder; values they use from outside become extra inputs of the
+If/While op, so both branches run on the same inputs.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .. import dtypes as _dt
+from ..graph.graph import Graph, Tensor
+from ..ops import array_ops, control_flow_ops
+from ..ops._core import bind, using_interpreter
+from ..ops.control_flow_ops import GraphFunction
+from ..ops.convert import is_tensor, to_tensor
+from ..shapes import TensorShape
+from . import tape as _tape
+from .graph_builder import GraphBuilder, building_graph
+from .tensor import EagerTensor
+
+_uid = itertools.count(1)
+
+
+# -- structures ------------------------------------------------------------------------------
+def flatten(structure) -> list:
+    if isinstance(structure, (list, tuple)):
+        return [x for s in structure for x in flatten(s)]
+    if isinstance(structure, dict):
+        return [x for k in sorted(structure) for x in flatten(structure[k])]
+    return [structure]
+
+
+def pack_as(structure, flat):
+    it = iter(flat)
+
+    def build(s):
+        if isinstance(s, list):
+            return [build(x) for x in s]
+        if isinstance(s, tuple):
+            items = [build(x) for x in s]
+            return type(s)(*items) if hasattr(s, "_fields") else tuple(items)
+        if isinstance(s, dict):
+            return {k: build(s[k]) for k in sorted(s)}
+        return next(it)
+    return build(structure)
+
+
+def _describe_structure(s) -> str:
+    if isinstance(s, (list, tuple, dict)):
+        return type(s).__name__ + " of " + str(len(s))
+    return "a single value"
+
+
+# -- tracing a subgraph ---------------------------------------------------------------------------
+class Subgraph:
+    """A traced branch or body: its graph, builder, output structure and flat outputs."""
+
+    def __init__(self, parent: GraphBuilder, name: str, inputs_like=()):
+        self.graph = Graph(name)
+        self.builder = GraphBuilder(self.graph, outer=parent)
+        self.name = name
+        self.arg_placeholders = []
+        with using_interpreter(self.builder), self.graph.name_scope(""):
+            for i, t in enumerate(inputs_like):
+                ph = self.builder.placeholder(t.dtype, t.shape, f"loop_var_{i}" if i else
+                                              "loop_var")
+                ph.handle_shape, ph.handle_dtype = t.handle_shape, t.handle_dtype
+                self.arg_placeholders.append(ph)
+
+    def run(self, fn, *args):
+        with using_interpreter(self.builder):
+            result = fn(*args)
+        return result
+
+    def finish(self, flat_outputs):
+        """Turn Python values and outer tensors among the outputs into this graph's tensors."""
+        out = []
+        with using_interpreter(self.builder):
+            for v in flat_outputs:
+                if isinstance(v, Tensor) and v.graph is not self.graph:
+                    v = self.builder.capture_symbolic(v)
+                elif not isinstance(v, Tensor):
+                    v = to_tensor(v)
+                    if isinstance(v, EagerTensor):
+                        v = self.builder.capture(v)
+                out.append(array_ops.identity(v))
+        self.outputs = out
+        return out
+
+    @property
+    def stateful(self) -> bool:
+        return any(op.opdef.stateful for op in self.graph.operations)
+
+
+def _union_captures(subgraphs) -> list:
+    """The outer values every subgraph needs, once each, in first-use order."""
+    seen: dict[int, object] = {}
+    for sg in subgraphs:
+        for outer, _ in sg.graph.captures:
+            seen.setdefault(id(outer), outer)
+    return list(seen.values())
+
+
+def _inputs_for(sg: Subgraph, outer_values) -> list:
+    """The subgraph's placeholders for ``outer_values`` (unused ones are made, and stay idle)."""
+    captured = {id(outer): inner for outer, inner in sg.graph.captures}
+    inputs = []
+    with using_interpreter(sg.builder), sg.graph.name_scope(""):
+        for v in outer_values:
+            ph = captured.get(id(v))
+            if ph is None:
+                ph = sg.builder.placeholder(v.dtype, v.shape, "unused_capture")
+            inputs.append(ph)
+    return inputs
+
+
+# -- tf.cond -
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """``tf.cond``: ``true_fn()`` if ``pred`` else ``false_fn()``; inside a graph, an If op."""
+    if true_fn is None or false_fn is None or not callable(true_fn) or not callable(false_fn):
+        raise TypeError("tf.cond needs two callables: true_fn and false_fn.")
+    builder = building_graph()
+    if builder is None or not is_tensor(pred) or isinstance(pred, EagerTensor):
+        return true_fn() if bool(pred) else false_fn()
+    if pred.dtype is not _dt.bool or pred.shape.rank not in (0, None):
+        raise TypeError(f"tf.cond: pred must be a scalar bool tensor, got {pred!r}")
+    n = next(_uid)
+    scope = builder.graph.get_name_scope()
+    prefix = (scope.replace("/", "_") + "_") if scope else ""
+    then_sg = Subgraph(builder, f"{prefix}cond_true_{n}")
+    else_sg = Subgraph(builder, f"{prefix}cond_false_{n}")
+    with _tape.stop_recording_all():
+        r_then = then_sg.run(true_fn)
+        r_else = else_sg.run(false_fn)
+    flat_then, flat_else = flatten(r_then), flatten(r_else)
+    if len(flat_then) != len(flat_else) or _shape_of(r_then) != _shape_of(r_else):
+        raise ValueError(
+            "true_fn and false_fn arguments to tf.cond must have the same number, type, and "
+            f"overall structure of return values. true_fn returned {_describe_structure(r_then)}"
+            f" ({len(flat_then)} values), false_fn {_describe_structure(r_else)} "
+            f"({len(flat_else)} values).")
+    outs_then = then_sg.finish(flat_then)
+    outs_else = else_sg.finish(flat_else)
+    for i, (a, b) in enumerate(zip(outs_then, outs_else)):
+        if a.dtype is not b.dtype:
+            raise TypeError(
+                f"true_fn and false_fn arguments to tf.cond must return the same dtypes: output "
+                f"{i} is {a.dtype.name} in true_fn but {b.dtype.name} in false_fn.")
+    return make_if(builder, pred, then_sg, else_sg, r_then, name)
+
+
+def make_if(builder, pred, then_sg, else_sg, structure, name=None):
+    """Add the If op for two finished subgraphs and return its outputs in ``structure``."""
+    outer = _union_captures([then_sg, else_sg])
+    then_f = GraphFunction(then_sg.graph, _inputs_for(then_sg, outer), then_sg.outputs,
+                           then_sg.name)
+    else_f = GraphFunction(else_sg.graph, _inputs_for(else_sg, outer), else_sg.outputs,
+                           else_sg.name)
+    shapes = [a.shape.most_specific_compatible_shape(b.shape)
+              for a, b in zip(then_sg.outputs, else_sg.outputs)]
+    opdef = (control_flow_ops.If if then_sg.stateful or else_sg.stateful
+             else control_flow_ops.StatelessIf)
+    attrs = {"Tcond": pred.dtype, "Tin": tuple(v.dtype for v in outer),
+             "then_branch": then_f, "else_branch": else_f,
+             "Tout": tuple(t.dtype for t in then_sg.outputs), "output_shapes": tuple(shapes)}
+    result = bind(opdef, (pred, *outer), attrs, name or "cond")
+    flat = result if isinstance(result, list) else [result] if then_sg.outputs else []
+    if not then_sg.outputs and structure is None:
+        return None
+    return pack_as(structure, flat)
+
+
+def _shape_of(s):
+    if isinstance(s, (list, tuple)):
+        return (type(s).__name__, tuple(_shape_of(x) for x in s))
+    if isinstance(s, dict):
+        return ("dict", tuple((k, _shape_of(s[k])) for k in sorted(s)))
+    return "leaf" if s is not None else None
+
+
+# -- tf.while_loop -
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+    """``tf.while_loop``: repeat ``body`` while ``cond``; inside a graph, a While op."""
+    if not callable(cond) or not callable(body):
+        raise TypeError("tf.while_loop needs callables cond and body.")
+    single = not isinstance(loop_vars, (list, tuple, dict))
+    structure = [loop_vars] if single else loop_vars
+    builder = building_graph()
+    flat = flatten(structure)
+    if builder is None:
+        values = structure
+        i = 0
+        while (maximum_iterations is None or i < int(maximum_iterations)) and bool(
+                cond(*values) if isinstance(values, (list, tuple)) else cond(values)):
+            values = body(*values) if isinstance(values, (list, tuple)) else body(values)
+            if single:
+                values = [values]
+            i += 1
+        return values[0] if single else values
+    with using_interpreter(builder):
+        init = [to_tensor(v) if not isinstance(v, Tensor) else v for v in flat]
+    result = build_while(builder, cond, body, structure, init, shape_invariants,
+                         maximum_iterations, parallel_iterations, name)
+    return result[0] if single else result
+
+
+def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=None,
+                maximum_iterations=None, parallel_iterations=10, name=None, names=None,
+                call_with_structure=True):
+    """Trace ``cond_fn``/``body_fn`` over loop variables ``init`` and add the While op."""
+    n = next(_uid)
+    scope = builder.graph.get_name_scope()
+    prefix = (scope.replace("/", "_") + "_") if scope else ""
+    invariants = flatten(shape_invariants) if shape_invariants is not None else None
+    specs = []
+    for i, t in enumerate(init):
+        shape = t.shape
+        if invariants is not None and invariants[i] is not None:
+            shape = TensorShape(invariants[i]) if not isinstance(invariants[i], TensorShape) \
+                else invariants[i]
+        specs.append(_Spec(t, shape))
+    cond_sg = Subgraph(builder, f"{prefix}while_cond_{n}", specs)
+    body_sg = Subgraph(builder, f"{prefix}while_body_{n}", specs)
+    args_c = pack_as(structure, cond_sg.arg_placeholders)
+    args_b = pack_as(structure, body_sg.arg_placeholders)
+    with _tape.stop_recording_all():
+        c = cond_sg.run(cond_fn, *args_c) if call_with_structure else cond_sg.run(cond_fn, args_c)
+        with using_interpreter(cond_sg.builder):
+            c = to_tensor(c)
+        if c.dtype is not _dt.bool:
+            raise TypeError(f"The loop condition must be a bool tensor, got {c!r}")
+        r = body_sg.run(body_fn, *args_b) if call_with_structure else body_sg.run(body_fn, args_b)
+    if not isinstance(r, (list, tuple)) or (len(structure) == 1 and not isinstance(
+            structure[0], (list, tuple)) and len(flatten(r)) != 1):
+        r = [r]
+    flat_r = flatten(r)
+    if len(flat_r) != len(init):
+        raise ValueError(f"The loop body returned {len(flat_r)} values but the loop has "
+                         f"{len(init)} loop variables; return them all, in the same structure.")
+    cond_sg.finish([c])
+    body_out = body_sg.finish(flat_r)
+    for i, (before, after, spec) in enumerate(zip(init, body_out, specs)):
+        label = names[i] if names else f"loop variable {i}"
+        if before.dtype is not after.dtype:
+            raise TypeError(f"'{label}' has dtype {before.dtype.name} before the loop, but "
+                            f"dtype {after.dtype.name} after one iteration")
+        if not spec.shape.is_compatible_with(after.shape):
+            raise ValueError(
+                f"'{label}' has shape {before.shape} before the loop, but shape {after.shape} "
+                "after one iteration. Use tf.autograph.experimental.set_loop_options or "
+                "shape_invariants to declare a less specific shape.")
+    outer = _union_captures([cond_sg, body_sg])
+    n_loop = len(init)
+    cond_inputs = cond_sg.arg_placeholders + _inputs_for(cond_sg, outer)
+    body_inputs = body_sg.arg_placeholders + _inputs_for(body_sg, outer)
+    # captures pass through the body unchanged
+    body_outputs = body_out + body_inputs[n_loop:]
+    cond_f = GraphFunction(cond_sg.graph, cond_inputs, cond_sg.outputs, cond_sg.name)
+    body_f = GraphFunction(body_sg.graph, body_inputs, body_outputs, body_sg.name)
+    all_in = list(init) + outer
+    opdef = (control_flow_ops.While if cond_sg.stateful or body_sg.stateful
+             else control_flow_ops.StatelessWhile)
+    shapes = [s.shape for s in specs] + [getattr(v, "shape", TensorShape(None)) for v in outer]
+    attrs = {"cond": cond_f, "body": body_f,
+             "T": tuple(getattr(v, "dtype", None) for v in init) + tuple(
+                 v.dtype for v in outer),
+             "output_shapes": tuple(shapes),
+             "parallel_iterations": int(parallel_iterations),
+             "maximum_iterations": -1 if maximum_iterations is None else int(maximum_iterations)}
+    result = bind(opdef, tuple(all_in), attrs, name or "while")
+    outs = result if isinstance(result, list) else [result]
+    return pack_as(structure, outs[:n_loop])
+
+
+class _Spec:
+    def __init__(self, t, shape):
+        self.dtype = t.dtype
+        self.shape = shape
+        self.handle_shape = getattr(t, "handle_shape", None)
+        self.handle_dtype = getattr(t, "handle_dtype", None)
+
+
+# -- gradients of If -
+def _if_grad(op, *grads):
+    """Differentiate each branch by replaying it under a tape, inside a new If."""
+    from ..runtime.replay import replay
+    from .tape import GradientTape
+    pred, args = op.inputs[0], list(op.inputs[1:])
+    then_f, else_f = op.get_attr("then_branch"), op.get_attr("else_branch")
+    diff = [i for i, a in enumerate(args) if a.dtype.is_floating]
+    if not diff:
+        return (None,) * len(op.inputs)
+
+    def branch(fn):
+        def grad_fn():
+            local = [array_ops.identity(a) for a in args]  # this branch's copies of the inputs
+            with GradientTape(persistent=True) as tape:
+                for i in diff:
+                    tape.watch(local[i])
+                outs = replay(fn.graph, fn.inputs, local, fn.outputs)
+            targets = [o for o, g in zip(outs, grads) if g is not None and o.dtype.is_floating]
+            gs = [g for o, g in zip(outs, grads) if g is not None and o.dtype.is_floating]
+            result = tape.gradient(targets, [local[i] for i in diff], output_gradients=gs)
+            return [array_ops.zeros_like(args[i]) if r is None else r
+                    for i, r in zip(diff, result)]
+        return grad_fn
+
+    gs = cond(pred, branch(then_f), branch(else_f))
+    out = [None] * len(op.inputs)
+    for i, g in zip(diff, gs):
+        out[1 + i] = g
+    return tuple(out)
+
+
+control_flow_ops.StatelessIf.grad = _if_grad
+control_flow_ops.If.grad = _if_grad
