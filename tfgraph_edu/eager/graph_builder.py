@@ -29,12 +29,23 @@ from .tensor import EagerTensor
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+# Source maps of code generated from the user's code (AutoGraph registers here):
+# generated filename -> {generated line: (user filename, user line, user function)}
+GENERATED_SOURCES: dict[str, dict[int, tuple[str, int, str]]] = {}
+
+
 def user_frame(depth: int = 2):
-    """(filename, lineno, function) of the innermost caller outside tfgraph_edu."""
+    """(filename, lineno, function) of the user's line that is running: the innermost
+    caller outside tfgraph_edu, mapped back through AutoGraph's source maps."""
     f = sys._getframe(depth)
     while f is not None:
         name = f.f_code.co_filename
-        if not name.startswith(_PACKAGE_DIR) or "/tests/" in name:
+        mapped = GENERATED_SOURCES.get(name)
+        if mapped is not None:
+            origin = mapped.get(f.f_lineno)
+            if origin is not None:
+                return origin
+        elif not name.startswith(_PACKAGE_DIR):
             return (name, f.f_lineno, f.f_code.co_name)
         f = f.f_back
     return None

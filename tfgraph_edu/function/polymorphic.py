@@ -17,6 +17,8 @@ import weakref
 import numpy as np
 
 from .. import dtypes as _dt
+from ..autograph import conversion as autograph_conversion
+from ..autograph.errors import in_user_code
 from ..eager import context
 from ..eager.graph_builder import GraphBuilder
 from ..eager.tensor import EagerTensor
@@ -55,6 +57,7 @@ class Function:
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         self._autograph = autograph
+        self._converted = None
         self._jit_compile = jit_compile
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
         self._signature = inspect.signature(python_function)
@@ -178,9 +181,18 @@ class Function:
                 "is only known when the graph runs, so tracing would never end.")
         self._tracing_depth += 1
         try:
-            return self._python_function(*args, **kwargs)
+            return self._traced_callable()(*args, **kwargs)
         finally:
             self._tracing_depth -= 1
+
+    def _traced_callable(self):
+        """What tracing calls: the AutoGraph-converted function unless ``autograph=False``."""
+        if not self._autograph:
+            return self._python_function
+        if self._converted is None:
+            self._converted = autograph_conversion.convertible(self._python_function) or \
+                self._python_function
+        return self._converted
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The ConcreteFunction for these arguments (tensors, TensorSpecs or Python values),
@@ -297,7 +309,13 @@ class Function:
                                                          leaf_specs))
                     shown.append((pname, kind, _spec_of(value)))
                 args, kwargs = _split(params, call_values)
-                result = self._python_function(*args, **kwargs)
+                try:
+                    result = self._traced_callable()(*args, **kwargs)
+                except Exception as exc:  # noqa: BLE001 - re-raised, pointed at the user's line
+                    better = in_user_code(exc) if self._autograph else None
+                    if better is None:
+                        raise
+                    raise better.with_traceback(None) from exc
                 flat: list = []
                 structure = _outputs(result, builder, flat)
         finally:

@@ -1,0 +1,289 @@
+"""Converting a Python function: source, pipeline, generated code, source map (layer 5).
+
+The generated function is compiled under its own file name, registered in
+``linecache`` (tracebacks show it) and in the graph builder's source maps
+(every generated line points back to the user's line).  Closures keep their
+live cells and globals stay the function's own, so notebook functions convert
+like any other.  Each function is converted once (cached on its code object).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import linecache
+import logging
+import textwrap
+import time
+import types
+import weakref
+
+from ..eager.graph_builder import GENERATED_SOURCES
+from . import analysis, operators, pipeline, templates
+
+_log = logging.getLogger("tensorflow")
+_CACHE: dict = {}  # code object -> Converted
+_UNCONVERTIBLE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_DO_NOT_CONVERT = "__ag_do_not_convert__"
+_LIBRARY_PREFIXES = ("tfgraph_edu", "numpy", "builtins", "functools", "itertools", "math",
+                     "collections", "typing", "abc", "enum", "inspect", "logging", "IPython",
+                     "ipykernel", "pytest", "_pytest", "hypothesis", "random", "re", "operator")
+
+
+class ConversionError(Exception):
+    """The function could not be converted (its source is unavailable or unsupported)."""
+
+
+class _Context:
+    def __init__(self, name, params, fn_node):
+        self.name = name
+        self.params = params
+        self.namer = templates.Namer(analysis.assigned([fn_node]) | analysis.loaded([fn_node])
+                                     | set(params) | {"ag__", "fscope", "itr", "vars_"})
+        self.hoisted: set[str] = set()
+        self.refresh_locals(fn_node)
+
+    def refresh_locals(self, fn_node):
+        self.local_names = set(self.params) | analysis.assigned(fn_node.body)
+
+
+class Converted:
+    """The result of converting one function."""
+
+    def __init__(self, fn, source, code_source, filename, factory, seconds):
+        self.original = fn
+        self.source = source  # the whole generated module (what runs)
+        self.code = code_source  # the converted function alone (what to_code shows)
+        self.filename = filename
+        self.factory = factory
+        self.seconds = seconds
+
+
+# -- which functions to convert -------------------------------------------------------------------
+def do_not_convert(func=None):
+    """Decorator: run ``func`` as it is, never converted by AutoGraph."""
+    if func is None:
+        return do_not_convert
+    try:
+        setattr(func, _DO_NOT_CONVERT, True)
+        return func
+    except AttributeError:
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            return func(*args, **kwargs)
+        setattr(wrapper, _DO_NOT_CONVERT, True)
+        return wrapper
+
+
+def _is_library(fn) -> bool:
+    module = getattr(fn, "__module__", None) or ""
+    return module.split(".")[0] in _LIBRARY_PREFIXES
+
+
+def convertible(f):
+    """The converted version of ``f`` to call, or None to call ``f`` as it is."""
+    from ..function.polymorphic import Function
+    if isinstance(f, Function):
+        return None  # a tf.function converts its own body when it traces
+    if getattr(f, _DO_NOT_CONVERT, False):
+        return None
+    if isinstance(f, types.MethodType):
+        inner = convertible(f.__func__)
+        return None if inner is None else types.MethodType(inner, f.__self__)
+    if isinstance(f, functools.partial):
+        inner = convertible(f.func)
+        return None if inner is None else functools.partial(inner, *f.args, **f.keywords)
+    if not isinstance(f, types.FunctionType):
+        if isinstance(f, type) or not callable(f):
+            return None
+        call = type(f).__call__
+        if isinstance(call, types.FunctionType) and not _is_library(call):
+            inner = convertible(call)
+            return None if inner is None else types.MethodType(inner, f)
+        return None
+    if _is_library(f) or f in _UNCONVERTIBLE:
+        return None
+    try:
+        return convert(f)
+    except ConversionError as exc:
+        _UNCONVERTIBLE[f] = True
+        _log.warning("AutoGraph could not transform %r and will run it as-is.\nCause: %s\nTo "
+                     "silence this warning, decorate the function with "
+                     "@tf.autograph.experimental.do_not_convert", f, exc)
+        return None
+
+
+# -- conversion -
+def converted_entry(fn) -> Converted:
+    """Convert ``fn`` (once per code object) and return the record."""
+    code = fn.__code__
+    entry = _CACHE.get(code)
+    if entry is None:
+        entry = _CACHE[code] = _convert(fn)
+    return entry
+
+
+def convert(fn):
+    """The converted function: same arguments, same globals and closure, AutoGraph's body."""
+    entry = converted_entry(fn)
+    closure = []
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    inner = entry.factory
+    for name in inner.__code__.co_freevars:
+        if name == "ag__":
+            closure.append(types.CellType(operators))
+        else:
+            closure.append(cells[name])
+    new = types.FunctionType(inner.__code__, fn.__globals__, inner.__name__,
+                             fn.__defaults__, tuple(closure))
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__wrapped_by_autograph__ = fn
+    return new
+
+
+def _source_of(fn):
+    try:
+        lines, start = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as exc:
+        raise ConversionError(f"could not get source code ({exc})") from None
+    return textwrap.dedent("".join(lines)), start, inspect.getsourcefile(fn) or \
+        fn.__code__.co_filename
+
+
+def _find_node(tree, fn):
+    """The FunctionDef (or Lambda, made into a def) in ``tree`` that defines ``fn``."""
+    name = fn.__name__
+    if name == "<lambda>":
+        lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)]
+        want = fn.__code__.co_varnames[:fn.__code__.co_argcount]
+        lambdas = [n for n in lambdas if tuple(a.arg for a in n.args.args) == want]
+        if len(lambdas) != 1:
+            raise ConversionError("could not tell which lambda on its line this is")
+        lam = lambdas[0]
+        node = ast.FunctionDef(name="lambda_", args=lam.args,
+                               body=[ast.Return(value=lam.body, lineno=lam.lineno,
+                                                col_offset=lam.col_offset)],
+                               decorator_list=[], returns=None, type_params=[],
+                               lineno=lam.lineno, col_offset=lam.col_offset)
+        return node
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name:
+            return n
+    raise ConversionError(f"could not find the definition of {name} in its source")
+
+
+def _parse(source):
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        # a lambda in the middle of a statement: parse the expression around it
+        try:
+            return ast.parse("(" + source.strip().rstrip(",") + ")")
+        except SyntaxError as exc:
+            raise ConversionError(f"could not parse its source ({exc.msg})") from None
+
+
+def _convert(fn) -> Converted:
+    start_time = time.perf_counter()
+    if isinstance(fn, types.FunctionType) and inspect.isgeneratorfunction(fn):
+        raise_unsupported_yield(fn)
+    source, first_line, filename = _source_of(fn)
+    tree = _parse(source)
+    node = _find_node(tree, fn)
+    if analysis.has_yield(node):
+        raise_unsupported_yield(fn)
+    for n in ast.walk(node):  # remember every user node's line, in file coordinates
+        if hasattr(n, "lineno"):
+            n._ag_line = n.lineno + first_line - 1
+    params = [a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
+    if node.args.vararg:
+        params.append(node.args.vararg.arg)
+    if node.args.kwarg:
+        params.append(node.args.kwarg.arg)
+    ctx = _Context(fn.__name__ if fn.__name__ != "<lambda>" else "lambda_", params, node)
+    node = pipeline.run(node, ctx)
+    _propagate_lines(node, node._ag_line)
+    freevars = [v for v in fn.__code__.co_freevars if v != "ag__"]
+    factory = ast.parse(f"def ag__factory(ag__{''.join(', ' + v for v in freevars)}):\n"
+                        f"    pass\n    return {node.name}").body[0]
+    factory.body = [node, factory.body[1]]
+    module = ast.Module(body=[factory], type_ignores=[])
+    ast.fix_missing_locations(module)
+    generated = ast.unparse(module)
+    gen_filename = f"<autograph {fn.__qualname__} from {filename}:{first_line}>"
+    line_map = _line_map(module, generated, filename, fn.__name__)
+    linecache.cache[gen_filename] = (len(generated), None, generated.splitlines(True),
+                                     gen_filename)
+    GENERATED_SOURCES[gen_filename] = line_map
+    namespace: dict = {}
+    exec(compile(generated, gen_filename, "exec"), namespace)  # noqa: S102 - generated from code
+    inner = namespace["ag__factory"](operators, *[None] * len(freevars))
+    code_source = textwrap.dedent(ast.unparse(node))
+    return Converted(fn, generated, code_source, gen_filename, inner,
+                     time.perf_counter() - start_time)
+
+
+def raise_unsupported_yield(fn):
+    raise ConversionError(f"{fn.__name__} is a generator (it uses `yield`), which AutoGraph "
+                          "does not convert; generators run as plain Python at trace time")
+
+
+def _propagate_lines(root, default):
+    """Generated nodes take the user line of the nearest enclosing user node."""
+    def visit(n, inherited):
+        line = getattr(n, "_ag_line", None) or inherited
+        n._ag_line = line
+        for child in ast.iter_child_nodes(n):
+            visit(child, line)
+    visit(root, default)
+
+
+def _line_map(module, generated, filename, func_name) -> dict:
+    """Generated line -> (user file, user line, function), by walking the parsed output in
+    step with the tree it was printed from (both have the same shape)."""
+    reparsed = ast.parse(generated)
+    out: dict[int, tuple] = {}
+    spans = []
+    for a, b in zip(ast.walk(module), ast.walk(reparsed)):
+        line = getattr(a, "_ag_line", None)
+        if line is not None and isinstance(b, ast.stmt):
+            spans.append((b.lineno, b.end_lineno or b.lineno, line))
+    # breadth-first order: inner statements come later and win
+    for start, end, line in spans:
+        for ln in range(start, end + 1):
+            out[ln] = (filename, line, func_name)
+    return out
+
+
+# -- public helpers -
+def to_code(entity) -> str:
+    """The source AutoGraph generates for ``entity`` (``tf.autograph.to_code``)."""
+    fn = _unwrap(entity)
+    return converted_entry(fn).code + "\n"
+
+
+def to_graph(entity):
+    """The converted function, which builds graph control flow for tensor conditions."""
+    fn = _unwrap(entity)
+    if isinstance(entity, types.MethodType):
+        return types.MethodType(convert(fn), entity.__self__)
+    return convert(fn)
+
+
+def conversion_seconds(entity) -> float:
+    return converted_entry(_unwrap(entity)).seconds
+
+
+def _unwrap(entity):
+    from ..function.polymorphic import Function
+    if isinstance(entity, Function):
+        entity = entity.python_function
+    if isinstance(entity, types.MethodType):
+        entity = entity.__func__
+    if isinstance(entity, functools.partial):
+        entity = entity.func
+    if not isinstance(entity, types.FunctionType):
+        raise TypeError(f"AutoGraph converts Python functions, got {entity!r}")
+    return entity
+

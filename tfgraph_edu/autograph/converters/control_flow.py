@@ -1,0 +1,137 @@
+"""The walk that finds every ``if``/``while``/``for`` and its state variables (layer 5).
+
+For each statement it knows which names are read afterwards (the rest of the
+block, the enclosing blocks, and - inside a loop - the whole loop again); the
+construct's own module (if_statements, while_statements, for_statements) then
+builds the closures and the ``ag__`` call.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+
+from .. import analysis, templates
+from . import for_statements, if_statements, while_statements
+
+ALWAYS_LIVE = {"do_return", "retval_"}
+
+
+def user_counts(nodes) -> Counter:
+    """How often each name occurs in the user's own code among ``nodes``."""
+    c: Counter = Counter()
+    for root in nodes:
+        for n in ast.walk(root):
+            if isinstance(n, ast.Name) and getattr(n, "_ag_user", False):
+                c[n.id] += 1
+    return c
+
+
+def needs_binding(stmts, names) -> list[str]:
+    """Of ``names`` (shared with nested closures), those not assigned by a plain statement of
+    this block before the first closure that uses them: they start as ``ag__.Undefined``."""
+    bound: set[str] = set()
+    out: list[str] = []
+    pending = set(names)
+    for s in stmts:
+        if isinstance(s, ast.FunctionDef) and getattr(s, "_ag_generated", False):
+            for n in sorted(getattr(s, "_ag_nonlocal", set()) & pending):
+                if n not in bound:
+                    out.append(n)
+                pending.discard(n)
+        elif not isinstance(s, (ast.FunctionDef, ast.ClassDef)):
+            bound |= analysis.assigned([s])
+    return out
+
+
+def undefined_inits(names) -> list:
+    return ast.parse("".join(f"{n} = ag__.Undefined({n!r})\n" for n in names)).body
+
+
+def state_closures(ctx, symbols, origin):
+    """``get_state``/``set_state`` functions over ``symbols``; returns (names, defs)."""
+    get_name, set_name = ctx.namer.new("get_state"), ctx.namer.new("set_state")
+    elts = ", ".join(symbols)
+    tup = f"({elts},)" if len(symbols) == 1 else f"({elts})"
+    if symbols:
+        src = (f"def {get_name}():\n    return {tup}\n"
+               f"def {set_name}(vars_):\n    nonlocal {elts}\n    {tup} = vars_\n")
+    else:
+        src = (f"def {get_name}():\n    return ()\n"
+               f"def {set_name}(block_vars):\n    pass\n")
+    defs = [templates.mark(d, origin) for d in ast.parse(src).body]
+    for d in defs:
+        d._ag_generated = True
+        d._ag_nonlocal = set()
+    defs[1]._ag_nonlocal = set(symbols)
+    return get_name, set_name, defs
+
+
+def closure(name: str, args: list[str], body: list, ctx, origin) -> ast.FunctionDef:
+    """``def name(args): nonlocal ...; body``: a name is nonlocal when the closure (or one
+    nested in it) assigns it and the user's code also uses it outside this closure."""
+    body = list(body) or [ast.Pass()]
+    counts = user_counts(body)
+    direct = analysis.assigned(body) & ctx.local_names
+    nested: set[str] = set()
+    for s in body:
+        if isinstance(s, ast.FunctionDef) and getattr(s, "_ag_generated", False):
+            nested |= s._ag_nonlocal
+    candidates = (direct | nested) - set(args)
+    shared = {n for n in candidates
+              if counts[n] < ctx.total[n] or n in ALWAYS_LIVE}
+    owned = (nested - shared) - set(args)
+    body = undefined_inits(needs_binding(body, owned)) + body
+    fn = ast.parse(f"def {name}({', '.join(args)}):\n    pass").body[0]
+    fn.body = ([ast.Nonlocal(names=sorted(shared))] if shared else []) + body
+    fn._ag_generated = True
+    fn._ag_nonlocal = shared
+    return templates.mark(fn, origin)
+
+
+def convert_block(stmts, live_after: set, ctx) -> list:
+    out: list = []
+    for i, s in enumerate(stmts):
+        live_out = analysis.loaded(stmts[i + 1:]) | live_after | ALWAYS_LIVE
+        out.extend(convert_stmt(s, live_out, ctx))
+    return out
+
+
+def convert_stmt(s, live_out: set, ctx) -> list:
+    if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [s]
+    if isinstance(s, (ast.If, ast.While, ast.For)):  # read the user's code before it moves
+        s._ag_modified = analysis.assigned(s.body + s.orelse) & ctx.local_names
+        s._ag_live_in = analysis.read_before_write(s.body)
+    if isinstance(s, ast.If):
+        s.body = convert_block(s.body, live_out, ctx)
+        s.orelse = convert_block(s.orelse, live_out, ctx)
+        return if_statements.build(s, live_out, ctx)
+    if isinstance(s, ast.While):
+        again = live_out | analysis.loaded([s])
+        s.body = convert_block(s.body, again, ctx)
+        return while_statements.build(s, live_out, again, ctx)
+    if isinstance(s, ast.For):
+        again = live_out | analysis.loaded([s])
+        if getattr(s, "_ag_extra_test", None):
+            again.add(s._ag_extra_test)
+        s.body = convert_block(s.body, again, ctx)
+        return for_statements.build(s, live_out, again, ctx)
+    if isinstance(s, (ast.With, ast.Try)):
+        s.body = convert_block(s.body, live_out, ctx)
+        for h in getattr(s, "handlers", []):
+            h.body = convert_block(h.body, live_out, ctx)
+        for field in ("orelse", "finalbody"):
+            if getattr(s, field, None):
+                setattr(s, field, convert_block(getattr(s, field), live_out, ctx))
+        return [s]
+    return [s]
+
+
+def transform(fn: ast.FunctionDef, ctx) -> ast.FunctionDef:
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name):
+            n._ag_user = True
+    ctx.total = user_counts(fn.body)
+    fn.body = convert_block(fn.body, set(), ctx)
+    return fn

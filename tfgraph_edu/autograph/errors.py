@@ -1,0 +1,60 @@
+"""Errors raised while a converted function is traced, pointed at the user's lines (layer 5).
+
+TensorFlow reports them "in user code:" with the user's file, line and source
+line for each of the user's frames (``*`` marks converted functions).  We do the
+same, mapping generated code back through the source maps.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+
+from ..eager.graph_builder import GENERATED_SOURCES
+from ..errors import OpError
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def user_frames(tb) -> list[tuple[str, int, str, bool]]:
+    """(file, line, function, converted) for each user frame of a traceback."""
+    out = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        mapped = GENERATED_SOURCES.get(code.co_filename)
+        if mapped is not None:
+            origin = mapped.get(tb.tb_lineno)
+            if origin is not None:
+                out.append((origin[0], origin[1], origin[2], True))
+        elif not code.co_filename.startswith(_PACKAGE) and not code.co_filename.startswith("<"):
+            out.append((code.co_filename, tb.tb_lineno, code.co_name, False))
+        tb = tb.tb_next
+    return out
+
+
+def in_user_code(exc: BaseException, skip_frames: int = 0):
+    """A copy of ``exc`` whose message starts with TF's "in user code:" block, or None."""
+    if getattr(exc, "ag_error_metadata", None) is not None:
+        return None
+    frames = user_frames(exc.__traceback__)[skip_frames:]
+    if not frames:
+        return None
+    lines = ["in user code:", ""]
+    for filename, lineno, func, converted in frames:
+        lines.append(f'    File "{filename}", line {lineno}, in {func}{"  *" if converted else ""}')
+        text = linecache.getline(filename, lineno).strip()
+        if text:
+            lines.append(f"        {text}")
+        lines.append("")
+    original = exc.message if isinstance(exc, OpError) else str(exc)
+    lines.append(f"    {type(exc).__name__}: {original}")
+    message = "\n".join(lines)
+    try:
+        if isinstance(exc, OpError):
+            new = type(exc)(exc.node_def, exc.op, message)
+        else:
+            new = type(exc)(message)
+    except Exception:  # noqa: BLE001 - an exception type we cannot rebuild keeps its message
+        return None
+    new.ag_error_metadata = frames
+    return new

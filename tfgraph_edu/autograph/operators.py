@@ -1,0 +1,407 @@
+"""The ``ag__`` runtime: what converted code calls (layer 5).
+
+Each operator looks at its condition: a Python value (or an eager tensor) runs
+plain Python - only one branch runs, a loop unrolls - while a symbolic tensor
+builds graph control flow (an If op whose two branches are both traced, or a
+While op).  Errors use TensorFlow's wording.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..eager import control_flow as cf
+from ..eager.graph_builder import building_graph
+from ..eager.tensor import EagerTensor
+from ..graph.graph import Tensor
+from ..ops import _core, array_ops, math_ops
+from ..ops.convert import is_tensor, to_tensor
+
+_log = logging.getLogger("tensorflow")
+UNROLL_WARNING_ITERATIONS = 3000  # TF warns when a Python loop keeps adding ops this long
+UNROLL_WARNING_OPS = 1
+
+
+# -- values that stand for "nothing yet" ---------------------------------------------------------
+class Undefined:
+    """A variable that has no value yet (defined later, or in only one branch)."""
+
+    __slots__ = ("symbol_name",)
+
+    def __init__(self, symbol_name):
+        self.symbol_name = symbol_name
+
+    def __repr__(self):
+        return f"<undefined {self.symbol_name}>"
+
+    def __getattr__(self, name):
+        raise AttributeError(f"'{self.symbol_name}' is used before it has a value "
+                             f"(it has no attribute {name!r} yet).")
+
+
+class UndefinedReturnValue:
+    """The return value of a function that has not returned (yet)."""
+
+    def __repr__(self):
+        return "<no return value>"
+
+
+def ld(value):
+    """Read a local variable: an Undefined one is an error that names it."""
+    if isinstance(value, Undefined):
+        raise UnboundLocalError(f"local variable '{value.symbol_name}' referenced before "
+                                "assignment")
+    return value
+
+
+def ldu(fn, name):
+    try:
+        return fn()
+    except (NameError, UnboundLocalError):
+        return Undefined(name)
+
+
+class ConversionOptions:
+    """The options a converted function was converted with (shown in generated code)."""
+
+    def __init__(self, recursive=True, user_requested=True, optional_features=(),
+                 internal_convert_user_code=True):
+        self.recursive = recursive
+        self.user_requested = user_requested
+        self.optional_features = optional_features
+        self.internal_convert_user_code = internal_convert_user_code
+
+    def __repr__(self):
+        return (f"ConversionOptions(recursive={self.recursive}, "
+                f"user_requested={self.user_requested})")
+
+
+class FunctionScope:
+    """``with ag__.FunctionScope(name, 'fscope', options) as fscope:``; ``fscope.ret(...)``."""
+
+    def __init__(self, function_name, scope_name, options):
+        self.name = function_name
+        self.scope_name = scope_name
+        self.options = options
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def ret(self, value, did_return):
+        if isinstance(value, (UndefinedReturnValue, Undefined)):
+            return None
+        return value
+
+
+# -- calls -
+def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
+    """Call ``f``, converting it first when it is user code."""
+    from . import conversion
+    kwargs = kwargs or {}
+    if f is range and any(_symbolic(a) for a in args):
+        return array_ops.range_(*args, **kwargs)
+    if f is len and len(args) == 1 and _symbolic(args[0]):
+        return _tensor_len(args[0])
+    target = conversion.convertible(f)
+    if target is None:
+        return f(*args, **kwargs)
+    return target(*args, **kwargs)
+
+
+def _tensor_len(t):
+    if t.shape.rank is not None and t.shape.rank > 0 and t.shape.dims[0] is not None:
+        return t.shape.dims[0]
+    return array_ops.shape(t)[0]
+
+
+def _symbolic(x) -> bool:
+    return isinstance(x, Tensor)
+
+
+# -- if -
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    """``if cond: body() else: orelse()`` - as an If op when ``cond`` is a symbolic tensor."""
+    if _symbolic(cond):
+        return _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names)
+    if bool(cond):
+        body()
+    else:
+        orelse()
+
+
+def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names):
+    builder = building_graph()
+    if cond.dtype.name != "bool":
+        raise TypeError(f"The condition of an `if` on a tensor must be a bool tensor, got "
+                        f"{cond!r}. Compare it explicitly, e.g. `if x > 0:`.")
+    init = get_state()
+    n = next(cf._uid)
+    results = []
+    subgraphs = []
+    for fn, label in ((body, "true"), (orelse, "false")):
+        sg = cf.Subgraph(builder, f"cond_{label}_{n}")
+        set_state(init)
+
+        def run(fn=fn):
+            fn()
+            return get_state()
+        results.append(sg.run(run))
+        subgraphs.append(sg)
+    set_state(init)
+    outs_idx = []
+    merged = list(init)
+    for i, name in enumerate(symbol_names):
+        a, b = results[0][i], results[1][i]
+        _check_branch_values(name, a, b)
+        if _PROBING[0] and isinstance(a, UndefinedReturnValue):
+            a = b
+        elif _PROBING[0] and isinstance(b, UndefinedReturnValue):
+            b = a
+        if a is b or (_same_python_value(a, b)):
+            merged[i] = a
+            continue
+        outs_idx.append(i)
+    if not outs_idx:
+        # nothing flows out; still build the If when a branch has side effects
+        if not (subgraphs[0].stateful or subgraphs[1].stateful):
+            set_state(tuple(merged))
+            return
+    flat_then = [results[0][i] for i in outs_idx]
+    flat_else = [results[1][i] for i in outs_idx]
+    then_out = subgraphs[0].finish(flat_then)
+    else_out = subgraphs[1].finish(flat_else)
+    for i, a, b in zip(outs_idx, then_out, else_out):
+        if a.dtype is not b.dtype:
+            raise TypeError(f"'{symbol_names[i]}' has dtype {a.dtype.name} in the main branch, "
+                            f"but dtype {b.dtype.name} in the else branch")
+    out = cf.make_if(builder, cond, subgraphs[0], subgraphs[1], list(range(len(outs_idx))))
+    for k, i in enumerate(outs_idx):
+        merged[i] = out[k]
+    set_state(tuple(merged))
+
+
+def _same_python_value(a, b) -> bool:
+    if is_tensor(a) or is_tensor(b):
+        return False
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:  # noqa: BLE001 - incomparable values are different
+        return False
+
+
+_PROBING = [0]  # >0 while a loop body is traced once to learn its variables' types
+
+
+def _check_branch_values(name, a, b):
+    if _PROBING[0] and (isinstance(a, UndefinedReturnValue) or isinstance(
+            b, UndefinedReturnValue)):
+        return  # the probe only needs the type of the value that is there
+    for value, other, branch in ((a, b, "else"), (b, a, "main")):
+        if isinstance(other, UndefinedReturnValue) and not isinstance(
+                value, UndefinedReturnValue):
+            raise ValueError(f"the {branch} branch must also have a return statement.")
+        if isinstance(other, Undefined) and not isinstance(value, Undefined):
+            raise ValueError(f"'{name}' must also be initialized in the {branch} branch")
+        if other is None and value is not None and not isinstance(value, Undefined):
+            raise ValueError(f"'{name}' is None at the end of the {branch} branch; a tensor "
+                             "`if` needs a value in both branches.")
+
+
+# -- while -
+def while_stmt(test, body, get_state, set_state, symbol_names, opts):
+    """``while test(): body()`` - as a While op when the test is a symbolic tensor."""
+    cond = test()
+    if _symbolic(cond):
+        return _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=cond)
+    _py_loop_guard(lambda: bool(cond), body, test)
+
+
+def _py_loop_guard(first_check, body, test, iterations=None):
+    """Run a Python while loop, warning when it unrolls into a very large graph."""
+    builder = building_graph()
+    i = 0
+    keep = first_check()
+    while keep:
+        before = len(builder.graph.operations) if builder else 0
+        body()
+        i += 1
+        if builder and i == UNROLL_WARNING_ITERATIONS and len(
+                builder.graph.operations) - before >= UNROLL_WARNING_OPS:
+            _warn_unroll(i, builder.graph.operations[before:])
+        c = test()
+        if _symbolic(c):
+            raise NotImplementedError(
+                "A Python `while` loop became a loop on a tensor condition after it started "
+                "(the condition was a Python value first). Make the condition a tensor from the "
+                "start, e.g. with tf.constant, so the loop is a TF loop.")
+        keep = bool(c)
+
+
+def _warn_unroll(i, ops):
+    names = ", ".join(op.name for op in ops[:5])
+    _log.warning("Large unrolled loop detected. Did you mean to use a TF loop? The following "
+                 "ops were created after iteration %d: %s. Loop over tf.range(...) instead of "
+                 "range(...) to build one loop op.", i, names)
+
+
+def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, extra=None):
+    builder = building_graph()
+    init = list(get_state())
+    init = _initialise_undefined(init, body, get_state, set_state, symbol_names, builder)
+    tensors = []
+    with _core.using_interpreter(builder):
+        for v in init:
+            tensors.append(v if isinstance(v, Tensor) else to_tensor(v))
+
+    def cond_fn(*vals):
+        set_state(tuple(vals))
+        return test()
+
+    def body_fn(*vals):
+        set_state(tuple(vals))
+        body()
+        return list(get_state())
+
+    max_iter = (opts or {}).get("maximum_iterations")
+    out = cf.build_while(builder, cond_fn, body_fn, list(range(len(tensors))), tensors,
+                         maximum_iterations=max_iter, names=list(symbol_names))
+    set_state(tuple(out))
+
+
+def _initialise_undefined(init, body, get_state, set_state, symbol_names, builder):
+    """Loop variables first assigned inside the loop get a zero of the type the body gives
+    them (traced once in a scratch graph); a variable the body reads first is an error."""
+    missing = [i for i, v in enumerate(init) if isinstance(v, (Undefined, UndefinedReturnValue))]
+    if not missing:
+        return init
+    probe = cf.Subgraph(builder, "loop_probe")
+    set_state(tuple(init))
+    _PROBING[0] += 1
+    try:
+        probe.run(body)
+    except UnboundLocalError as exc:
+        name = str(exc).split("'")[1] if "'" in str(exc) else symbol_names[missing[0]]
+        raise ValueError(f"'{name}' must be defined before the loop.") from None
+    finally:
+        _PROBING[0] -= 1
+    after = list(get_state())
+    set_state(tuple(init))
+    out = list(init)
+    with _core.using_interpreter(builder):
+        for i in missing:
+            v = after[i]
+            if isinstance(v, (Undefined, UndefinedReturnValue)):
+                if symbol_names[i] == "retval_":
+                    out[i] = to_tensor(0)
+                    continue
+                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop.")
+            if isinstance(v, Tensor):
+                dims = [d if d is not None else 0 for d in (v.shape.dims or [])]
+                out[i] = array_ops.zeros(dims, v.dtype)
+            elif v is None:
+                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop.")
+            else:
+                out[i] = array_ops.zeros_like(to_tensor(v))
+    return out
+
+
+# -- for -
+def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    """``for itr in iter_: body(itr)`` - a While op over the first dimension of a symbolic
+    tensor; plain Python over anything else (which unrolls inside a trace)."""
+    if _symbolic(iter_):
+        return _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+    if isinstance(iter_, EagerTensor):
+        iter_ = list(iter_) if iter_.shape.rank else [iter_]
+    builder = building_graph()
+    i = 0
+    for itr in iter_:
+        if extra_test is not None:
+            keep = extra_test()
+            if _symbolic(keep):
+                raise NotImplementedError(
+                    "break and return statements which depend on a TF condition are not "
+                    "supported in Python for loops. Did you intend to make it a TF loop? Loop "
+                    "over tf.range(...) or a tensor instead of a Python iterable.")
+            if not keep:
+                break
+        before = len(builder.graph.operations) if builder else 0
+        body(itr)
+        i += 1
+        if builder and i == UNROLL_WARNING_ITERATIONS and len(
+                builder.graph.operations) - before >= UNROLL_WARNING_OPS:
+            _warn_unroll(i, builder.graph.operations[before:])
+    if extra_test is not None and _symbolic(extra_test()):
+        raise NotImplementedError(
+            "break and return statements which depend on a TF condition are not supported in "
+            "Python for loops. Did you intend to make it a TF loop? Loop over tf.range(...) or "
+            "a tensor instead of a Python iterable.")
+
+
+def _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    builder = building_graph()
+    with _core.using_interpreter(builder):
+        n = _tensor_len(iter_)
+        n = n if isinstance(n, Tensor) else to_tensor(n)
+    index = [to_tensor(0)]
+    with _core.using_interpreter(builder):
+        index = [to_tensor(0)]
+    state = {"i": index[0]}
+
+    def get_all():
+        return (state["i"],) + tuple(get_state())
+
+    def set_all(vals):
+        state["i"] = vals[0]
+        set_state(tuple(vals[1:]))
+
+    def test():
+        more = math_ops.less(state["i"], n)
+        if extra_test is None:
+            return more
+        return and_(lambda: more, extra_test)
+
+    def loop_body():
+        i = state["i"]
+        body(iter_[i])
+        state["i"] = math_ops.add(i, 1)
+
+    _tf_loop(test, loop_body, get_all, set_all, ("<index>",) + tuple(symbol_names), opts)
+
+
+# -- expressions -
+def if_exp(cond, if_true, if_false, expr_repr):
+    """``a if cond else b``: tf.cond when ``cond`` is a symbolic tensor."""
+    if _symbolic(cond):
+        return cf.cond(cond, if_true, if_false)
+    return if_true() if cond else if_false()
+
+
+def and_(a, b):
+    """Lazy ``a and b``: ``b`` is only evaluated (traced) when ``a`` may be true."""
+    a_val = a()
+    if _symbolic(a_val):
+        return cf.cond(a_val, lambda: _as_bool_tensor(b()), lambda: a_val)
+    return a_val and b()
+
+
+def or_(a, b):
+    """Lazy ``a or b``."""
+    a_val = a()
+    if _symbolic(a_val):
+        return cf.cond(a_val, lambda: a_val, lambda: _as_bool_tensor(b()))
+    return a_val or b()
+
+
+def not_(a):
+    """``not a``: tf.logical_not for tensors."""
+    if _symbolic(a):
+        return math_ops.logical_not(a)
+    return not a
+
+
+def _as_bool_tensor(v):
+    return v if isinstance(v, Tensor) else to_tensor(bool(v))
