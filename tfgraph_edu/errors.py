@@ -56,3 +56,7 @@ UnauthenticatedError = _make("UnauthenticatedError", 16, "The request is not aut
 
 class InaccessibleTensorError(ValueError):
     """A symbolic tensor was used outside the graph (trace) that made it."""
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """A Python operation (bool, iteration) was used on a symbolic tensor."""

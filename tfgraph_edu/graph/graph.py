@@ -21,9 +21,7 @@ from ..shapes import TensorShape, as_shape
 __all__ = ["Graph", "Operation", "Tensor", "OperatorNotAllowedInGraphError"]
 
 
-class OperatorNotAllowedInGraphError(TypeError):
-    """A Python operation (bool, iteration) was used on a symbolic tensor."""
-
+from ..errors import OperatorNotAllowedInGraphError  # noqa: E402 - re-exported here
 
 _SYMBOLIC_BOOL = (
     "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed{where}. Python `if` "

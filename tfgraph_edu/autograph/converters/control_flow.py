@@ -90,10 +90,17 @@ def closure(name: str, args: list[str], body: list, ctx, origin) -> ast.Function
 
 
 def convert_block(stmts, live_after: set, ctx) -> list:
+    # names read by each suffix of the block, computed once from the end
+    later: list[set] = [set()] * (len(stmts) + 1)
+    acc = set(live_after) | ALWAYS_LIVE
+    later[len(stmts)] = set(acc)
+    for i in range(len(stmts) - 1, -1, -1):
+        if i + 1 < len(stmts):
+            acc = acc | analysis.loaded([stmts[i + 1]])
+        later[i] = acc
     out: list = []
     for i, s in enumerate(stmts):
-        live_out = analysis.loaded(stmts[i + 1:]) | live_after | ALWAYS_LIVE
-        out.extend(convert_stmt(s, live_out, ctx))
+        out.extend(convert_stmt(s, later[i], ctx))
     return out
 
 
