@@ -26,6 +26,7 @@ from .eager.control_flow import cond, while_loop  # noqa: F401
 from .eager.dispatch import executing_eagerly  # noqa: F401
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from .eager.tensor import EagerTensor  # noqa: F401
+from .eager.tensor_array import TensorArray  # noqa: F401
 from .eager.variables import Variable  # noqa: F401
 from .function import ConcreteFunction, Function, function  # noqa: F401
 from .graph.graph import Graph, Operation  # noqa: F401

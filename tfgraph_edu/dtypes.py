@@ -91,6 +91,7 @@ uint8 = DType("uint8", np.uint8, "DT_UINT8")
 bool = DType("bool", np.bool_, "DT_BOOL")  # noqa: A001 - TF's public name
 string = DType("string", np.object_, "DT_STRING")
 resource = DType("resource", np.object_, "DT_RESOURCE")
+variant = DType("variant", np.object_, "DT_VARIANT")
 half = float16
 double = float64
 
@@ -102,7 +103,7 @@ REAL_AND_BOOL = NUMERIC | {bool}
 
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update({"half": float16, "double": float64, "float": float32,
-                 "int": int32, "resource": resource})
+                 "int": int32, "resource": resource, "variant": variant})
 # numpy dtype -> DType; object arrays hold bytes, so they are strings.
 NP_TO_DTYPE = {d.np_dtype: d for d in ALL if d is not string}
 NP_TO_DTYPE[np.dtype(object)] = string

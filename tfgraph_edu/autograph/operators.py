@@ -151,8 +151,15 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names):
         results.append(sg.run(run))
         subgraphs.append(sg)
     set_state(init)
+    structure = list(results[0])
+    names = _flat_names(structure, symbol_names)
+    results = [cf.flatten(list(r)) for r in results]
+    if len(results[0]) != len(results[1]):
+        raise ValueError("The branches of a tensor `if` leave variables with different "
+                         "structures: " + ", ".join(symbol_names))
     outs_idx = []
-    merged = list(init)
+    merged = list(results[0])
+    symbol_names = names
     for i, name in enumerate(symbol_names):
         a, b = results[0][i], results[1][i]
         _check_branch_values(name, a, b)
@@ -167,7 +174,7 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names):
     if not outs_idx:
         # nothing flows out; still build the If when a branch has side effects
         if not (subgraphs[0].stateful or subgraphs[1].stateful):
-            set_state(tuple(merged))
+            set_state(tuple(cf.pack_as(structure, merged)))
             return
     flat_then = [results[0][i] for i in outs_idx]
     flat_else = [results[1][i] for i in outs_idx]
@@ -180,7 +187,14 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names):
     out = cf.make_if(builder, cond, subgraphs[0], subgraphs[1], list(range(len(outs_idx))))
     for k, i in enumerate(outs_idx):
         merged[i] = out[k]
-    set_state(tuple(merged))
+    set_state(tuple(cf.pack_as(structure, merged)))
+
+
+def _flat_names(structure, names) -> list[str]:
+    out = []
+    for value, name in zip(structure, names):
+        out += [name] * len(cf.flatten([value]))
+    return out
 
 
 def _same_python_value(a, b) -> bool:
@@ -251,24 +265,25 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
     builder = building_graph()
     init = list(get_state())
     init = _initialise_undefined(init, body, get_state, set_state, symbol_names, builder)
+    names = _flat_names(init, symbol_names)
     tensors = []
     with _core.using_interpreter(builder):
-        for v in init:
+        for v in cf.flatten(init):
             tensors.append(v if isinstance(v, Tensor) else to_tensor(v))
 
     def cond_fn(*vals):
-        set_state(tuple(vals))
+        set_state(tuple(cf.pack_as(init, vals)))
         return test()
 
     def body_fn(*vals):
-        set_state(tuple(vals))
+        set_state(tuple(cf.pack_as(init, vals)))
         body()
-        return list(get_state())
+        return cf.flatten(list(get_state()))
 
     max_iter = (opts or {}).get("maximum_iterations")
     out = cf.build_while(builder, cond_fn, body_fn, list(range(len(tensors))), tensors,
-                         maximum_iterations=max_iter, names=list(symbol_names))
-    set_state(tuple(out))
+                         maximum_iterations=max_iter, names=names)
+    set_state(tuple(cf.pack_as(init, out)))
 
 
 def _initialise_undefined(init, body, get_state, set_state, symbol_names, builder):

@@ -26,10 +26,14 @@ _uid = itertools.count(1)
 
 # -- structures ------------------------------------------------------------------------------
 def flatten(structure) -> list:
+    """The leaves of a nested structure; a TensorArray contributes its flow tensor."""
     if isinstance(structure, (list, tuple)):
         return [x for s in structure for x in flatten(s)]
     if isinstance(structure, dict):
         return [x for k in sorted(structure) for x in flatten(structure[k])]
+    components = getattr(structure, "_ag_components", None)
+    if components is not None:
+        return list(components())
     return [structure]
 
 
@@ -44,6 +48,9 @@ def pack_as(structure, flat):
             return type(s)(*items) if hasattr(s, "_fields") else tuple(items)
         if isinstance(s, dict):
             return {k: build(s[k]) for k in sorted(s)}
+        components = getattr(s, "_ag_components", None)
+        if components is not None:
+            return s._ag_rebuild([next(it) for _ in components()])
         return next(it)
     return build(structure)
 

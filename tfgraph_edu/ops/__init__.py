@@ -7,6 +7,7 @@ from . import (  # noqa: F401 - importing registers the ops
     convert,
     graph_ops,
     io_ops,
+    list_ops,
     math_ops,
     random_ops,
     reduction_ops,
