@@ -145,3 +145,60 @@ def test_nested_cond_captures_from_two_levels():
     assert int(f(tf.constant(1), tf.constant(2))) == 103
     assert int(f(tf.constant(1), tf.constant(-2))) == 3
     assert int(f(tf.constant(-1), tf.constant(2))) == 1
+
+
+def test_gradient_through_a_while_loop_matches_eager():
+    def poly(x, n):
+        y = x
+        for _ in range(n):
+            y = y * x + 1.0
+        return y
+
+    @tf.function
+    def graph_grad(x, n):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in tf.range(n):
+                y = y * x + 1.0
+        return tape.gradient(y, x)
+
+    for x0, n in ((2.0, 3), (0.5, 5), (-1.5, 0)):
+        x = tf.constant(x0)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = poly(x, n)
+        np.testing.assert_allclose(float(graph_grad(x, tf.constant(n))), float(
+            tape.gradient(y, x)), rtol=1e-6)
+
+
+def test_gradient_flows_to_values_captured_by_the_loop_body():
+    @tf.function
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            _, s = tf.while_loop(lambda i, s: i < 4,
+                                 lambda i, s: (i + 1, s + tf.sin(x) * tf.cast(i, tf.float32)),
+                                 [0, tf.zeros_like(x)])
+        return tape.gradient(s, x)
+
+    np.testing.assert_allclose(grad(tf.constant([0.5, 1.0])).numpy(), np.cos([0.5, 1.0]) * 6,
+                               rtol=1e-6)
+
+
+def test_gradient_through_a_loop_with_side_effects_is_refused():
+    v = tf.Variable(0.0)
+
+    @tf.function
+    def f(x):
+        def body(y):
+            v.assign_add(1.0)
+            return y * x
+
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.while_loop(lambda y: y < 10.0, body, [x])[0]
+        return tape.gradient(y, x)
+
+    with pytest.raises(NotImplementedError, match="loop with side effects"):
+        f(tf.constant(2.0))

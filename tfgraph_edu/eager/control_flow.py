@@ -325,3 +325,99 @@ def _if_grad(op, *grads):
 
 control_flow_ops.StatelessIf.grad = _if_grad
 control_flow_ops.If.grad = _if_grad
+
+
+# -- gradients of While -
+def _while_grad(op, *grads):
+    """Differentiate a While op: a second forward loop records each iteration's loop
+    variables in tensor lists, then a backward loop walks them in reverse, replaying one
+    body step under a tape per iteration (as TensorFlow's While gradient does with stacks)."""
+    from ..runtime.replay import replay
+    from .tape import GradientTape
+    from .tensor_array import TensorArray
+    if op.opdef is control_flow_ops.While:
+        raise NotImplementedError(
+            "Gradients through a loop with side effects (variable writes, tf.print, random "
+            "ops) are not supported in tfgraph_edu; move the side effects out of the loop.")
+    cond_f, body_f = op.get_attr("cond"), op.get_attr("body")
+    n_all = len(op.inputs)
+    n_loop = _n_loop_vars(op)
+    loop_in, caps = list(op.inputs[:n_loop]), list(op.inputs[n_loop:])
+    diff = [i for i, t in enumerate(loop_in) if t.dtype.is_floating]
+    diff_caps = [j for j, t in enumerate(caps) if t.dtype.is_floating]
+    if not diff and not diff_caps:
+        return (None,) * n_all
+
+    # forward again, stacking the loop variables seen at the start of each iteration
+    def fwd_cond(i, vals, lists):
+        return replay(cond_f.graph, cond_f.inputs, list(vals) + caps, cond_f.outputs)[0]
+
+    def fwd_body(i, vals, lists):
+        new = replay(body_f.graph, body_f.inputs, list(vals) + caps, body_f.outputs)[:n_loop]
+        lists = [lst.write(i, v) for lst, v in zip(lists, vals)]
+        return i + 1, new, lists
+
+    lists0 = [TensorArray(t.dtype, size=0, dynamic_size=True, infer_shape=False)
+              for t in loop_in]
+    max_iter = op.get_attr("maximum_iterations")
+    count, _, lists = while_loop(fwd_cond, fwd_body, [0, loop_in, lists0],
+                                 maximum_iterations=None if max_iter < 0 else max_iter)
+
+    # backward: cotangents of the loop variables flow from the last iteration to the first
+    g_vars = [grads[i] if grads[i] is not None else array_ops.zeros_like(op.outputs[i])
+              for i in range(n_loop)]
+    g_caps = [grads[n_loop + j] if grads[n_loop + j] is not None
+              else array_ops.zeros_like(caps[j]) for j in range(len(caps))]
+
+    def bwd_cond(k, gv, gc):
+        from ..ops import math_ops
+        return math_ops.greater_equal(k, 0)
+
+    def bwd_body(k, gv, gc):
+        vals = [array_ops.identity(lst.read(k)) for lst in lists]
+        local_caps = [array_ops.identity(c) for c in caps]
+        with GradientTape(persistent=True) as tape:
+            for i in diff:
+                tape.watch(vals[i])
+            for j in diff_caps:
+                tape.watch(local_caps[j])
+            outs = replay(body_f.graph, body_f.inputs, vals + local_caps, body_f.outputs)
+        targets = [outs[i] for i in diff]
+        cotangents = [gv[i] for i in diff]
+        sources = [vals[i] for i in diff] + [local_caps[j] for j in diff_caps]
+        got = tape.gradient(targets, sources, output_gradients=cotangents) if targets else \
+            [None] * len(sources)
+        new_gv = list(gv)
+        for pos, i in enumerate(diff):
+            new_gv[i] = got[pos] if got[pos] is not None else array_ops.zeros_like(gv[i])
+        new_gc = list(gc)
+        for pos, j in enumerate(diff_caps):
+            g = got[len(diff) + pos]
+            if g is not None:
+                from ..ops import math_ops
+                new_gc[j] = math_ops.add(gc[j], g)
+        return k - 1, new_gv, new_gc
+
+    from ..ops import math_ops
+    _, g_vars, g_caps = while_loop(bwd_cond, bwd_body, [math_ops.subtract(count, 1), g_vars,
+                                                         g_caps])
+    out = [None] * n_all
+    for i in diff:
+        out[i] = g_vars[i]
+    for j in diff_caps:
+        out[n_loop + j] = g_caps[j]
+    return tuple(out)
+
+
+def _n_loop_vars(op) -> int:
+    """The While op's own loop variables come first; the captures after them are passed
+    through the body unchanged (its outputs are its inputs)."""
+    body = op.get_attr("body")
+    n = len(body.outputs)
+    while n > 0 and body.outputs[n - 1] is body.inputs[n - 1]:
+        n -= 1
+    return n
+
+
+control_flow_ops.StatelessWhile.grad = _while_grad
+control_flow_ops.While.grad = _while_grad
