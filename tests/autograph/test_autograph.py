@@ -327,3 +327,17 @@ def test_conversion_is_cached_and_recorded():
     assert conversion.converted_entry(f) is first
     assert first.seconds > 0
     assert first.filename in __import__("linecache").cache
+
+
+def test_iterating_a_symbolic_tensor_without_autograph():
+    @tf.function(autograph=False)
+    def f(x):
+        total = 0
+        for v in x:
+            total += v
+        return total
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError,
+                       match="Iterating over a symbolic `tf.Tensor` is not allowed"):
+        f(tf.constant([1, 2]))
+    assert int(tf.function(f.python_function)(tf.constant([1, 2]))) == 3

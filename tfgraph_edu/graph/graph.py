@@ -97,13 +97,10 @@ class Tensor(TensorOperators):
         raise OperatorNotAllowedInGraphError(_SYMBOLIC_BOOL.format(where=""))
 
     def __iter__(self):
-        shape = self._shape
-        if shape.rank is None or shape.rank == 0 or shape[0] is None:
-            raise OperatorNotAllowedInGraphError(
-                "Iterating over a symbolic `tf.Tensor` is not allowed: its first dimension is "
-                "unknown. Use tf.range / AutoGraph, or a tensor with a static first dimension.")
-        from ..ops import array_ops
-        return iter(array_ops.unstack(self, num=shape[0]))
+        raise OperatorNotAllowedInGraphError(
+            "Iterating over a symbolic `tf.Tensor` is not allowed: a Python `for` over a tensor "
+            "needs AutoGraph (keep `autograph=True`, the default, in tf.function), which turns "
+            "it into a graph loop; or use tf.unstack / tf.while_loop explicitly.")
 
     def __len__(self):
         shape = self._shape
