@@ -9,6 +9,7 @@ from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..errors import InvalidArgumentError
 from ..ops._core import type_name
+from ..optimize import optimize
 from ..runtime.compiled import CompiledGraph
 from ..shapes import TensorShape, TensorSpec
 from . import signatures
@@ -70,16 +71,38 @@ class ConcreteFunction:
         graph.inputs = self.inputs
         graph.outputs = flat_outputs
         self._compiled = None
+        self._optimized = None
+        self._report = None
         self._single = type(output_structure) is _Slot
         self.call_count = 0
 
     # -- execution ----------------------------------------------------------------------------
     @property
     def compiled(self) -> CompiledGraph:
-        """The fast path: the graph lowered to straight-line Python (built on first use)."""
+        """The fast path: the optimised graph lowered to straight-line Python (built on
+        first use)."""
         if self._compiled is None:
-            self._compiled = CompiledGraph(self.graph, self.inputs, self.outputs, self.name)
+            graph, inputs, outputs = self._optimize()
+            self._compiled = CompiledGraph(graph, inputs, outputs, self.name)
         return self._compiled
+
+    def _optimize(self):
+        if self._optimized is None:
+            graph, inputs, outputs, report = optimize(self.graph, self.inputs, self.outputs)
+            self._optimized = (graph, inputs, outputs)
+            self._report = report
+        return self._optimized
+
+    @property
+    def optimization_report(self):
+        """What each optimisation pass changed (the pipeline runs on first use)."""
+        self._optimize()
+        return self._report
+
+    @property
+    def optimized_graph(self):
+        """The graph after the optimisation pipeline (``graph`` stays as traced)."""
+        return self._optimize()[0]
 
     def _run(self, leaf_values: list):
         """Run with the numpy values (or variable handles) of the argument leaves."""

@@ -45,18 +45,21 @@ class OpDef:
       values among them adopt the dtype of the first tensor); ``dtypes`` the
       types allowed for ``T``.  A variadic op's inputs share one dtype unless
       ``mixed_types`` (a list-of-types attribute, as in ``StringFormat``).
+    - ``specialize(op)``: optional; for a graph node whose attrs (and constant inputs) are
+      known, a ``(kernel, input_indices)`` pair the compiled executor calls instead - the
+      same computation with the attrs resolved in advance - or None.
     """
 
     __slots__ = ("name", "inputs", "kernel", "shape", "grad", "T", "dtypes",
                  "stateful", "num_outputs", "variadic", "input_dtypes", "doc", "np_allowed",
-                 "same_dtype")
+                 "same_dtype", "specialize")
 
     def __init__(self, name: str, inputs: tuple[str, ...], kernel: Callable, shape: Callable,
                  grad: Callable | None = None, T: tuple[int, ...] = (),
                  dtypes: frozenset | None = None, stateful: bool = False,
                  num_outputs: int | Callable[[dict], int] = 1,
                  input_dtypes: dict[int, Any] | None = None, doc: str = "",
-                 mixed_types: bool = False):
+                 mixed_types: bool = False, specialize: Callable | None = None):
         self.name = name
         self.inputs = tuple(inputs)
         self.kernel = kernel
@@ -68,6 +71,7 @@ class OpDef:
         self.num_outputs = num_outputs
         self.variadic = bool(inputs) and inputs[0].endswith("*")
         self.same_dtype = self.variadic and not mixed_types
+        self.specialize = specialize
         # default dtypes for inputs outside T when given as Python values
         self.input_dtypes = input_dtypes or {}
         self.doc = doc
@@ -151,3 +155,9 @@ def type_name(dtype) -> str:
 
 NUMERIC = _dt.NUMERIC
 FLOATS = _dt.FLOATS
+
+
+def const_input(op, i):
+    """The value of ``op``'s input ``i`` when it is a Const node in the graph, else None."""
+    t = op.inputs[i]
+    return t.op.attrs["value"] if t.op.type == "Const" else None

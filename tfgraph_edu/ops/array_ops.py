@@ -16,7 +16,7 @@ from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
 from ..shapes import TensorShape
 from . import convert, math_ops, reduction_ops
-from ._core import bind, constant_value, define, shape_error
+from ._core import bind, const_input, constant_value, define, shape_error
 from ._rules import broadcast_shapes, fmt, same
 
 ALL = frozenset(_dt.ALL)
@@ -111,8 +111,17 @@ def _reshape_kernel(x, s):
     return np.reshape(x, _ints(s))
 
 
+def _reshape_special(op):
+    want = const_input(op, 1)
+    if want is None:
+        return None
+    dims = _ints(want)
+    return (lambda x: np.reshape(x, dims)), (0,)
+
+
 Reshape = define("Reshape", ("tensor", "shape"), _reshape_kernel, _reshape_shape,
-                 lambda op, g: (reshape(g, shape(op.inputs[0])), None), input_dtypes=_INT_ARG)
+                 lambda op, g: (reshape(g, shape(op.inputs[0])), None), input_dtypes=_INT_ARG,
+                 specialize=_reshape_special)
 
 
 def reshape(tensor, shape, name=None):  # noqa: A002
@@ -539,10 +548,18 @@ def _broadcast_to_shape(x, shape_t):
     return TensorShape(list(want)), x.dtype
 
 
+def _broadcast_special(op):
+    want = const_input(op, 1)
+    if want is None:
+        return None
+    dims = _ints(want)
+    return (lambda x: np.broadcast_to(x, dims)), (0,)
+
+
 BroadcastTo = define("BroadcastTo", ("input", "shape"),
                      lambda x, s: np.broadcast_to(x, _ints(s)).copy(), _broadcast_to_shape,
                      lambda op, g: (math_ops.reduce_to(g, op.inputs[0]), None),
-                     input_dtypes=_INT_ARG)
+                     input_dtypes=_INT_ARG, specialize=_broadcast_special)
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002

@@ -379,8 +379,15 @@ def _matmul_grad(op, g):
                                                                      transpose_b=True)
 
 
+def _matmul_special(op):
+    ta, tb = op.attrs.get("transpose_a"), op.attrs.get("transpose_b")
+    if not ta and not tb:
+        return np.matmul, (0, 1)
+    return None
+
+
 MatMul = define("MatMul", ("a", "b"), _matmul_kernel, _matmul_shape, _matmul_grad,
-                T=(0, 1), dtypes=N)
+                T=(0, 1), dtypes=N, specialize=_matmul_special)
 
 
 def _bmm_kernel(x, y, adj_x=False, adj_y=False):
@@ -450,8 +457,16 @@ def _cast_grad(op, g):
     return (None,)
 
 
+def _cast_special(op):
+    src, dst = op.attrs["SrcT"], op.attrs["DstT"]
+    if src.is_floating and dst.is_integer or _dt.string in (src, dst):
+        return None
+    np_dt = dst.np_dtype
+    return (lambda x: np.asarray(x).astype(np_dt) if np.ndim(x) else np_dt.type(x)), (0,)
+
+
 Cast = define("Cast", ("x",), _cast_kernel, lambda x, SrcT, DstT, Truncate=False: (x.shape, DstT),
-              _cast_grad, T=())
+              _cast_grad, T=(), specialize=_cast_special)
 
 
 def cast(x, dtype, name=None):

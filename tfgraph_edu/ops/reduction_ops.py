@@ -11,7 +11,15 @@ import numpy as np
 from .. import dtypes as _dt
 from ..shapes import TensorShape
 from . import array_ops, convert, math_ops
-from ._core import bind, constant_value, define, interpreter, shape_error, using_interpreter
+from ._core import (
+    bind,
+    const_input,
+    constant_value,
+    define,
+    interpreter,
+    shape_error,
+    using_interpreter,
+)
 
 I32 = _dt.int32
 N = _dt.NUMERIC
@@ -116,18 +124,31 @@ def _prod_grad(op, g):
     return math_ops.multiply(math_ops.divide(y, x), array_ops.reshape(g, kept)), None
 
 
+def _reduce_special(fn):
+    """A kernel with the axes resolved, for float inputs of known rank and constant axes."""
+    def special(op):
+        axes = const_input(op, 1)
+        x = op.inputs[0]
+        if axes is None or x.shape.rank in (None, 0) or not x.dtype.is_floating:
+            return None
+        ax = _axes(x.shape.rank, axes)
+        keep = bool(op.attrs.get("keep_dims", False))
+        return (lambda v: fn(v, axis=ax, keepdims=keep)), (0,)
+    return special
+
+
 _IN = {1: I32}
 Sum = define("Sum", ("input", "reduction_indices"), _kernel(np.sum), _reduce_shape, _sum_grad,
-             T=(0,), dtypes=N, input_dtypes=_IN)
+             T=(0,), dtypes=N, input_dtypes=_IN, specialize=_reduce_special(np.sum))
 Mean = define("Mean", ("input", "reduction_indices"), _kernel(_mean, errstate=True),
               _reduce_shape, _mean_grad,
-              T=(0,), dtypes=N, input_dtypes=_IN)
+              T=(0,), dtypes=N, input_dtypes=_IN, specialize=_reduce_special(np.mean))
 Prod = define("Prod", ("input", "reduction_indices"), _kernel(np.prod), _reduce_shape,
               _prod_grad, T=(0,), dtypes=N, input_dtypes=_IN)
 Max = define("Max", ("input", "reduction_indices"), _kernel(np.max), _reduce_shape, _minmax_grad,
-             T=(0,), dtypes=N, input_dtypes=_IN)
+             T=(0,), dtypes=N, input_dtypes=_IN, specialize=_reduce_special(np.max))
 Min = define("Min", ("input", "reduction_indices"), _kernel(np.min), _reduce_shape, _minmax_grad,
-             T=(0,), dtypes=N, input_dtypes=_IN)
+             T=(0,), dtypes=N, input_dtypes=_IN, specialize=_reduce_special(np.min))
 All = define("All", ("input", "reduction_indices"), _kernel(np.all), _reduce_shape, None,
              T=(0,), dtypes=_B, input_dtypes=_IN)
 Any = define("Any", ("input", "reduction_indices"), _kernel(np.any), _reduce_shape, None,

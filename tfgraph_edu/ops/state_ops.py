@@ -50,6 +50,10 @@ def _read_kernel(h, dtype):
     return h.value
 
 
+def _read_value(h):
+    return h.value
+
+
 def _check_assign(h, value, verb):
     if value.shape != h.value.shape:
         raise InvalidArgumentError(
@@ -89,7 +93,8 @@ def _assign_shape(h, value, dtype):
 
 ReadVariableOp = define(
     "ReadVariableOp", ("resource",), _read_kernel,
-    lambda h, dtype: (handle_shape(h), dtype), lambda op, g: (g,), stateful=True)
+    lambda h, dtype: (handle_shape(h), dtype), lambda op, g: (g,), stateful=True,
+    specialize=lambda op: (_read_value, (0,)))
 AssignVariableOp = define(
     "AssignVariableOp", ("resource", "value"), _assign_kernel, _assign_shape, None,
     stateful=True, num_outputs=0)

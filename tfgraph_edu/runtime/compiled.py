@@ -43,6 +43,7 @@ class CompiledGraph:
         self.name = name
         self.filename = f"<tfgraph_edu {name} #{next(_uid)}>"
         self.line_ops: dict[int, object] = {}
+        self.line_inputs: dict[int, list[str]] = {}
         namespace: dict[str, object] = {}
         var: dict[int, str] = {}
         args = [f"a{i}" for i in range(len(inputs))]
@@ -60,15 +61,21 @@ class CompiledGraph:
                 var[id(op.outputs[0])] = var[id(op.inputs[0])]
                 continue
             kname = f"k{k}"
-            namespace[kname] = op.opdef.kernel
-            call_args = [var[id(t)] for t in op.inputs]
-            for attr, value in op.attrs.items():
-                lit = _literal(value)
-                if lit is None:
-                    gname = f"{kname}_{attr}"
-                    namespace[gname] = value
-                    lit = gname
-                call_args.append(f"{attr}={lit}")
+            input_names = [var[id(t)] for t in op.inputs]
+            special = op.opdef.specialize(op) if op.opdef.specialize is not None else None
+            if special is not None:  # a pre-resolved kernel: attrs and constant inputs baked in
+                namespace[kname], used = special
+                call_args = [input_names[i] for i in used]
+            else:
+                namespace[kname] = op.opdef.kernel
+                call_args = list(input_names)
+                for attr, value in op.attrs.items():
+                    lit = _literal(value)
+                    if lit is None:
+                        gname = f"{kname}_{attr}"
+                        namespace[gname] = value
+                        lit = gname
+                    call_args.append(f"{attr}={lit}")
             call = f"{kname}({', '.join(call_args)})"
             n = len(op.outputs)
             if n == 0:
@@ -83,6 +90,7 @@ class CompiledGraph:
                 line = f"    {', '.join(names)}, = {call}"
             body.append(f"{line}  # {op.name} ({op.type})")
             self.line_ops[len(body) + 1] = op
+            self.line_inputs[len(body) + 1] = input_names
         outs = ", ".join(var[id(t)] for t in outputs)
         self.py_name = re.sub(r"\W", "_", name)
         lines = [f"def {self.py_name}({', '.join(args)}):"] + body + [f"    return [{outs}]"]
@@ -109,20 +117,15 @@ class CompiledGraph:
         while tb is not None:
             graph = _BY_FILENAME.get(tb.tb_frame.f_code.co_filename)
             if graph is not None and tb.tb_lineno in graph.line_ops:
-                found = (graph, tb.tb_frame, graph.line_ops[tb.tb_lineno])
+                found = (graph, tb.tb_frame, graph.line_ops[tb.tb_lineno], tb.tb_lineno)
             tb = tb.tb_next
         if found is None:
             return exc
-        graph, frame, op = found
+        graph, frame, op, lineno = found
         scope = {**graph._namespace, **frame.f_locals}
-        values = [scope.get(graph._input_name(frame, op, i)) for i in range(len(op.inputs))]
+        values = [scope.get(name) for name in graph.line_inputs[lineno]]
         cls, message = kernel_message(op, values, exc)
         return graph_execution_error(op, cls, message, self.name)
-
-    def _input_name(self, frame, op, i):
-        line = self.source.splitlines()[frame.f_lineno - 1]
-        inside = line.split("(", 1)[1].rsplit(")", 1)[0]
-        return inside.split(", ")[i].strip()
 
 
 def compile_graph(graph, inputs, outputs, name: str = "graph_fn") -> CompiledGraph:

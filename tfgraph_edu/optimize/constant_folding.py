@@ -1,0 +1,69 @@
+"""Constant folding: run at optimisation time what only depends on constants (layer 6).
+
+Whole constant subgraphs fold, one op after another (``tf.eye(10)``,
+``tf.constant(2) * 3``), and ``Shape``/``Size``/``Rank`` of tensors whose
+shape is known become constants too.  Stateful ops, ops with control inputs,
+control flow and tensor lists are never folded; neither are results larger
+than 10 MB (as Grappler).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .rewrite import Rewriter
+
+MAX_BYTES = 10 * 1024 * 1024
+_NEVER = {"Placeholder", "Const", "If", "StatelessIf", "While", "StatelessWhile", "NoOp"}
+
+
+def _foldable(op) -> bool:
+    if op.opdef.stateful or op.type in _NEVER or op.control_inputs or not op.outputs:
+        return False
+    return all(t.dtype.name not in ("resource", "variant") for t in op.outputs)
+
+
+def _static_shape_value(op, new_inputs):
+    x = new_inputs[0] if new_inputs else None
+    if x is None or not x.shape.is_fully_defined():
+        return None
+    dims = x.shape.as_list()
+    if op.type == "Shape":
+        return np.array(dims, dtype=op.attrs["out_type"].np_dtype)
+    if op.type == "Size":
+        return op.attrs["out_type"].np_dtype.type(int(np.prod(dims)) if dims else 1)
+    if op.type == "Rank":
+        return np.int32(len(dims))
+    return None
+
+
+def fold_constants(graph, inputs, outputs, report):
+    rw = Rewriter(graph, inputs, outputs)
+    for op in graph.operations:
+        if not _foldable(op):
+            rw.copy(op)
+            continue
+        new_inputs = [rw.tensor(t) for t in op.inputs]
+        if op.type in ("Shape", "Size", "Rank"):
+            value = _static_shape_value(op, new_inputs)
+            if value is not None:
+                rw.constant(op, [value])
+                report.add(op.name, "folded", f"the shape of {op.inputs[0].op.name} is known: "
+                           f"{value.tolist() if hasattr(value, 'tolist') else value}")
+                continue
+        if not all(t.op.type == "Const" for t in new_inputs):
+            rw.copy(op)
+            continue
+        try:
+            out = op.opdef.kernel(*[t.op.attrs["value"] for t in new_inputs], **op.attrs)
+        except Exception:  # noqa: BLE001 - an op that fails stays, and fails when run (as TF)
+            rw.copy(op)
+            continue
+        values = [out] if len(op.outputs) == 1 else list(out)
+        if sum(np.asarray(v).nbytes for v in values) > MAX_BYTES:
+            rw.copy(op)
+            continue
+        values = [np.asarray(v) if not isinstance(v, np.generic) else v for v in values]
+        rw.constant(op, values)
+        report.add(op.name, "folded", f"{op.type} of constants computed once")
+    return rw.finish()
