@@ -71,7 +71,8 @@ class GraphBuilder:
     def apply(self, opdef, inputs, attrs, name):
         g = self.graph
         op_name = g.unique_name(name or opdef.name)
-        converted = self._convert(opdef, inputs, op_name)
+        source = user_frame()
+        converted = self._convert(opdef, inputs, op_name, source)
         attrs = attrs or {}
         _check_types(opdef, converted, op_name)
         try:
@@ -84,7 +85,7 @@ class GraphBuilder:
         control = list(g._control_stack[-1]) if g._control_stack else []
         if opdef.stateful and self.last_stateful is not None:
             control.append(self.last_stateful)
-        op = g.add_op(op_name, opdef, converted, attrs, specs, control, user_frame())
+        op = g.add_op(op_name, opdef, converted, attrs, specs, control, source)
         if opdef.stateful:
             self.last_stateful = op
         outs = op.outputs
@@ -103,7 +104,7 @@ class GraphBuilder:
         return list(outs)
 
     # -- inputs ---------------------------------------------------------------------------------
-    def _convert(self, opdef, inputs, op_name):
+    def _convert(self, opdef, inputs, op_name, source=None):
         g = self.graph
         out = []
         targets = None
@@ -119,16 +120,17 @@ class GraphBuilder:
                 if targets is None:
                     targets = target_dtypes(opdef, inputs)
                 arr = np.asarray(to_numpy(x, targets[i]))
-                out.append(self.constant(arr, f"{op_name}/{opdef.input_name(i)}"))
+                out.append(self.constant(arr, f"{op_name}/{opdef.input_name(i)}", source))
         return out
 
-    def constant(self, value: np.ndarray, name: str) -> Tensor:
+    def constant(self, value: np.ndarray, name: str, source=None) -> Tensor:
         """A ``Const`` node holding ``value``, named exactly (uniquely) ``name``."""
         g = self.graph
         dtype = _dt.NP_TO_DTYPE[value.dtype]
         op = g.add_op(g.unique_name(name, scoped=False), Const, [],
                       {"dtype": dtype, "value": value}, [(TensorShape(value.shape), dtype)],
-                      list(g._control_stack[-1]) if g._control_stack else [], user_frame())
+                      list(g._control_stack[-1]) if g._control_stack else [],
+                      source or user_frame())
         return op.outputs[0]
 
     def placeholder(self, dtype, shape, name: str, scoped: bool = True) -> Tensor:

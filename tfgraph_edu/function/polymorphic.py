@@ -16,6 +16,7 @@ import weakref
 
 import numpy as np
 
+from .. import _gc
 from .. import dtypes as _dt
 from ..autograph import conversion as autograph_conversion
 from ..autograph.errors import in_user_code
@@ -303,7 +304,7 @@ class Function:
         shown = []
         self._tracing_depth += 1
         try:
-            with _core.using_interpreter(builder):
+            with _core.using_interpreter(builder), _gc.paused():
                 for pname, kind, value in params:
                     call_values.append(_placeholders_for(value, pname, builder, placeholders,
                                                          leaf_specs))

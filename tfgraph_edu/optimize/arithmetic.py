@@ -21,7 +21,11 @@ def _const(t):
 
 
 def _all_equal(value, x) -> bool:
-    return value is not None and np.size(value) > 0 and bool(np.all(np.asarray(value) == x))
+    if value is None:
+        return False
+    if not isinstance(value, np.ndarray) or value.ndim == 0:
+        return bool(value == x)
+    return value.size > 0 and bool(np.all(value == x))
 
 
 def _same_shape(out, x) -> bool:

@@ -10,9 +10,10 @@ before the loop and passed in as extra captures.
 from __future__ import annotations
 
 from ..eager.control_flow import _n_loop_vars
+from ..graph.graph import Operation, Tensor
 from ..ops import graph_ops
 from ..ops.control_flow_ops import GraphFunction
-from .rewrite import Rewriter
+from .rewrite import Rewriter, copy_graph
 
 
 def hoist_loop_invariants(graph, inputs, outputs, report):
@@ -72,9 +73,10 @@ def _hoist(op, rw, report) -> bool:
     attrs["output_shapes"] = tuple(attrs["output_shapes"]) + tuple(t.shape for t in needed)
     ins = [rw.tensor(t) for t in op.inputs] + extra_outer
     specs = [(t.shape, t.dtype) for t in op.outputs] + [(t.shape, t.dtype) for t in needed]
-    new_op = rw.new.add_op(op.name, op.opdef, ins, attrs, specs, rw.control(op), op.source)
-    rw.forward(op, new_op.outputs[:len(op.outputs)])
-    rw._ops[id(op)] = new_op
+    for t in needed:  # the While op now also carries the hoisted values through
+        op.outputs.append(Tensor(op, len(op.outputs), t.shape, t.dtype))
+    del specs
+    rw.copy(op, inputs=ins, attrs=attrs)
     report.add(op.name, "replaced", f"{len(needed)} loop-invariant value"
                f"{'s' if len(needed) != 1 else ''} computed before the loop")
     return True
@@ -83,25 +85,34 @@ def _hoist(op, rw, report) -> bool:
 def _with_extra_inputs(fn, extra, n_loop, keep=lambda op: True, extra_unused=()):
     """A copy of a cond/body graph function with placeholders for ``extra`` values appended
     to its inputs (and passed through its outputs, for a body)."""
-    sub = Rewriter(fn.graph, fn.inputs, fn.outputs)
+    graph, inputs, outputs = copy_graph(fn.graph, fn.inputs, fn.outputs)
+    originals = {id(b): c for b, c in zip(fn.graph.operations, graph.operations)}
+    sub = Rewriter(graph, inputs, outputs)
     new_phs = {}
     is_body = len(fn.outputs) == len(fn.inputs)
     for t in list(extra) + list(extra_unused):
-        ph = sub.new.add_op(sub.new.unique_name(f"hoisted_{t.op.name.replace('/', '_')}"),
-                            graph_ops.Placeholder, [], {"dtype": t.dtype, "shape": t.shape},
-                            [(t.shape, t.dtype)], [], None).outputs[0]
-        new_phs[id(t)] = ph
+        name = graph.unique_name(f"hoisted_{t.op.name.replace('/', '_')}")
+        ph_op = Operation(graph, name, graph_ops.Placeholder, [],
+                          {"dtype": t.dtype, "shape": t.shape}, [], None)
+        ph_op._add_outputs([(t.shape, t.dtype)])
+        graph._by_name[name] = ph_op
+        sub._ops.append(ph_op)
+        new_phs[id(t)] = ph_op.outputs[0]
+    dropped: set[int] = set()
     for bop in fn.graph.operations:
+        cop = originals[id(bop)]
         if not keep(bop):
             if any(id(o) in new_phs for o in bop.outputs):
-                sub.forward(bop, [new_phs.get(id(o)) for o in bop.outputs])
+                sub.forward(cop, [new_phs[id(o)] for o in bop.outputs])
             else:
-                sub.drop(bop)
+                sub.drop(cop)
+                dropped.add(id(cop))
             continue
-        if not all(sub.has(t) for t in bop.inputs):
-            sub.drop(bop)
+        if any(id(sub.tensor(t).op) in dropped for t in cop.inputs):
+            sub.drop(cop)
+            dropped.add(id(cop))
             continue
-        sub.copy(bop)
+        sub.copy(cop)
     g, ins, outs = sub.finish()
     added = [new_phs[id(t)] for t in list(extra) + list(extra_unused)]
     ins = ins + added

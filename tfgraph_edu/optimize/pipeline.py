@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from .. import _gc
 from . import options
 from .arithmetic import simplify_arithmetic
 from .common_subexpression import eliminate_common_subexpressions
@@ -12,6 +13,7 @@ from .dependency import optimize_dependencies
 from .loop_invariant import hoist_loop_invariants
 from .pruning import prune
 from .report import OptimizationReport, PassReport
+from .rewrite import copy_graph
 
 PIPELINE = [
     ("pruning", "pruning", prune,
@@ -32,7 +34,14 @@ PIPELINE = [
 
 def optimize(graph, inputs, outputs):
     """Run every enabled pass; returns (graph, inputs, outputs, OptimizationReport)."""
+    with _gc.paused():
+        return _optimize(graph, inputs, outputs)
+
+
+def _optimize(graph, inputs, outputs):
     report = OptimizationReport()
+    if any(options.enabled(option) for _, option, _, _ in PIPELINE):
+        graph, inputs, outputs = copy_graph(graph, inputs, outputs)  # the traced graph stays
     for label, option, fn, _why in PIPELINE:
         if not options.enabled(option):
             continue

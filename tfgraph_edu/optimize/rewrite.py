@@ -1,108 +1,149 @@
-"""Copy a graph op by op into a new one, letting a pass decide each op's fate (layer 6).
+"""Editing a graph in one ordered sweep, for the optimisation passes (layer 6).
 
-Every pass is a Graph -> Graph function built on :class:`Rewriter`: ops are
-visited in order and either copied (inputs remapped), replaced by another tensor
-(``forward``), or replaced by a new constant.  Control inputs of removed ops are
-handed on to the ops that depended on them, so side-effect order never changes.
+The pipeline copies the traced graph once (:func:`copy_graph`); each pass then
+sweeps the copy's operations in order and, for every op, keeps it (inputs
+rewired to replacements made earlier in the sweep), replaces its outputs by
+other tensors (``forward``), drops it, or puts new ops or constants in its
+place.  Control inputs of removed ops pass to the ops that depended on them, so
+the order of side effects never changes.  One sweep is linear in the graph size.
 """
 
 from __future__ import annotations
 
-from ..graph.graph import Graph
+from ..graph.graph import Graph, Operation
 from ..ops.convert import Const
 
 
+def copy_graph(graph, inputs, outputs):
+    """A copy of ``graph`` (new Operation and Tensor objects): (graph, inputs, outputs)."""
+    g = Graph(graph.name)
+    g.outer_graph = getattr(graph, "outer_graph", None)
+    tmap: dict[int, object] = {}
+    omap: dict[int, object] = {}
+    ops = g.operations
+    for op in graph.operations:
+        new = Operation(g, op.name, op.opdef, [tmap[id(t)] for t in op.inputs], op.attrs,
+                        [omap[id(c)] for c in op.control_inputs], op.source)
+        new._add_outputs([(t._shape, t._dtype) for t in op.outputs])
+        for old_t, new_t in zip(op.outputs, new.outputs):
+            new_t.handle_shape, new_t.handle_dtype = old_t.handle_shape, old_t.handle_dtype
+            tmap[id(old_t)] = new_t
+        new._id = len(ops)
+        ops.append(new)
+        omap[id(op)] = new
+        g._by_name[new.name] = new
+    g._names_in_use = dict(graph._names_in_use)
+    g.variables = list(graph.variables)
+    g._captures = {k: (outer, tmap[id(inner)]) for k, (outer, inner) in graph._captures.items()
+                   if id(inner) in tmap}
+    g.inputs = [tmap[id(t)] for t in inputs]
+    g.outputs = [tmap[id(t)] for t in outputs]
+    return g, g.inputs, g.outputs
+
+
 class Rewriter:
+    """One sweep over ``graph`` (edited in place): call exactly one action per op, in order."""
+
     def __init__(self, graph, inputs, outputs):
-        self.old = graph
-        self.new = Graph(graph.name)
-        self.new.outer_graph = getattr(graph, "outer_graph", None)
+        self.old = self.new = graph
         self.inputs = inputs
         self.outputs = outputs
-        self._map: dict[int, object] = {}
-        self._ops: dict[int, object] = {}
-        self._dropped_ctrl: dict[int, list] = {}
+        self._replace: dict[int, object] = {}
+        self._dead_ctrl: dict[int, list] = {}
+        self._ops: list = []
 
     # -- mapping ---------------------------------------------------------------------------------
     def tensor(self, t):
-        """The new graph's tensor for old tensor ``t``."""
-        return self._map[id(t)]
+        """What ``t`` stands for now (itself unless an earlier op was replaced)."""
+        r = self._replace.get(id(t))
+        while r is not None:
+            t = r
+            r = self._replace.get(id(t))
+        return t
 
     def has(self, t) -> bool:
-        return id(t) in self._map
+        return True
 
     def control(self, op) -> list:
-        """The new control inputs for old ``op`` (removed ones replaced by theirs)."""
-        out = []
-        seen = set()
+        """``op``'s control inputs, with removed ops replaced by their own control inputs."""
+        if not op.control_inputs:
+            return []
+        out, seen = [], set()
         for c in op.control_inputs:
-            for new in self._ops_for_control(c):
+            for new in self._dead_ctrl.get(id(c), [c]):
                 if id(new) not in seen:
                     seen.add(id(new))
                     out.append(new)
         return out
 
-    def _ops_for_control(self, old_op) -> list:
-        new = self._ops.get(id(old_op))
-        if new is not None:
-            return [new]
-        return self._dropped_ctrl.get(id(old_op), [])
-
     # -- actions ---------------------------------------------------------------------------------
     def copy(self, op, inputs=None, attrs=None, control=None):
-        """Copy ``op`` (optionally with new inputs/attrs) and map its outputs."""
-        new_inputs = [self.tensor(t) for t in op.inputs] if inputs is None else inputs
-        specs = [(t.shape, t.dtype) for t in op.outputs]
-        new = self.new.add_op(op.name, op.opdef, new_inputs,
-                              dict(op.attrs) if attrs is None else attrs, specs,
-                              self.control(op) if control is None else control, op.source)
-        self.new._by_name[op.name] = new
-        self.new._names_in_use[op.name.lower()] = 1
-        for old_t, new_t in zip(op.outputs, new.outputs):
-            new_t.handle_shape, new_t.handle_dtype = old_t.handle_shape, old_t.handle_dtype
-            self._map[id(old_t)] = new_t
-        self._ops[id(op)] = new
-        return new
+        """Keep ``op``, with its inputs rewired (or given), maybe new attrs or control inputs."""
+        if inputs is not None:
+            op.inputs = list(inputs)
+        elif self._replace:
+            get = self._replace.get
+            ins = op.inputs
+            for i, t in enumerate(ins):
+                if get(id(t)) is not None:
+                    ins[i] = self.tensor(t)
+        if attrs is not None:
+            op.attrs = attrs
+        if control is not None:
+            op.control_inputs = list(control)
+        elif op.control_inputs:
+            op.control_inputs = self.control(op)
+        self._ops.append(op)
+        return op
 
     def forward(self, op, tensors):
-        """Remove ``op``: its outputs become ``tensors`` (already in the new graph)."""
+        """Remove ``op``: its outputs become ``tensors``."""
         for old_t, new_t in zip(op.outputs, tensors):
-            self._map[id(old_t)] = new_t
-        self._dropped_ctrl[id(op)] = self.control(op)
+            if new_t is not old_t:
+                self._replace[id(old_t)] = new_t
+        self._dead_ctrl[id(op)] = self.control(op)
 
     def drop(self, op):
-        """Remove ``op`` entirely (nothing may use its outputs)."""
-        self._dropped_ctrl[id(op)] = self.control(op)
+        """Remove ``op`` (nothing may use its outputs any more)."""
+        self._dead_ctrl[id(op)] = self.control(op)
 
     def add(self, op, name, opdef, inputs, attrs, specs) -> list:
-        """A new op standing in for old ``op`` (same source line, its control inputs)."""
-        name = self.new.unique_name(name, scoped=False)
-        new = self.new.add_op(name, opdef, inputs, attrs, specs, self.control(op), op.source)
+        """A new op standing in for ``op`` (same source line, its control inputs)."""
+        g = self.new
+        name = g.unique_name(name, scoped=False)
+        new = Operation(g, name, opdef, inputs, attrs, self.control(op), op.source)
+        new._add_outputs(specs)
+        g._by_name[name] = new
+        self._ops.append(new)
         return new.outputs
 
     def constant(self, op, values) -> list:
-        """Replace ``op`` by one Const per output holding ``values``."""
+        """Replace ``op`` by one Const per output holding ``values`` (first keeps its name)."""
         out = []
+        g = self.new
         ctrl = self.control(op)
         for i, (t, v) in enumerate(zip(op.outputs, values)):
-            name = op.name if len(op.outputs) == 1 else f"{op.name}/output_{i}"
-            name = self.new.unique_name(name, scoped=False) if name in self.new._by_name else name
-            new = self.new.add_op(name, Const, [], {"dtype": t.dtype, "value": v},
-                                  [(t.shape, t.dtype)], ctrl, op.source)
-            self.new._by_name[name] = new
-            self.new._names_in_use[name.lower()] = 1
+            name = op.name if i == 0 else g.unique_name(f"{op.name}/output_{i}", scoped=False)
+            new = Operation(g, name, Const, [], {"dtype": t.dtype, "value": v}, ctrl, op.source)
+            new._add_outputs([(t.shape, t.dtype)])
+            g._by_name[name] = new
+            self._ops.append(new)
             out.append(new.outputs[0])
         self.forward(op, out)
-        self._dropped_ctrl[id(op)] = ctrl
         return out
 
     def finish(self):
-        """(new graph, new inputs, new outputs)."""
+        """(graph, inputs, outputs) after the sweep."""
         g = self.new
-        g.variables = list(self.old.variables)
-        g._captures = {k: (outer, self._map[id(inner)]) for k, (outer, inner)
-                       in self.old._captures.items() if id(inner) in self._map}
-        new_inputs = [self._map[id(t)] for t in self.inputs]
-        new_outputs = [self._map[id(t)] for t in self.outputs]
-        g.inputs, g.outputs = new_inputs, new_outputs
-        return g, new_inputs, new_outputs
+        kept = {id(op) for op in self._ops}
+        for op in g.operations:
+            if id(op) not in kept and g._by_name.get(op.name) is op:
+                del g._by_name[op.name]
+        for i, op in enumerate(self._ops):
+            op._id = i
+        g.operations = self._ops
+        g._captures = {k: (outer, self.tensor(inner)) for k, (outer, inner)
+                       in g._captures.items() if id(self.tensor(inner).op) in kept}
+        g.inputs = [self.tensor(t) for t in self.inputs]
+        g.outputs = [self.tensor(t) for t in self.outputs]
+        return g, g.inputs, g.outputs

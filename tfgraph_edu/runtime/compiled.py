@@ -16,6 +16,7 @@ import re
 import sys
 import weakref
 
+from .. import _gc
 from ..ops import control_flow_ops
 from .errors import graph_execution_error, kernel_message
 from .schedule import schedule
@@ -24,6 +25,7 @@ _ALIAS_OPS = frozenset({"Identity", "StopGradient"})
 _BY_FILENAME: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _LITERALS = (bool, int, float, str, type(None))
 _uid = itertools.count(1)
+CHUNK = 2000  # ops per generated function in very large graphs
 
 
 def _literal(v) -> str | None:
@@ -40,6 +42,10 @@ class CompiledGraph:
     """``graph`` from ``inputs`` (placeholders) to ``outputs``, as one Python function."""
 
     def __init__(self, graph, inputs, outputs, name: str = "graph_fn"):
+        with _gc.paused():
+            self._build(graph, inputs, outputs, name)
+
+    def _build(self, graph, inputs, outputs, name):
         self.name = name
         self.filename = f"<tfgraph_edu {name} #{next(_uid)}>"
         self.line_ops: dict[int, object] = {}
@@ -49,7 +55,7 @@ class CompiledGraph:
         args = [f"a{i}" for i in range(len(inputs))]
         for t, a in zip(inputs, args):
             var[id(t)] = a
-        body: list[str] = []
+        entries: list[tuple] = []  # (line, op, input names, defined names)
         for k, op in enumerate(schedule(graph, outputs)):
             if op.outputs and id(op.outputs[0]) in var:
                 continue
@@ -79,22 +85,21 @@ class CompiledGraph:
             call = f"{kname}({', '.join(call_args)})"
             n = len(op.outputs)
             if n == 0:
-                line = f"    {call}"
+                defs = []
+                line = call
             elif n == 1:
                 var[id(op.outputs[0])] = f"v{k}"
-                line = f"    v{k} = {call}"
+                defs = [f"v{k}"]
+                line = f"v{k} = {call}"
             else:
-                names = [f"v{k}_{i}" for i in range(n)]
-                for t, nm in zip(op.outputs, names):
+                defs = [f"v{k}_{i}" for i in range(n)]
+                for t, nm in zip(op.outputs, defs):
                     var[id(t)] = nm
-                line = f"    {', '.join(names)}, = {call}"
-            body.append(f"{line}  # {op.name} ({op.type})")
-            self.line_ops[len(body) + 1] = op
-            self.line_inputs[len(body) + 1] = input_names
-        outs = ", ".join(var[id(t)] for t in outputs)
+                line = f"{', '.join(defs)}, = {call}"
+            entries.append((f"{line}  # {op.name} ({op.type})", op, input_names, defs))
+        outs = [var[id(t)] for t in outputs]
         self.py_name = re.sub(r"\W", "_", name)
-        lines = [f"def {self.py_name}({', '.join(args)}):"] + body + [f"    return [{outs}]"]
-        self.source = "\n".join(lines) + "\n"
+        self.source = self._layout(entries, args, outs)
         linecache.cache[self.filename] = (len(self.source), None,
                                           self.source.splitlines(True), self.filename)
         code = compile(self.source, self.filename, "exec")
@@ -102,6 +107,44 @@ class CompiledGraph:
         self.fn = namespace[self.py_name]
         self._namespace = namespace
         _BY_FILENAME[self.filename] = self
+
+    def _layout(self, entries, args, outs) -> str:
+        """The source: one function, or - for very large graphs, which CPython compiles in
+        more than linear time - a chain of part functions passing live values along."""
+        lines = [f"def {self.py_name}({', '.join(args)}):"]
+        if len(entries) <= CHUNK:
+            for text, op, input_names, _ in entries:
+                lines.append("    " + text)
+                self.line_ops[len(lines)] = op
+                self.line_inputs[len(lines)] = input_names
+            lines.append(f"    return [{', '.join(outs)}]")
+            return "\n".join(lines) + "\n"
+        parts = [entries[i:i + CHUNK] for i in range(0, len(entries), CHUNK)]
+        used_later: list[set] = [set() for _ in parts]
+        acc = set(outs)
+        for j in range(len(parts) - 1, -1, -1):
+            used_later[j] = set(acc)
+            for _, _, input_names, _ in parts[j]:
+                acc.update(input_names)
+        head: list[str] = []
+        calls: list[str] = []
+        defined: set[str] = set(args)
+        for j, part in enumerate(parts):
+            defs = [d for _, _, _, ds in part for d in ds]
+            ins = sorted({u for _, _, input_names, _ in part for u in input_names
+                          if u in defined})
+            keep = [d for d in defs if d in used_later[j]]
+            head.append(f"def {self.py_name}_part{j}({', '.join(ins)}):")
+            for text, op, input_names, _ in part:
+                head.append("    " + text)
+                self.line_ops[len(head)] = op
+                self.line_inputs[len(head)] = input_names
+            head.append(f"    return ({', '.join(keep)}{',' if keep else ''})")
+            calls.append(f"    ({', '.join(keep)}{',' if keep else ''}) = "
+                         f"{self.py_name}_part{j}({', '.join(ins)})")
+            defined.update(defs)
+        lines = head + lines + calls + [f"    return [{', '.join(outs)}]"]
+        return "\n".join(lines) + "\n"
 
     def __call__(self, *feeds) -> list:
         try:
