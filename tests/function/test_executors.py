@@ -93,3 +93,29 @@ def test_fast_path_source_is_readable_and_in_linecache():
     assert src.splitlines()[0].startswith("def __inference_f_")
     assert "# mul (Mul)" in src and "# Relu (Relu)" in src
     assert linecache.getlines(cf.compiled.filename)[1] == src.splitlines(True)[1]
+
+
+def test_very_large_graphs_compile_in_parts(monkeypatch):
+    from tfgraph_edu.runtime import compiled
+    monkeypatch.setattr(compiled, "CHUNK", 3)
+    tf.config.optimizer.set_experimental_options({"disable_meta_optimizer": True})
+    try:
+        @tf.function
+        def f(x, i):
+            for k in range(5):
+                x = tf.sin(x) + float(k)
+            return tf.gather(x, i)
+
+        x = tf.constant([0.1, 0.2])
+        want = x.numpy()
+        for k in range(5):
+            want = np.sin(want) + k
+        assert float(f(x, tf.constant([1]))[0]) == np.float32(want[1])
+        src = f.get_concrete_function(x, tf.constant([1])).compiled.source
+        assert "_part0(" in src and "_part3(" in src
+        with np.testing.assert_raises(tf.errors.InvalidArgumentError) as info:
+            f(x, tf.constant([7]))
+        assert "[[{{node GatherV2}}]]" in str(info.exception)
+    finally:
+        from tfgraph_edu.optimize import options
+        options._options.pop("disable_meta_optimizer", None)
