@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup graphviz lab test bench clean
+.PHONY: setup graphviz browser lab test bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -24,12 +24,23 @@ graphviz:
 	  fi; \
 	fi
 
+# Debian's Chromium, for the browser tests of the widgets (Playwright drives it; no download)
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Chromium (Debian package 'chromium') for the browser tests..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
+	  else \
+	    echo "Chromium is missing: the browser tests need 'sudo apt-get install chromium'."; \
+	  fi; \
+	fi
+
 setup: $(STAMP) graphviz
 
 lab: setup
 	$(BIN)/jupyter lab notebooks/
 
-test: setup
+test: setup browser
 	$(BIN)/ruff check tfgraph_edu tests benchmarks
 	$(BIN)/python -m pytest
 

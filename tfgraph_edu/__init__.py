@@ -30,6 +30,7 @@ from .eager.tensor_array import TensorArray  # noqa: F401
 from .eager.variables import Variable  # noqa: F401
 from .function import ConcreteFunction, Function, function  # noqa: F401
 from .graph.graph import Graph, Operation  # noqa: F401
+from .jupyter import load_ipython_extension  # noqa: F401 - `%load_ext tfgraph_edu`
 from .ops.array_ops import (  # noqa: F401
     broadcast_to,
     concat,

@@ -58,6 +58,7 @@ class Converted:
         self.filename = filename
         self.factory = factory
         self.seconds = seconds
+        self.code_lines: dict[int, int] = {}  # line of ``code`` -> the user's line in the file
 
 
 # -- which functions to convert -------------------------------------------------------------------
@@ -220,8 +221,12 @@ def _convert(fn) -> Converted:
     exec(compile(generated, gen_filename, "exec"), namespace)  # noqa: S102 - generated from code
     inner = namespace["ag__factory"](operators, *[None] * len(freevars))
     code_source = textwrap.dedent(ast.unparse(node))
-    return Converted(fn, generated, code_source, gen_filename, inner,
-                     time.perf_counter() - start_time)
+    entry = Converted(fn, generated, code_source, gen_filename, inner,
+                      time.perf_counter() - start_time)
+    wrapped = ast.Module(body=[node], type_ignores=[])
+    entry.code_lines = {k: v[1] for k, v in _line_map(wrapped, code_source, filename,
+                                                      fn.__name__).items()}
+    return entry
 
 
 def raise_unsupported_yield(fn):

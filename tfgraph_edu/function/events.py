@@ -22,7 +22,7 @@ class TraceEvent:
     kind: str = "trace"
 
 
-@dataclass
+@dataclass(slots=True)
 class CallEvent:
     """The Function was called; ``traced`` says whether this call traced."""
 
@@ -33,7 +33,24 @@ class CallEvent:
 
 
 class EventLog(list):
-    """The events in order; ``traces`` and ``calls`` filter them."""
+    """The events in order; ``traces`` and ``calls`` filter them.  Observers (such as the
+    trace explorer widget) are called with each new event."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.observers: list = []
+
+    MAX_EVENTS = 20_000  # beyond this, the oldest half of the call events is dropped
+
+    def append(self, event) -> None:
+        super().append(event)
+        if len(self) > self.MAX_EVENTS:
+            calls = [i for i, e in enumerate(self) if e.kind == "call"]
+            drop = set(calls[:len(calls) // 2])
+            self[:] = [e for i, e in enumerate(self) if i not in drop]
+        if self.observers:
+            for observer in list(self.observers):
+                observer(event)
 
     @property
     def traces(self) -> list:

@@ -69,6 +69,7 @@ class Function:
         self._concretes: list[ConcreteFunction] = []
         self._keys: list[tuple] = []
         self.events = EventLog()
+        self.last_call = None
         self._calls = 0
         self._tracing_depth = 0
         self._last_key = None
@@ -138,6 +139,7 @@ class Function:
 
     # -- calling -----------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        self.last_call = (args, kwargs)  # what %%trace replays to time eager vs graph
         if context.functions_run_eagerly():
             self._calls += 1
             self.events.append(CallEvent(self._calls, None, False))
@@ -157,6 +159,7 @@ class Function:
                 if cf is not None:
                     self._calls += 1
                     retracing.detector(self._python_function).not_traced()
+                    self.events.append(CallEvent(self._calls, cf.index, False))
                     return cf._run([a._value for a in args])
         return self._call_slow(args, kwargs)
 
@@ -170,7 +173,7 @@ class Function:
             cf = self._trace(params, key)
         else:
             retracing.detector(self._python_function).not_traced()
-        self.events.append(CallEvent(self._calls, self._concretes.index(cf) + 1, traced))
+        self.events.append(CallEvent(self._calls, cf.index, traced))
         return cf._run([_leaf_value(leaf) for leaf in leaves])
 
     def _call_inside_trace(self, args, kwargs):
@@ -284,6 +287,7 @@ class Function:
         self._keys.append(key)
         self._last_key = key
         self._concretes.append(cf)
+        cf.index = len(self._concretes)
         self.events.append(TraceEvent(len(self._concretes), trace_as, reason,
                                       cf.pretty_printed_signature(False), seconds, cf))
         retracing.detector(self._python_function).traced(repr(self._python_function))
