@@ -27,6 +27,19 @@ def user_counts(nodes) -> Counter:
     return c
 
 
+def generated_defs(stmts):
+    """The generated closures in a block, in order, also inside with/try/if statements (but
+    not inside other functions)."""
+    for s in stmts:
+        if isinstance(s, ast.FunctionDef) and getattr(s, "_ag_generated", False):
+            yield s
+        elif isinstance(s, (ast.With, ast.Try, ast.If, ast.For, ast.While)):
+            for field in ("body", "orelse", "finalbody"):
+                yield from generated_defs(getattr(s, field, []) or [])
+            for h in getattr(s, "handlers", []):
+                yield from generated_defs(h.body)
+
+
 def needs_binding(stmts, names) -> list[str]:
     """Of ``names`` (shared with nested closures), those not assigned by a plain statement of
     this block before the first closure that uses them: they start as ``ag__.Undefined``."""
@@ -35,11 +48,17 @@ def needs_binding(stmts, names) -> list[str]:
     pending = set(names)
     for s in stmts:
         if isinstance(s, ast.FunctionDef) and getattr(s, "_ag_generated", False):
-            for n in sorted(getattr(s, "_ag_nonlocal", set()) & pending):
+            defs = [s]
+        elif isinstance(s, (ast.FunctionDef, ast.ClassDef)):
+            continue
+        else:
+            defs = list(generated_defs([s]))
+        for d in defs:
+            for n in sorted(getattr(d, "_ag_nonlocal", set()) & pending):
                 if n not in bound:
                     out.append(n)
                 pending.discard(n)
-        elif not isinstance(s, (ast.FunctionDef, ast.ClassDef)):
+        if not (isinstance(s, ast.FunctionDef)):
             bound |= analysis.assigned([s])
     return out
 
@@ -74,9 +93,8 @@ def closure(name: str, args: list[str], body: list, ctx, origin) -> ast.Function
     counts = user_counts(body)
     direct = analysis.assigned(body) & ctx.local_names
     nested: set[str] = set()
-    for s in body:
-        if isinstance(s, ast.FunctionDef) and getattr(s, "_ag_generated", False):
-            nested |= s._ag_nonlocal
+    for d in generated_defs(body):
+        nested |= d._ag_nonlocal
     candidates = (direct | nested) - set(args)
     shared = {n for n in candidates
               if counts[n] < ctx.total[n] or n in ALWAYS_LIVE}

@@ -15,9 +15,8 @@ def transform(fn: ast.FunctionDef, ctx) -> ast.FunctionDef:
     from . import control_flow
     origin = templates.origin(fn)
     shared: set[str] = set()
-    for s in fn.body:
-        if isinstance(s, ast.FunctionDef) and getattr(s, "_ag_generated", False):
-            shared |= s._ag_nonlocal
+    for d in control_flow.generated_defs(fn.body):
+        shared |= d._ag_nonlocal
     shared -= set(ctx.params) | {"do_return", "retval_"}
     head = ast.parse("do_return = False\nretval_ = ag__.UndefinedReturnValue()\n").body
     head += control_flow.undefined_inits(control_flow.needs_binding(fn.body, shared))

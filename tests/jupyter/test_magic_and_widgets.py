@@ -1,0 +1,167 @@
+"""The IPython side: %%trace on a real InteractiveShell, rich displays, widget state."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import tfgraph_edu as tf
+from tfgraph_edu import viz
+
+
+def _run_shell(cells: list[str], report: str) -> dict:
+    script = textwrap.dedent(f'''
+        import json
+        from IPython.core.interactiveshell import InteractiveShell
+        shell = InteractiveShell.instance()
+        for cell in {cells!r}:
+            r = shell.run_cell(cell)
+            assert r.success, (cell, r.error_in_exec, r.error_before_exec)
+        ns = shell.user_ns
+        print("@@" + json.dumps(eval({report!r}, ns)))
+    ''')
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=180)
+    assert out.returncode == 0, out.stderr + out.stdout
+    return json.loads(out.stdout.split("@@", 1)[1])
+
+
+def test_trace_magic_in_a_real_shell():
+    cells = [
+        "%load_ext tfgraph_edu",
+        "import tfgraph_edu as tf",
+        ("%%trace -n 3 -o result\n@tf.function\ndef f(x):\n    if x > 0:\n        return x * 2\n"
+         "    return -x\nf(tf.constant(3))\nf(tf.constant(-3))"),
+        "bundle = result._repr_mimebundle_()",
+        "help_text = get_ipython().find_cell_magic('trace').__doc__",
+        "%%trace -p concrete --lang zh-Hant -o zh\ng = tf.function(lambda x: x + 1)\ng(1)",
+        "zh_html = zh._repr_mimebundle_()['text/html']",
+        "%%trace -p graph,timing\nprint('no functions here')",
+        "empty_text = _._repr_mimebundle_()['text/plain'] if _ is not None else ''",
+    ]
+    got = _run_shell(cells, '{"text": bundle["text/plain"], "html": bundle["text/html"], '
+                            '"names": list(result.functions), "help": help_text, '
+                            '"zh": zh_html, "timing": [len(t.runs) for t in '
+                            'result.timings["f"]]}')
+    assert got["names"] == ["f"]
+    assert got["text"].startswith("f: 1 concrete function; eager ")
+    assert got["timing"] == [3, 3]
+    html = got["html"]
+    for piece in ("Python source", "AutoGraph code", "Graph (optimised graph)",
+                  "Concrete functions", "Eager vs graph", "<svg", "def tf__f(x):",
+                  "first call"):
+        assert piece in html, piece
+    assert 'href="#tfg-' in html  # generated lines link to source lines
+    assert "具體函式" in got["zh"] and "追蹤原因" in got["zh"]
+    assert "--lang" in got["help"] and "--raw" in got["help"]
+
+
+def test_trace_magic_bad_options_are_errors():
+    script = textwrap.dedent('''
+        from IPython.core.interactiveshell import InteractiveShell
+        shell = InteractiveShell.instance()
+        shell.run_cell("%load_ext tfgraph_edu")
+        r = shell.run_cell("%%trace -p pictures\\nx = 1")
+        print(type(r.error_in_exec).__name__, r.error_in_exec)
+    ''')
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert "ValueError Unknown panel(s) pictures" in out.stdout
+
+
+def test_rich_displays_are_deterministic_and_escaped():
+    @tf.function
+    def f(x):
+        with tf.name_scope('<script>alert("x")</script>'):
+            return tf.multiply(x, 2.0, name="<b>bold</b>")
+
+    f(tf.constant(1.0))
+    cf = f.concrete_functions[0]
+    for obj in (f, cf, cf.graph):
+        bundle = obj._repr_mimebundle_()
+        assert "0x" not in bundle["text/plain"]
+        assert "<script>" not in bundle["text/html"] and "<b>bold" not in bundle["text/html"]
+    assert "&lt;script&gt;" in cf._repr_mimebundle_()["text/html"]
+    assert f._repr_mimebundle_()["text/plain"].startswith("tf.function f: traced 1 time")
+
+
+def test_missing_dot_shows_hint_and_dot_text(monkeypatch):
+    from tfgraph_edu.viz import render
+    monkeypatch.setattr(render, "to_svg", lambda dot: None)
+
+    @tf.function
+    def f(x):
+        return x + 1
+
+    f(tf.constant(1))
+    html = viz.show_graph(f)._repr_mimebundle_()["text/html"]
+    assert "sudo apt-get install graphviz" in html and "digraph G" in html
+
+
+def test_graph_viewer_state_and_messages():
+    from tfgraph_edu.jupyter.widgets import GraphViewer, TimingChart, TraceExplorer
+
+    @tf.function
+    def f(x):
+        with tf.name_scope("layer"):
+            y = tf.nn.relu(x * 2.0)
+        return y + 0.0
+
+    f(tf.constant([1.0, -1.0]))
+    f(tf.constant([[1.0]]))
+    viewer = GraphViewer(f)
+    assert viewer.functions[0].startswith("f(x: TensorSpec(shape=(2,)")
+    assert viewer.concrete_index == 1 and "<svg" in viewer.svg
+    relu = viewer.nodes["layer/Relu"]
+    assert relu["type"] == "Relu" and relu["outputs"][0]["shape"] == "(1, 1)"
+    assert relu["source"]["text"] == "y = tf.nn.relu(x * 2.0)"
+    viewer.concrete_index = 0
+    assert viewer.nodes["layer/Relu"]["outputs"][0]["shape"] == "(2,)"
+    viewer._on_message(viewer, {"type": "toggle_scope", "scope": "layer"}, [])
+    assert viewer.collapsed == ["layer"] and "layer (3 ops)" in viewer.dot
+    viewer._on_message(viewer, {"type": "toggle_scope", "scope": "layer"}, [])
+    assert viewer.collapsed == []
+    viewer.optimized = True
+    assert any(r["action"] == "removed" for r in viewer.report)
+    viewer.optimized = False
+    viewer.concrete_index = 1
+    viewer._on_message(viewer, {"type": "step"}, [])
+    assert viewer.step == 1 and viewer.step_order[0] == "x"
+    assert viewer.step_values["layer/Relu:0"] == "[[2.]]"
+
+    explorer = TraceExplorer(f)
+    kinds = [e["kind"] for e in explorer.events]
+    assert kinds.count("trace") == 2
+    f(tf.constant([5.0, 6.0]))  # a later call: the explorer updates itself
+    assert explorer.events[-1] == {"kind": "call", "index": 3, "concrete": 1, "traced": False}
+    chart = TimingChart(f, number=3)
+    assert [r["label"] for r in chart.results] == ["eager", "graph"]
+    assert all(r["runs"] == 3 for r in chart.results)
+    with pytest.raises(ValueError, match="has not been traced yet"):
+        GraphViewer(tf.function(lambda x: x))
+
+
+def test_large_graphs_start_collapsed():
+    from tfgraph_edu.jupyter.widgets import GraphViewer
+
+    @tf.function
+    def big(x):
+        with tf.name_scope("encoder"):
+            for _ in range(60):
+                x = x * 1.5 + 1.0
+        with tf.name_scope("decoder"):
+            for _ in range(60):
+                x = x * 0.5 - 1.0
+        return x
+
+    big(tf.constant(1.0))
+    viewer = GraphViewer(big)
+    assert sorted(viewer.collapsed) == ["decoder", "encoder"]
+    assert "encoder (240 ops)" in viewer.dot
+    assert "<svg" in viewer.svg
+    np.testing.assert_array_less(0, len(viewer.nodes))

@@ -1,0 +1,165 @@
+"""``%%trace``: run a cell and show what TensorFlow hides for each tf.function in it (layer 9).
+
+Usage::
+
+    %load_ext tfgraph_edu
+    %%trace -n 50 --lang zh-Hant -o result
+    @tf.function
+    def f(x): ...
+    f(tf.constant(1.0))
+
+For each tf.function the cell defines or calls, a panel group shows the source,
+the AutoGraph code, the graph (optimised unless ``--raw``), the concrete
+functions with the reason for each trace, and eager-vs-graph timing.
+"""
+
+from __future__ import annotations
+
+import sys
+from html import escape
+
+from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+
+from ..function.polymorphic import Function
+from . import labels, panels, timing
+
+PANELS = ("source", "code", "graph", "concrete", "timing")
+
+
+class TraceResult:
+    """What %%trace found: per function, the panels (as HTML) and the timings."""
+
+    def __init__(self, entries, lang):
+        self.entries = entries  # [(name, function, timings, html)]
+        self.lang = lang
+
+    @property
+    def functions(self) -> dict:
+        return {name: fn for name, fn, _, _ in self.entries}
+
+    @property
+    def timings(self) -> dict:
+        return {name: t for name, _, t, _ in self.entries}
+
+    def _text(self) -> str:
+        if not self.entries:
+            return "%%trace: no tf.function was defined or called in this cell."
+        lines = []
+        for name, fn, t, _ in self.entries:
+            n = fn.experimental_get_tracing_count()
+            line = f"{name}: {n} concrete function{'s' if n != 1 else ''}"
+            if t is not None:
+                eager, graph = t
+                line += (f"; eager {timing.format_seconds(eager.median)}, graph "
+                         f"{timing.format_seconds(graph.median)} (median of "
+                         f"{len(graph.runs)})")
+            lines.append(line)
+        return "\n".join(lines)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        html = panels.CSS + '<div class="tfg-trace">' + "".join(
+            h for _, _, _, h in self.entries) + "</div>"
+        if not self.entries:
+            html = f"<p>{escape(self._text())}</p>"
+        return {"text/plain": self._text(), "text/html": html}
+
+    def __repr__(self):
+        return self._text()
+
+
+def _functions(namespace) -> dict:
+    return {name: value for name, value in list(namespace.items())
+            if isinstance(value, Function) and not name.startswith("_")}
+
+
+class _Progress:
+    """A one-line progress indicator that rewrites itself while timing runs."""
+
+    def __init__(self):
+        self.handle = None
+
+    def __call__(self, label, i, n):
+        if i != n and i % max(1, n // 10):
+            return
+        text = f"timing {label}: {i}/{n}"
+        try:
+            from IPython.display import display
+            if self.handle is None:
+                self.handle = display({"text/plain": text}, raw=True, display_id=True)
+            else:
+                self.handle.update({"text/plain": text}, raw=True)
+        except Exception:  # noqa: BLE001 - no frontend: print instead
+            print(text, end="\r", file=sys.stderr)
+
+    def clear(self):
+        if self.handle is not None:
+            self.handle.update({"text/plain": ""}, raw=True)
+
+
+@magics_class
+class TraceMagics(Magics):
+    @magic_arguments()
+    @argument("-p", "--panels", default=",".join(PANELS),
+              help="comma-separated panels to show: source, code, graph, concrete, timing")
+    @argument("-n", "--number", type=int, default=20,
+              help="timing runs for eager and for graph execution (after one warm-up each)")
+    @argument("--raw", action="store_true",
+              help="show the graph as traced instead of after the optimisation passes")
+    @argument("-l", "--lang", default="en", choices=list(labels.LANGUAGES),
+              help="language of the panel labels: en, zh-Hant or zh-Hans")
+    @argument("-o", "--output", default=None,
+              help="store the TraceResult in this variable of the notebook")
+    @cell_magic
+    def trace(self, line, cell):
+        """Run the cell, then show each tf.function it defined or called, opened up."""
+        args = parse_argstring(self.trace, line)
+        chosen = [p.strip() for p in args.panels.split(",") if p.strip()]
+        unknown = [p for p in chosen if p not in PANELS]
+        if unknown:
+            raise ValueError(f"Unknown panel(s) {', '.join(unknown)}: choose from "
+                             f"{', '.join(PANELS)}")
+        if args.number < 1:
+            raise ValueError("-n/--number must be at least 1")
+        ns = self.shell.user_ns
+        before = {name: (id(fn), len(fn.events)) for name, fn in _functions(ns).items()}
+        result = self.shell.run_cell(cell, store_history=False)
+        if not result.success:
+            return None
+        entries = []
+        progress = _Progress()
+        for name, fn in _functions(ns).items():
+            seen = before.get(name)
+            if seen is not None and seen == (id(fn), len(fn.events)):
+                continue
+            timings = timing.compare(fn, args.number, progress) if "timing" in chosen else None
+            html = panels.function_panels(fn, name, args.lang, chosen, not args.raw, timings)
+            entries.append((name, fn, timings, html))
+        progress.clear()
+        out = TraceResult(entries, args.lang)
+        if args.output:
+            ns[args.output] = out
+        return out
+
+    @line_magic
+    def graph_viewer(self, line):
+        """``%graph_viewer f``: the interactive graph viewer for tf.function ``f``."""
+        from .widgets import GraphViewer
+        return GraphViewer(self._function(line))
+
+    @line_magic
+    def trace_explorer(self, line):
+        """``%trace_explorer f``: a live timeline of ``f``'s calls and traces."""
+        from .widgets import TraceExplorer
+        return TraceExplorer(self._function(line))
+
+    def _function(self, line):
+        name = line.strip()
+        value = self.shell.user_ns.get(name)
+        if not isinstance(value, Function):
+            raise ValueError(f"{name!r} is not a tf.function in this notebook.")
+        return value
+
+
+def load_ipython_extension(ip) -> None:
+    ip.register_magics(TraceMagics)

@@ -1,0 +1,59 @@
+"""Honest timing of eager vs graph execution for the same call (layer 9).
+
+Same inputs, one warm-up run each, ``number`` repeats, the median and the spread
+(fastest, slowest), in the style of ``%timeit``.  Eager runs the Python function
+itself; graph runs the tf.function (already traced by the warm-up).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+
+
+@dataclass
+class Timing:
+    label: str
+    runs: list[float]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.runs)
+
+    @property
+    def fastest(self) -> float:
+        return min(self.runs)
+
+    @property
+    def slowest(self) -> float:
+        return max(self.runs)
+
+
+def format_seconds(s: float) -> str:
+    for unit, scale in (("s", 1), ("ms", 1e3), ("µs", 1e6), ("ns", 1e9)):
+        if s * scale >= 1:
+            return f"{s * scale:.3g} {unit}"
+    return f"{s * 1e9:.3g} ns"
+
+
+def measure(fn, args, kwargs, number: int, label: str, progress=None) -> Timing:
+    fn(*args, **kwargs)  # warm-up (and trace, for a tf.function)
+    runs = []
+    for i in range(number):
+        start = time.perf_counter()
+        fn(*args, **kwargs)
+        runs.append(time.perf_counter() - start)
+        if progress is not None:
+            progress(label, i + 1, number)
+    return Timing(label, runs)
+
+
+def compare(function, number: int = 20, progress=None):
+    """(eager Timing, graph Timing) for the Function's last call, or None if never called."""
+    if function.last_call is None:
+        return None
+    args, kwargs = function.last_call
+    eager = measure(function.python_function, args, kwargs, number, "eager", progress)
+    graph = measure(function, args, kwargs, number, "graph", progress)
+    return eager, graph
