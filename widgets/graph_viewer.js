@@ -47,6 +47,13 @@ function render({ model, el }) {
     details.replaceChildren();
     if (!info) {
       details.append(el_("p", "tfg-hint", "Click a node to see its details."));
+      const report = model.get("report") || [];
+      if (report.length) {
+        details.append(el_("div", "tfg-label", `optimiser: ${report.length} changes`));
+        const ul = el_("ul", "tfg-report");
+        for (const r of report) ul.append(el_("li", "", `${r.pass}: ${r.action} ${r.node} — ${r.why}`));
+        details.append(ul);
+      }
       return;
     }
     details.append(el_("h4", "tfg-node-name", name), el_("div", "tfg-node-type", info.type));
@@ -65,6 +72,9 @@ function render({ model, el }) {
     }));
     section("control inputs", info.control_inputs.map((c) => "^" + c));
     section("attrs", Object.entries(info.attrs).map(([k, v]) => `${k} = ${v}`));
+    const report = model.get("report") || [];
+    const touched = report.filter((r) => r.node === name || r.by === name);
+    section("optimiser", touched.map((r) => `${r.pass}: ${r.action} ${r.node} — ${r.why}`));
     if (info.source) {
       details.append(el_("div", "tfg-label", "created by"));
       details.append(el_("div", "tfg-source",
@@ -164,6 +174,7 @@ function render({ model, el }) {
   model.on("change:step", () => { markSteps(); showDetails(); });
   model.on("change:step_values", showDetails);
   model.on("change:optimized", () => { opt.checked = model.get("optimized"); });
+  model.on("change:report", showDetails);
 }
 
 export default { render };

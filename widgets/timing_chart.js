@@ -23,7 +23,7 @@ function render({ model, el }) {
       label.className = "tfg-timing-label";
       label.textContent = r.label;
       const bar = document.createElement("span");
-      bar.className = `tfg-timing-bar ${r.label}`;
+      bar.className = `tfg-timing-bar ${r.label.startsWith("graph (raw") ? "raw" : r.label}`;
       bar.style.width = `${Math.max(2, Math.round(260 * r.median / longest))}px`;
       const num = document.createElement("span");
       num.textContent = ` ${fmt(r.median)} (${fmt(r.fastest)} … ${fmt(r.slowest)},` +

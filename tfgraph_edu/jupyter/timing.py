@@ -49,11 +49,19 @@ def measure(fn, args, kwargs, number: int, label: str, progress=None) -> Timing:
     return Timing(label, runs)
 
 
-def compare(function, number: int = 20, progress=None):
-    """(eager Timing, graph Timing) for the Function's last call, or None if never called."""
+def compare(function, number: int = 20, progress=None, raw: bool = False):
+    """(eager Timing, graph Timing) for the Function's last call, or None if never called;
+    with ``raw``, a third Timing: the graph as traced, without the optimisation passes."""
     if function.last_call is None:
         return None
     args, kwargs = function.last_call
     eager = measure(function.python_function, args, kwargs, number, "eager", progress)
     graph = measure(function, args, kwargs, number, "graph", progress)
-    return eager, graph
+    if not raw:
+        return eager, graph
+    from ..runtime.compiled import CompiledGraph
+    cf = function.get_concrete_function(*args, **kwargs)
+    unoptimised = CompiledGraph(cf.graph, cf.inputs, cf.outputs, cf.name + "_raw")
+    feeds = list(cf._bind(args, dict(kwargs))) + list(cf._capture_values)
+    raw_t = measure(lambda: unoptimised(*feeds), (), {}, number, "graph (raw)", progress)
+    return eager, graph, raw_t

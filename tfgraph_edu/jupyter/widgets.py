@@ -223,7 +223,8 @@ def _event_dict(e) -> dict:
 
 
 class TimingChart(anywidget.AnyWidget):
-    """Eager vs graph timing of a tf.function's last call, as bars with numbers."""
+    """Eager vs graph (optimised) vs graph as traced, for a tf.function's last call, as
+    bars with numbers."""
 
     _esm = _DIR / "timing_chart.js"
     _css = _DIR / "timing_chart.css"
@@ -234,7 +235,7 @@ class TimingChart(anywidget.AnyWidget):
     def __init__(self, function: Function, number: int = 20, **kwargs):
         super().__init__(**kwargs)
         self.name = function.__name__
-        pair = timing.compare(function, number)
+        pair = timing.compare(function, number, raw=True)
         if pair is None:
             raise ValueError(f"{self.name} has not been called yet: call it once first.")
         self.results = [{"label": t.label, "median": t.median, "fastest": t.fastest,

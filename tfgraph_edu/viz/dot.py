@@ -61,9 +61,28 @@ def scope_of(name: str, op_names: set) -> str:
     return "/".join(parts)
 
 
+def block_size(graph) -> int:
+    """Ops per synthetic block when a big graph is summarised (0: no blocks)."""
+    n = len(graph.operations)
+    return 0 if n <= COLLAPSE_ABOVE else max(50, -(-n // 100))
+
+
+def block_of(index: int, size: int) -> str:
+    start = index - index % size
+    return f"ops[{start}:{start + size}]"
+
+
 def top_scopes(graph) -> set:
+    """What a big graph starts with collapsed: its top-level name scopes, and blocks of
+    consecutive ops outside any scope (so even a flat 10,000-op graph draws in seconds)."""
     names = {op.name for op in graph.operations}
-    return {s.split("/")[0] for s in (scope_of(op.name, names) for op in graph.operations) if s}
+    out = {s.split("/")[0] for s in (scope_of(op.name, names) for op in graph.operations) if s}
+    size = block_size(graph)
+    if size:
+        for i, op in enumerate(graph.operations):
+            if not scope_of(op.name, names):
+                out.add(block_of(i, size))
+    return out
 
 
 def graph_to_dot(graph, *, highlight=None, collapse=None, title=None) -> str:
@@ -98,9 +117,12 @@ def _emit_graph(graph, prefix, lines, highlight, collapse, indent):
     node_of: dict[int, str] = {}  # id(op) -> DOT node id (an op, or its collapsed scope)
     tree: dict = {}  # scope path -> list of node lines
     scope_counts: dict[str, int] = {}
-    for op in graph.operations:
+    size = block_size(graph) if not prefix else 0
+    for index, op in enumerate(graph.operations):
         scope = scope_of(op.name, names)
         box = _collapsed_scope(scope, collapse)
+        if box is None and size and not scope and block_of(index, size) in collapse:
+            box = block_of(index, size)
         if box is not None:
             node_of[id(op)] = prefix + box
             scope_counts[box] = scope_counts.get(box, 0) + 1
