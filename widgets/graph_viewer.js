@@ -91,6 +91,21 @@ function render({ model, el }) {
     }
     stepBtn.textContent = order.length
       ? `step ▶ ${model.get("step")}/${order.length}` : "step ▶";
+    // show each value on its edge once execution has reached the edge's source
+    const values = model.get("step_values") || {};
+    for (const g of canvas.querySelectorAll("g.edge")) {
+      const title = g.querySelector("title");
+      const text = g.querySelector("text");
+      if (!title || !text) continue;
+      if (text.dataset.label === undefined) text.dataset.label = text.textContent;
+      const src = title.textContent.split("->")[0];
+      const ids = model.get("node_ids") || {};
+      const op = ids[src] !== undefined ? ids[src] : src;
+      const v = values[op + ":0"];
+      text.textContent = done.has(op) && v !== undefined
+        ? `${text.dataset.label} = ${v}` : text.dataset.label;
+      g.classList.toggle("tfg-done", done.has(op));
+    }
   }
 
   function drawSvg() {

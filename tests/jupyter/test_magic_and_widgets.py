@@ -184,3 +184,21 @@ def test_a_flat_10000_op_graph_is_drawn_as_blocks():
     assert "<svg" in viz.to_svg(dot)
     expanded = viz.graph_to_dot(graph, collapse=top_scopes(graph) - {"ops[0:101]"})
     assert '"mul_1" [label="mul_1\\nMul"' in expanded
+
+
+def test_control_flow_bodies_are_clusters_that_collapse():
+    from tfgraph_edu.jupyter.widgets import GraphViewer
+
+    @tf.function
+    def f(x):
+        if tf.reduce_sum(x) > 0:
+            x = x * 2.0
+        return x
+
+    f(tf.constant([1.0]))
+    viewer = GraphViewer(f)
+    assert 'subgraph "cluster_cond/then"' in viewer.dot
+    assert viewer.cluster_ids["cluster_cond/then"] == "cond/then"
+    viewer._on_message(viewer, {"type": "toggle_scope", "scope": "cond/then"}, [])
+    assert 'subgraph "cluster_cond/then"' not in viewer.dot
+    assert '"cond/then" [label="then: cond_true_' in viewer.dot and "<svg" in viewer.svg

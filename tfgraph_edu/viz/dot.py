@@ -211,6 +211,13 @@ def _subgraph_clusters(op, node_id, highlight, collapse) -> list[str]:
         fn = op.attrs.get(attr)
         if fn is None or not hasattr(fn, "graph"):
             continue
+        body_id = f"{node_id}/{label}"
+        if body_id in collapse:  # drawn as one box; expanding it shows the subgraph
+            n = len(fn.graph.operations)
+            out.append(f"{quote(body_id)} [label={quote(f'{label}: {fn.name} ({n} ops)')} "
+                       f"{STYLES['scope']}];")
+            out.append(f"{quote(node_id)} -> {quote(body_id)} [style=dotted arrowhead=none];")
+            continue
         inner: list[str] = []
         _emit_graph(fn.graph, f"{node_id}/{label}/", inner, {}, set(), "")
         out.append(f"subgraph {quote('cluster_' + node_id + '/' + label)} {{")
@@ -227,8 +234,12 @@ def node_ids(graph, collapse=None) -> dict:
 
 
 def cluster_ids(graph) -> dict:
-    """SVG cluster title -> scope name, for expanding and collapsing scopes."""
+    """SVG cluster title -> scope name (or ``op/then``-style body name), for expanding and
+    collapsing scopes and the branches and bodies of control flow."""
     names = {op.name for op in graph.operations}
+    bodies = {f"cluster_{op.name}/{label}": f"{op.name}/{label}"
+              for op in graph.operations if op.type in _FLOW
+              for label in (("then", "else") if "If" in op.type else ("cond", "body"))}
     scopes = {scope_of(op.name, names) for op in graph.operations} - {""}
     out = {}
     for s in scopes:
@@ -236,4 +247,5 @@ def cluster_ids(graph) -> dict:
         for i in range(1, len(parts) + 1):
             p = "/".join(parts[:i])
             out["cluster_" + p] = p
+    out.update(bodies)
     return out
