@@ -62,15 +62,36 @@ def loaded(nodes) -> set[str]:
 
 
 def read_before_write(stmts) -> set[str]:
-    """Names a block may read before it assigns them (its live-in set, approximately)."""
+    """Names a block may read before it assigns them (its live-in set, conservatively:
+    only plain assignments at this level count as writes; branches and loop bodies are
+    looked into, each on its own)."""
     written: set[str] = set()
     out: set[str] = set()
     for s in stmts:
-        out |= loaded([s]) - written
-        if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            targets = s.targets if isinstance(s, ast.Assign) else [s.target]
-            for t in targets:
-                _targets(t, written)
+        if isinstance(s, ast.If):
+            reads = loaded([s.test]) | read_before_write(s.body) | read_before_write(s.orelse)
+        elif isinstance(s, ast.While):
+            reads = loaded([s.test]) | read_before_write(s.body) | read_before_write(s.orelse)
+        elif isinstance(s, ast.For):
+            reads = loaded([s.iter]) | read_before_write(s.body) | read_before_write(s.orelse)
+        elif isinstance(s, ast.With):
+            reads = loaded([i.context_expr for i in s.items]) | read_before_write(s.body)
+        else:
+            reads = loaded([s])
+        out |= reads - written
+        written |= killed(s)
+        if isinstance(s, ast.AugAssign):
+            _targets(s.target, written)
+    return out
+
+
+def killed(stmt) -> set[str]:
+    """Names a statement certainly assigns (plain assignments only)."""
+    out: set[str] = set()
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        for t in targets:
+            _targets(t, out)
     return out
 
 

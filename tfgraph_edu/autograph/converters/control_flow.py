@@ -108,13 +108,16 @@ def closure(name: str, args: list[str], body: list, ctx, origin) -> ast.Function
 
 
 def convert_block(stmts, live_after: set, ctx) -> list:
-    # names read by each suffix of the block, computed once from the end
+    # names live after each statement: read by what follows before being written again,
+    # computed once from the end of the block
     later: list[set] = [set()] * (len(stmts) + 1)
     acc = set(live_after) | ALWAYS_LIVE
     later[len(stmts)] = set(acc)
     for i in range(len(stmts) - 1, -1, -1):
         if i + 1 < len(stmts):
-            acc = acc | analysis.loaded([stmts[i + 1]])
+            nxt = stmts[i + 1]
+            acc = (acc - analysis.killed(nxt)) | analysis.read_before_write([nxt])
+            acc |= ALWAYS_LIVE
         later[i] = acc
     out: list = []
     for i, s in enumerate(stmts):
