@@ -137,12 +137,27 @@ def _reduce_special(fn):
     return special
 
 
+def _mean_special(op):
+    """Mean of a float input of known shape: the sum divided by the count, exactly as
+    ``np.mean`` computes it, without its per-call argument handling."""
+    axes = const_input(op, 1)
+    x = op.inputs[0]
+    if axes is None or not x.dtype.is_floating or not x.shape.is_fully_defined() or \
+            x.shape.rank == 0:
+        return None
+    ax = _axes(x.shape.rank, axes)
+    count = int(np.prod([x.shape.dims[a] for a in ax])) or 1
+    keep = bool(op.attrs.get("keep_dims", False))
+    add = np.add.reduce
+    return (lambda v: add(v, axis=ax, keepdims=keep) / count), (0,)
+
+
 _IN = {1: I32}
 Sum = define("Sum", ("input", "reduction_indices"), _kernel(np.sum), _reduce_shape, _sum_grad,
              T=(0,), dtypes=N, input_dtypes=_IN, specialize=_reduce_special(np.sum))
 Mean = define("Mean", ("input", "reduction_indices"), _kernel(_mean, errstate=True),
               _reduce_shape, _mean_grad,
-              T=(0,), dtypes=N, input_dtypes=_IN, specialize=_reduce_special(np.mean))
+              T=(0,), dtypes=N, input_dtypes=_IN, specialize=lambda op: _mean_special(op))
 Prod = define("Prod", ("input", "reduction_indices"), _kernel(np.prod), _reduce_shape,
               _prod_grad, T=(0,), dtypes=N, input_dtypes=_IN)
 Max = define("Max", ("input", "reduction_indices"), _kernel(np.max), _reduce_shape, _minmax_grad,

@@ -100,7 +100,9 @@ AssignVariableOp = define(
     stateful=True, num_outputs=0)
 AssignAddVariableOp = define(
     "AssignAddVariableOp", ("resource", "value"), _assign_add_kernel, _assign_shape, None,
-    stateful=True, num_outputs=0)
+    stateful=True, num_outputs=0,
+    specialize=lambda op: ((lambda h, v: _assign_add_kernel(h, v, None)), (0, 1)))
 AssignSubVariableOp = define(
     "AssignSubVariableOp", ("resource", "value"), _assign_sub_kernel, _assign_shape, None,
-    stateful=True, num_outputs=0)
+    stateful=True, num_outputs=0,
+    specialize=lambda op: ((lambda h, v: _assign_sub_kernel(h, v, None)), (0, 1)))
