@@ -41,7 +41,7 @@ lab: setup
 	$(BIN)/jupyter lab notebooks/
 
 test: setup browser
-	$(BIN)/ruff check tfgraph_edu tests benchmarks
+	$(BIN)/ruff check tfgraph_edu tests benchmarks notebooks/build.py
 	$(BIN)/python -m pytest
 
 bench: setup

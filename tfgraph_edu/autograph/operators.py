@@ -125,19 +125,29 @@ def _symbolic(x) -> bool:
 def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     """``if cond: body() else: orelse()`` - as an If op when ``cond`` is a symbolic tensor."""
     if _symbolic(cond):
-        return _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names)
+        return _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts)
     if bool(cond):
         body()
     else:
         orelse()
 
 
-def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names):
+def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=None):
+    """Both branches traced from the same state; the first ``nouts`` variables are the If's
+    outputs, the rest (modified but not read afterwards) go back to their values before."""
     builder = building_graph()
     if cond.dtype.name != "bool":
         raise TypeError(f"The condition of an `if` on a tensor must be a bool tensor, got "
                         f"{cond!r}. Compare it explicitly, e.g. `if x > 0:`.")
     init = get_state()
+    nouts = len(symbol_names) if nouts is None else nouts
+    keep_after = list(init[nouts:])
+    if nouts < len(symbol_names):  # only the outputs flow through the If
+        full_get, full_set = get_state, set_state
+        get_state = lambda: tuple(full_get())[:nouts]  # noqa: E731
+        set_state = lambda vals: full_set(tuple(vals) + tuple(keep_after))  # noqa: E731
+        symbol_names = symbol_names[:nouts]
+        init = tuple(init[:nouts])
     n = next(cf._uid)
     results = []
     subgraphs = []

@@ -14,13 +14,16 @@ from . import control_flow
 def build(node: ast.If, live_out: set, ctx) -> list:
     origin = getattr(node, "_ag_line", None) or getattr(node, "lineno", None)
     modified = node._ag_modified
-    symbols = sorted(modified & live_out)
+    # outputs first (modified and read later); then the other modified names, which only
+    # need restoring between the two traced branches so neither sees the other's values
+    outputs = sorted(modified & live_out)
+    symbols = outputs + sorted(modified - live_out)
     get_name, set_name, state = control_flow.state_closures(ctx, symbols, origin)
     body_name, else_name = ctx.namer.new("if_body"), ctx.namer.new("else_body")
     body = control_flow.closure(body_name, [], node.body, ctx, origin)
     orelse = control_flow.closure(else_name, [], node.orelse, ctx, origin)
     call = ast.parse(f"ag__.if_stmt(COND, {body_name}, {else_name}, {get_name}, {set_name}, "
-                     f"{tuple(symbols)!r}, {len(symbols)})").body[0]
+                     f"{tuple(symbols)!r}, {len(outputs)})").body[0]
     call.value.args[0] = node.test
     for n in ast.walk(call):
         n._ag_line = origin
