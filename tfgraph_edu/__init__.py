@@ -4,7 +4,7 @@ Use it as ``import tfgraph_edu as tf``.  This module only re-exports: every
 name below is defined in the layer that owns it (see DESIGN.md).
 """
 
-from . import autograph, dtypes, errors, viz  # noqa: F401 - viz attaches rich displays
+from . import autograph, dtypes, errors, keras, viz  # noqa: F401 - viz attaches displays
 from ._api import config, linalg, math, nn, random  # noqa: F401
 from .dtypes import (  # noqa: F401
     DType,
@@ -31,6 +31,7 @@ from .eager.variables import Variable  # noqa: F401
 from .function import ConcreteFunction, Function, function  # noqa: F401
 from .graph.graph import Graph, Operation  # noqa: F401
 from .jupyter import load_ipython_extension  # noqa: F401 - `%load_ext tfgraph_edu`
+from .keras.module import Module  # noqa: F401
 from .ops.array_ops import (  # noqa: F401
     broadcast_to,
     concat,

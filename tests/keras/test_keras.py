@@ -1,0 +1,106 @@
+"""The Keras subset: layers, models, losses, optimizers, and fit tracing like TensorFlow."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tfgraph_edu as tf
+
+
+class SequentialModel(tf.keras.Model):
+    """The guides' model: Flatten, Dense 128 relu, Dropout 0.2, Dense 10."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.flatten = tf.keras.layers.Flatten()
+        self.dense_1 = tf.keras.layers.Dense(128, activation="relu")
+        self.dropout = tf.keras.layers.Dropout(0.2)
+        self.dense_2 = tf.keras.layers.Dense(10)
+
+    def call(self, x, training=None):
+        x = self.flatten(x)
+        x = self.dense_1(x)
+        x = self.dropout(x, training=training)
+        return self.dense_2(x)
+
+
+def _data(n=100):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(n, 8, 8)).astype(np.float32)
+    y = x.reshape(n, -1)[:, :10].argmax(1).astype(np.int32)
+    return x, y
+
+
+def test_sequential_model_learns_and_traces_like_tensorflow(capsys):
+    tf.random.set_seed(0)
+    x, y = _data()
+    model = SequentialModel()
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.01),
+                  loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    history = model.fit(x, y, epochs=5, batch_size=32)
+    losses = history.history["loss"]
+    assert losses[-1] < losses[0] * 0.5
+    out = capsys.readouterr().out
+    assert out.startswith("Epoch 1/5\n4/4 - ") and "loss: " in out
+    # batches of 32, 32, 32 and 4: TF (reduce_retracing) traces twice; so do we
+    assert model.train_function.experimental_get_tracing_count() == 2
+    assert [v.name for v in model.trainable_variables][:2] == ["dense/kernel:0",
+                                                               "dense/bias:0"]
+    assert model.predict(x[:7]).shape == (7, 10)
+
+
+def test_eager_and_graph_results_agree():
+    tf.random.set_seed(1)
+    x, _ = _data(20)
+    model = SequentialModel()
+    model(x[:1])  # build
+    graph = model.predict(x)
+    model.run_eagerly, model.predict_function = True, None
+    eager = model.predict(x)
+    np.testing.assert_allclose(graph, eager, rtol=1e-5, atol=1e-6)
+
+
+def test_the_guides_layer_that_prints_when_eager(capsys):
+    class EagerLayer(tf.keras.layers.Layer):
+        def call(self, inputs):
+            if tf.executing_eagerly():
+                print("Currently running eagerly")
+            return inputs
+
+    x, y = _data(64)
+    for run_eagerly, expected in ((True, 2 * 2), (False, 0)):
+        model = tf.keras.Sequential([tf.keras.layers.Flatten(), EagerLayer(),
+                                     tf.keras.layers.Dense(10)])
+        model.compile(optimizer="sgd", loss="sparse_categorical_crossentropy",
+                      run_eagerly=run_eagerly)
+        model.fit(x, y, epochs=2, batch_size=32, verbose=0)
+        assert capsys.readouterr().out.count("Currently running eagerly") == expected
+
+
+def test_mse_sgd_linear_regression():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(64, 3)).astype(np.float32)
+    y = (x @ np.array([[1.0], [-1.0], [2.0]], np.float32)).astype(np.float32)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    history = model.fit(x, y, epochs=20, batch_size=16, verbose=0)
+    assert history.history["loss"][-1] < 1e-3
+    assert model.evaluate(x, y) < 1e-3
+
+
+def test_module_tracks_variables_and_errors():
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(1.0)
+            self.parts = [tf.Variable(2.0, trainable=False), tf.keras.layers.Dense(2)]
+
+    m = M()
+    assert len(m.variables) == 2 and len(m.trainable_variables) == 1
+    with pytest.raises(ValueError, match="Unknown activation function: 'relux'"):
+        tf.keras.layers.Dense(3, activation="relux")
+    with pytest.raises(ValueError, match="Expected a float value between 0 and 1"):
+        tf.keras.layers.Dropout(1.5)
+    with pytest.raises(RuntimeError, match="You must call `compile\\(\\)`"):
+        tf.keras.Sequential([tf.keras.layers.Dense(1)]).fit(np.ones((2, 1)), np.ones((2, 1)))
