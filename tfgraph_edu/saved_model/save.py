@@ -1,0 +1,158 @@
+"""Writing a SavedModel (layer 10)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from ..eager.variables import Variable
+from ..function.polymorphic import Function
+from ..ops.control_flow_ops import GraphFunction
+from ..shapes import TensorShape, TensorSpec
+
+FORMAT = "tfgraph_edu.saved_model/1"
+
+
+class _Writer:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        (folder / "arrays").mkdir(parents=True, exist_ok=True)
+        self.arrays = 0
+        self.graphs: dict[str, dict] = {}
+
+    def array(self, value) -> str:
+        value = np.asarray(value)
+        if value.dtype == object:
+            value = value.astype(bytes)
+        name = f"arrays/{self.arrays}.npy"
+        self.arrays += 1
+        np.save(self.folder / name, value, allow_pickle=False)
+        return name
+
+    def attr(self, v):
+        from .. import dtypes as _dt
+        if isinstance(v, _dt.DType):
+            return {"dtype": v.name}
+        if isinstance(v, TensorShape):
+            return {"shape": v.dims}
+        if isinstance(v, np.ndarray) or isinstance(v, np.generic):
+            return {"tensor": self.array(v)}
+        if isinstance(v, GraphFunction):
+            return {"func": self.graph(v)}
+        if isinstance(v, (list, tuple)):
+            return {"list": [self.attr(x) for x in v]}
+        if v is None or isinstance(v, (bool, int, float, str)):
+            return {"value": v}
+        raise ValueError(f"Cannot save an attribute of type {type(v).__name__}")
+
+    def graph(self, fn) -> str:
+        """Save a graph (with its inputs and outputs); returns its key."""
+        key = fn.name
+        if key in self.graphs:
+            return key
+        self.graphs[key] = {}  # reserve (nested functions may refer back)
+        nodes = []
+        for op in fn.graph.operations:
+            nodes.append({
+                "name": op.name, "op": op.type,
+                "inputs": [f"{t.op.name}:{t.value_index}" for t in op.inputs],
+                "control_inputs": [c.name for c in op.control_inputs],
+                "attrs": {k: self.attr(v) for k, v in op.attrs.items()},
+                "outputs": [{"shape": t.shape.dims, "dtype": t.dtype.name}
+                            for t in op.outputs],
+                "handle": ({"shape": op.outputs[0].handle_shape.dims,
+                            "dtype": op.outputs[0].handle_dtype.name}
+                           if op.outputs and op.outputs[0].handle_shape is not None else None),
+            })
+        self.graphs[key] = {"nodes": nodes, "inputs": [t.name for t in fn.inputs],
+                            "outputs": [t.name for t in fn.outputs]}
+        return key
+
+
+def _structure(value, tensors):
+    """JSON for an output structure; tensors become {"output": index}."""
+    if isinstance(value, (list, tuple)):
+        return {"list" if isinstance(value, list) else "tuple":
+                [_structure(v, tensors) for v in value]}
+    if isinstance(value, dict):
+        return {"dict": {str(k): _structure(v, tensors) for k, v in value.items()}}
+    if hasattr(value, "op") and hasattr(value, "value_index"):
+        return {"output": tensors.index(value)}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return {"value": value}
+    raise ValueError(f"Cannot save an output of type {type(value).__name__}")
+
+
+def _spec(value):
+    if isinstance(value, TensorSpec):
+        return {"spec": {"shape": value.shape.dims, "dtype": value.dtype.name}}
+    if isinstance(value, Variable):
+        return {"variable": {"shape": value.shape.dims, "dtype": value.dtype.name}}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return {"value": value}
+    raise ValueError(f"Cannot save an argument of type {type(value).__name__}: only tensors, "
+                     "variables and plain Python constants")
+
+
+def _functions(obj) -> dict[str, Function]:
+    out = {}
+    for name in dir(type(obj)):
+        if name.startswith("_") and name != "__call__":
+            continue
+        attr = getattr(type(obj), name, None)
+        if isinstance(attr, Function):
+            bound = getattr(obj, name)
+            if bound.concrete_functions:
+                out[name] = bound
+    for name, value in vars(obj).items():
+        if isinstance(value, Function) and value.concrete_functions and not name.startswith("_"):
+            out[name] = value
+    return out
+
+
+def save(obj, export_dir, signatures=None) -> None:
+    """Save ``obj``'s variables and the traced graphs of its tf.functions."""
+    from ..keras.module import Module
+    if not isinstance(obj, Module):
+        raise ValueError(f"Expected a tf.Module to save, got {type(obj).__name__}")
+    folder = Path(export_dir)
+    writer = _Writer(folder)
+    variables = list(obj.variables)
+    var_index = {id(v._handle): i for i, v in enumerate(variables)}
+    functions = {}
+    for name, fn in sorted(_functions(obj).items()):
+        concretes = []
+        for cf in fn.concrete_functions:
+            captures = []
+            for outer, _ in cf.graph.captures:
+                if id(outer) in var_index:
+                    captures.append({"variable": var_index[id(outer)]})
+                else:
+                    captures.append({"constant": writer.array(outer.numpy())})
+            writer.graph(_as_graph_function(cf))
+            concretes.append({
+                "graph": cf.name,
+                "params": [{"name": n, "kind": k, **_spec(v)} for n, k, v in cf._params],
+                "n_args": len(cf._arg_placeholders),
+                "captures": captures,
+                "outputs": _structure(cf.structured_outputs, list(cf.outputs)),
+            })
+        functions[name] = concretes
+    if not functions:
+        raise ValueError("Nothing to save: the module has no traced tf.functions. Call them "
+                         "(or get_concrete_function) before saving.")
+    manifest = {
+        "format": FORMAT,
+        "variables": [{"name": v.name, "dtype": v.dtype.name, "shape": v.shape.dims,
+                       "trainable": v.trainable, "value": writer.array(v.numpy())}
+                      for v in variables],
+        "functions": functions,
+        "graphs": writer.graphs,
+    }
+    (folder / "saved_model.json").write_text(json.dumps(manifest, indent=1))
+
+
+def _as_graph_function(cf):
+    return GraphFunction(cf.graph, cf.inputs, cf.outputs, cf.name)
