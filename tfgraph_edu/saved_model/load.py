@@ -200,7 +200,7 @@ class LoadedConcreteFunction:
         """The feed values for ``args``, or None when they do not fit this signature."""
         feeds = []
         args = list(args)
-        for name, kind, info in self._params:
+        for _name, kind, info in self._params:
             if kind == "value":
                 if args and not is_tensor(args[0]) and args[0] == info:
                     args.pop(0)
