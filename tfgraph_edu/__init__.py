@@ -4,7 +4,7 @@ Use it as ``import tfgraph_edu as tf``.  This module only re-exports: every
 name below is defined in the layer that owns it (see DESIGN.md).
 """
 
-from . import autograph, dtypes, errors, keras, saved_model, viz  # noqa: F401
+from . import autograph, dtypes, errors, keras, onnx, saved_model, viz  # noqa: F401
 from ._api import config, linalg, math, nn, random  # noqa: F401
 from .dtypes import (  # noqa: F401
     DType,
