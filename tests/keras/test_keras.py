@@ -64,18 +64,22 @@ def test_eager_and_graph_results_agree():
 def test_the_guides_layer_that_prints_when_eager(capsys):
     class EagerLayer(tf.keras.layers.Layer):
         def call(self, inputs):
-            if tf.executing_eagerly():
-                print("Currently running eagerly")
+            print("Currently running eagerly")
             return inputs
 
     x, y = _data(64)
-    for run_eagerly, expected in ((True, 2 * 2), (False, 0)):
+    # eagerly: every step (2 epochs x 2 steps); traced: once, while tracing the train step
+    for run_eagerly, expected in ((True, 2 * 2), (False, 1)):
         model = tf.keras.Sequential([tf.keras.layers.Flatten(), EagerLayer(),
                                      tf.keras.layers.Dense(10)])
         model.compile(optimizer="sgd", loss="sparse_categorical_crossentropy",
                       run_eagerly=run_eagerly)
         model.fit(x, y, epochs=2, batch_size=32, verbose=0)
         assert capsys.readouterr().out.count("Currently running eagerly") == expected
+    from tfgraph_edu.jupyter.widgets import TraceExplorer
+    explorer = TraceExplorer(model.train_function)
+    assert [e["kind"] for e in explorer.events].count("trace") == 1
+    assert [e["kind"] for e in explorer.events].count("call") == 4
 
 
 def test_mse_sgd_linear_regression():
