@@ -37,8 +37,10 @@ browser:
 
 setup: $(STAMP) graphviz
 
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
 lab: setup
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir=notebooks --LabApp.default_url=/lab/tree/index.ipynb
 
 test: setup browser
 	$(BIN)/ruff check tfgraph_edu tests benchmarks notebooks/build.py
