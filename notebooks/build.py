@@ -36,8 +36,11 @@ def sources() -> list[Path]:
 
 
 def _glossary() -> list[tuple[str, str]]:
+    """GLOSSARY terms, plus phrases OpenCC's tw2sp leaves in their Taiwan form."""
     pairs = []
-    for line in (SRC / "glossary.tsv").read_text(encoding="utf-8").splitlines():
+    lines = (SRC / "glossary.tsv").read_text(encoding="utf-8").splitlines()
+    lines += (SRC / "phrases.tsv").read_text(encoding="utf-8").splitlines()
+    for line in lines:
         if "\t" not in line:
             continue
         hant, hans = line.split("\t")

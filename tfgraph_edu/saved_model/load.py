@@ -171,6 +171,7 @@ class _Loader:
             else:
                 params.append((p["name"], "value", p.get("value")))
         _check(len(fn.inputs) == int(c["n_args"]) + len(captures), "Inputs do not match")
+        _check_structure(c["outputs"], len(fn.outputs))
         return LoadedConcreteFunction(fn, params, captures, c["outputs"])
 
 
@@ -254,6 +255,27 @@ class LoadedFunction:
         sigs = "\n  ".join(cf.signature() for cf in self.concrete_functions)
         raise TypeError(f"The saved function {self.__name__} was not saved for these "
                         f"arguments. Saved signatures:\n  {sigs}")
+
+
+def _check_structure(s, n_outputs: int) -> None:
+    """An output structure must be well formed and only name outputs that exist."""
+    _check(isinstance(s, dict) and len(s) == 1, f"Bad output structure {s!r}")
+    (kind, x), = s.items()
+    if kind == "output":
+        _check(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < n_outputs,
+               f"Bad output index {x!r}")
+    elif kind in ("list", "tuple"):
+        _check(isinstance(x, list), "Bad output list")
+        for item in x:
+            _check_structure(item, n_outputs)
+    elif kind == "dict":
+        _check(isinstance(x, dict), "Bad output dict")
+        for item in x.values():
+            _check_structure(item, n_outputs)
+    elif kind == "value":
+        _check(x is None or isinstance(x, (bool, int, float, str)), "Bad output value")
+    else:
+        raise SavedModelError(f"Bad output structure {kind!r}")
 
 
 def _rebuild(structure, values):
