@@ -137,3 +137,31 @@ def test_generated_programs(source, a, b):
     want = prog(a, b)
     got = tf.function(prog)(tf.constant(a), tf.constant(b))
     assert tuple(int(v) for v in got) == want, source
+
+
+REGRESSIONS = [
+    # a loop variable that is itself loop-invariant (hoisting must pass it through)
+    "def prog(a, b):\n    c = a - b\n    for i0 in tf.range(1):\n        a = b % 97\n"
+    "    return a, b, c\n",
+    # a return of a tuple inside a tensor loop (its placeholder keeps the structure)
+    "def prog(a, b):\n    c = a - b\n    for i0 in tf.range(3):\n        if a < 0:\n"
+    "            return a, b, c\n    return a, b, c\n",
+    # continue and break in nested tensor loops (flags are not carried by the outer loop)
+    "def prog(a, b):\n    c = a - b\n    for i0 in tf.range(2):\n        for i1 in tf.range(3):\n"
+    "            if a > i1:\n                continue\n            if b > i1:\n"
+    "                break\n            c = c + i1\n    return a, b, c\n",
+]
+
+
+@pytest.mark.parametrize("source", REGRESSIONS)
+@pytest.mark.parametrize("a,b", [(0, 0), (-1, 5), (2, 1)])
+def test_programs_found_by_the_generator(source, a, b):
+    filename = f"<regression-{next(_counter)}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace: dict = {"tf": tf}
+    exec(compile(source, filename, "exec"), namespace)
+    reference: dict = {}
+    exec(source.replace("tf.range", "range"), reference)
+    want = reference["prog"](a, b)
+    got = tf.function(namespace["prog"])(tf.constant(a), tf.constant(b))
+    assert tuple(int(v) for v in got) == want

@@ -73,7 +73,10 @@ def read_before_write(stmts) -> set[str]:
         elif isinstance(s, ast.While):
             reads = loaded([s.test]) | read_before_write(s.body) | read_before_write(s.orelse)
         elif isinstance(s, ast.For):
-            reads = loaded([s.iter]) | read_before_write(s.body) | read_before_write(s.orelse)
+            targets: set[str] = set()
+            _targets(s.target, targets)  # each iteration writes the target first
+            reads = (loaded([s.iter]) | (read_before_write(s.body) - targets)
+                     | read_before_write(s.orelse))
         elif isinstance(s, ast.With):
             reads = loaded([i.context_expr for i in s.items]) | read_before_write(s.body)
         else:

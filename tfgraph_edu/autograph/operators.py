@@ -161,6 +161,13 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
         results.append(sg.run(run))
         subgraphs.append(sg)
     set_state(init)
+    for name, a, b in zip(symbol_names, results[0], results[1]):  # before any flattening
+        _check_branch_values(name, a, b)
+    if _PROBING[0]:
+        results = [[b if isinstance(a, UndefinedReturnValue) else a
+                    for a, b in zip(results[0], results[1])],
+                   [a if isinstance(b, UndefinedReturnValue) else b
+                    for a, b in zip(results[0], results[1])]]
     structure = list(results[0])
     names = _flat_names(structure, symbol_names)
     results = [cf.flatten(list(r)) for r in results]
@@ -323,14 +330,18 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
                     out[i] = to_tensor(0)
                     continue
                 raise ValueError(f"'{symbol_names[i]}' must be defined before the loop.")
-            if isinstance(v, Tensor):
-                dims = [d if d is not None else 0 for d in (v.shape.dims or [])]
-                out[i] = array_ops.zeros(dims, v.dtype)
-            elif v is None:
+            if v is None:
                 raise ValueError(f"'{symbol_names[i]}' must be defined before the loop.")
-            else:
-                out[i] = array_ops.zeros_like(to_tensor(v))
+            out[i] = cf.pack_as(v, [_zeros_like_value(x) for x in cf.flatten(v)])
     return out
+
+
+def _zeros_like_value(v):
+    """A zero of the type a loop body gives a variable (its placeholder before the loop)."""
+    if isinstance(v, Tensor):
+        dims = [d if d is not None else 0 for d in (v.shape.dims or [])]
+        return array_ops.zeros(dims, v.dtype)
+    return array_ops.zeros_like(to_tensor(v))
 
 
 # -- for -

@@ -47,6 +47,9 @@ def _hoist(op, rw, report) -> bool:
         for t in bop.inputs:
             if id(t.op) in invariant and t.op.type != "Const" and t not in needed:
                 needed.append(t)
+    for t in body.outputs[:n_loop]:  # a loop variable may itself be loop-invariant
+        if id(t.op) in invariant and t.op.type != "Const" and t not in needed:
+            needed.append(t)
     if not needed:
         return False
     # 1. outside: copy the invariant ops, reading the While's capture inputs

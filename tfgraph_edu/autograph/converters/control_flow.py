@@ -136,11 +136,12 @@ def convert_stmt(s, live_out: set, ctx) -> list:
         s.orelse = convert_block(s.orelse, live_out, ctx)
         return if_statements.build(s, live_out, ctx)
     if isinstance(s, ast.While):
-        again = live_out | analysis.loaded([s])
+        # the next iteration reads what the loop reads before writing it
+        again = live_out | analysis.read_before_write([s])
         s.body = convert_block(s.body, again, ctx)
         return while_statements.build(s, live_out, again, ctx)
     if isinstance(s, ast.For):
-        again = live_out | analysis.loaded([s])
+        again = live_out | analysis.read_before_write([s])
         if getattr(s, "_ag_extra_test", None):
             again.add(s._ag_extra_test)
         s.body = convert_block(s.body, again, ctx)
