@@ -9,7 +9,7 @@ import linecache
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import tfgraph_edu as tf
@@ -94,27 +94,35 @@ def expressions(draw, depth=0):
 
 
 @st.composite
-def statements(draw, indent=1, depth=0):
+def statements(draw, indent=1, depth=0, in_loop=False):
     pad = "    " * indent
-    kind = draw(st.sampled_from(["assign", "assign", "if", "while"] if depth < 2
-                                else ["assign"]))
+    kinds = ["assign", "assign", "if", "while", "for", "return"] if depth < 2 else ["assign"]
+    if in_loop:
+        kinds += ["break", "continue"]
+    kind = draw(st.sampled_from(kinds))
     if kind == "assign":
         var = draw(st.sampled_from(VARS))
-        expr = draw(expressions())
-        return [f"{pad}{var} = {expr} % 97"]
+        return [f"{pad}{var} = {draw(expressions())} % 97"]
+    if kind in ("break", "continue", "return"):
+        jump = "return a, b, c" if kind == "return" else kind
+        return [f"{pad}if {draw(st.sampled_from(VARS))} > {draw(st.integers(-5, 50))}:",
+                f"{pad}    {jump}"]
     cmp = draw(st.sampled_from(["<", ">", "<=", ">=", "==", "!="]))
     cond = f"{draw(st.sampled_from(VARS))} {cmp} {draw(expressions())}"
+    loop = kind in ("while", "for")
     body = [ln for _ in range(draw(st.integers(1, 2)))
-            for ln in draw(statements(indent + 1, depth + 1))]
+            for ln in draw(statements(indent + 1, depth + 1, in_loop or loop))]
     if kind == "if":
         out = [f"{pad}if {cond}:"] + body
         if draw(st.booleans()):
-            out += [f"{pad}else:"] + [ln for ln in draw(statements(indent + 1, depth + 1))]
+            out += [f"{pad}else:"] + draw(statements(indent + 1, depth + 1, in_loop))
         return out
+    if kind == "for":
+        return [f"{pad}for i{depth} in tf.range({draw(st.integers(0, 4))}):"] + body
     k = draw(st.integers(1, 4))
-    counter = f"i{depth}"
-    return ([f"{pad}{counter} = 0", f"{pad}while {counter} < {k}:"] + body
-            + [f"{pad}    {counter} += 1"])
+    counter = f"j{depth}"
+    return ([f"{pad}{counter} = tf.constant(0)", f"{pad}while {counter} < {k}:",
+             f"{pad}    {counter} += 1"] + body)
 
 
 @st.composite
@@ -126,17 +134,30 @@ def programs(draw):
     return "\n".join(lines) + "\n"
 
 
-@settings(max_examples=40, deadline=None)
-@given(programs(), st.integers(-20, 20), st.integers(-20, 20))
-def test_generated_programs(source, a, b):
+def _run_both(source, a, b):
+    """(plain Python result, tf.function result) of a generated program."""
     filename = f"<hypothesis-program-{next(_counter)}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace: dict = {}
+    namespace: dict = {"tf": tf}
     exec(compile(source, filename, "exec"), namespace)
-    prog = namespace["prog"]
-    want = prog(a, b)
-    got = tf.function(prog)(tf.constant(a), tf.constant(b))
-    assert tuple(int(v) for v in got) == want, source
+    reference: dict = {}
+    exec(source.replace("tf.range", "range").replace("tf.constant(0)", "0"), reference)
+    want = reference["prog"](a, b)
+    try:
+        got = tf.function(namespace["prog"])(tf.constant(a), tf.constant(b))
+    except ValueError as exc:
+        # what TensorFlow refuses too: a value (or return) in only one branch of a tensor if
+        assume("must also have a return statement" not in str(exc)
+               and "must also be initialized" not in str(exc))
+        raise
+    return want, tuple(int(v) for v in got)
+
+
+@settings(max_examples=60, deadline=None)
+@given(programs(), st.integers(-20, 20), st.integers(-20, 20))
+def test_generated_programs(source, a, b):
+    want, got = _run_both(source, a, b)
+    assert got == tuple(int(v) for v in want), source
 
 
 REGRESSIONS = [
@@ -156,12 +177,5 @@ REGRESSIONS = [
 @pytest.mark.parametrize("source", REGRESSIONS)
 @pytest.mark.parametrize("a,b", [(0, 0), (-1, 5), (2, 1)])
 def test_programs_found_by_the_generator(source, a, b):
-    filename = f"<regression-{next(_counter)}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace: dict = {"tf": tf}
-    exec(compile(source, filename, "exec"), namespace)
-    reference: dict = {}
-    exec(source.replace("tf.range", "range"), reference)
-    want = reference["prog"](a, b)
-    got = tf.function(namespace["prog"])(tf.constant(a), tf.constant(b))
-    assert tuple(int(v) for v in got) == want
+    want, got = _run_both(source, a, b)
+    assert got == want

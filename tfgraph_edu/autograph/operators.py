@@ -281,7 +281,23 @@ def _warn_unroll(i, ops):
 def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, extra=None):
     builder = building_graph()
     init = list(get_state())
-    init = _initialise_undefined(init, body, get_state, set_state, symbol_names, builder)
+    init, unchanged = _initialise_undefined(init, body, get_state, set_state, symbol_names,
+                                            builder)
+    fixed = {i: init[i] for i in unchanged}
+    if fixed:  # values no iteration sets do not become loop variables
+        full_get, full_set = get_state, set_state
+        carried = [i for i in range(len(init)) if i not in fixed]
+
+        def get_state():
+            values = full_get()
+            return tuple(values[i] for i in carried)
+
+        def set_state(vals):
+            merged = dict(fixed)
+            merged.update(zip(carried, vals))
+            full_set(tuple(merged[i] for i in range(len(merged))))
+        symbol_names = tuple(symbol_names[i] for i in carried)
+        init = [init[i] for i in carried]
     names = _flat_names(init, symbol_names)
     tensors = []
     with _core.using_interpreter(builder):
@@ -308,7 +324,7 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
     them (traced once in a scratch graph); a variable the body reads first is an error."""
     missing = [i for i, v in enumerate(init) if isinstance(v, (Undefined, UndefinedReturnValue))]
     if not missing:
-        return init
+        return init, set()
     probe = cf.Subgraph(builder, "loop_probe")
     set_state(tuple(init))
     _PROBING[0] += 1
@@ -322,18 +338,24 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
     after = list(get_state())
     set_state(tuple(init))
     out = list(init)
+    unchanged: set[int] = set()
     with _core.using_interpreter(builder):
         for i in missing:
             v = after[i]
             if isinstance(v, (Undefined, UndefinedReturnValue)):
                 if symbol_names[i] == "retval_":
-                    out[i] = to_tensor(0)
+                    # the loop never returns: the return flag and value stay outside it
+                    unchanged.add(i)
+                    if "do_return" in symbol_names:
+                        j = list(symbol_names).index("do_return")
+                        if after[j] is init[j]:
+                            unchanged.add(j)
                     continue
                 raise ValueError(f"'{symbol_names[i]}' must be defined before the loop.")
             if v is None:
                 raise ValueError(f"'{symbol_names[i]}' must be defined before the loop.")
             out[i] = cf.pack_as(v, [_zeros_like_value(x) for x in cf.flatten(v)])
-    return out
+    return out, unchanged
 
 
 def _zeros_like_value(v):
