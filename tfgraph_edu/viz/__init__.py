@@ -1,6 +1,13 @@
-"""Layer 8: pictures of graphs (DOT, SVG through Graphviz) and rich displays."""
+"""Layer 8: pictures of graphs (DOT, SVG through Graphviz) and rich displays.
+
+Importing this package attaches ``_repr_mimebundle_`` to Graph, ConcreteFunction and Function,
+so they show themselves in Jupyter.
+"""
 
 from . import displays  # noqa: F401 - attaches _repr_mimebundle_ to the graph classes
-from .displays import show_graph  # noqa: F401
-from .dot import graph_to_dot  # noqa: F401
-from .render import dot_available, to_svg  # noqa: F401
+from .displays import GraphPicture, show_graph
+from .dot import graph_to_dot, highlight_from_report
+from .render import dot_available, to_svg
+
+__all__ = ["graph_to_dot", "to_svg", "show_graph", "dot_available", "highlight_from_report",
+           "GraphPicture"]

@@ -1,8 +1,9 @@
 """Rich displays for graphs, concrete functions and tf.functions (layer 8).
 
-Attached to the classes here (plugin style: the lower layers never import
-viz).  ``text/plain`` is deterministic - no memory addresses - so notebooks diff
-cleanly; ``text/html`` shows the picture or the table, everything escaped.
+Attached to the classes when this module is imported (plugin style: the lower layers never
+import viz).  ``text/plain`` is deterministic - no memory addresses - so stored notebook outputs
+compare cleanly; ``text/html`` shows the picture (or the table of a tf.function's traces) with
+every piece of user text escaped.
 """
 
 from __future__ import annotations
@@ -10,28 +11,121 @@ from __future__ import annotations
 from ..function.concrete import ConcreteFunction
 from ..function.polymorphic import Function
 from ..graph.graph import Graph
-from .dot import graph_to_dot
-from .html import escape, svg_or_dot_html
+from .dot import COLLAPSE_ABOVE, default_collapse, graph_to_dot, highlight_from_report, kinds_in
+from .html import STYLE, escape, legend_html, svg_or_dot_html
+
+__all__ = ["GraphPicture", "show_graph", "graph_text", "function_text", "function_table"]
+
+
+def _bundle(include, exclude, text: str, html) -> dict:
+    """The mime bundle with the types asked for; ``html`` is called only if wanted."""
+    def wanted(mime):
+        return (not include or mime in include) and not (exclude and mime in exclude)
+    out = {}
+    if wanted("text/plain"):
+        out["text/plain"] = text
+    if wanted("text/html"):
+        out["text/html"] = html()
+    return out
 
 
 def graph_text(graph) -> str:
-    return f"<tf.Graph {graph.name!r}: {len(graph.operations)} operations>"
+    n = len(graph.operations)
+    return f"<tf.Graph {graph.name!r}: {n} operation{'s' if n != 1 else ''}>"
 
 
+class GraphPicture:
+    """A graph's picture as a rich display: what :func:`show_graph` returns (and what a Graph
+    or ConcreteFunction shows in a notebook).  ``dot`` is the DOT text; ``svg()`` draws it."""
+
+    def __init__(self, graph, *, highlight=None, collapse=None, caption: str = ""):
+        self.graph = graph
+        self.highlight = dict(highlight or {})
+        self.collapse = default_collapse(graph) if collapse is None else set(collapse)
+        self.caption = caption or graph_text(graph)
+        self.dot = graph_to_dot(graph, highlight=self.highlight, collapse=self.collapse)
+
+    def svg(self) -> str | None:
+        """The SVG text, or None without Graphviz's ``dot``."""
+        from .render import to_svg
+        return to_svg(self.dot)
+
+    def _notes(self) -> str:
+        notes = []
+        boxes = self.dot.count("shape=folder")
+        if boxes:
+            big = len(self.graph.operations) > COLLAPSE_ABOVE
+            notes.append(f"{boxes} part{'s' if boxes != 1 else ''} drawn collapsed"
+                         + (f" (graphs over {COLLAPSE_ABOVE} operations start summarised)"
+                            if big else "") + "; pass collapse=set() to draw every op.")
+        n = len(self.highlight)
+        if n:
+            notes.append(f"{n} changed node{'s' if n != 1 else ''} "
+                         f"{'is' if n == 1 else 'are'} outlined.")
+        return " ".join(notes)
+
+    def html(self) -> str:
+        kinds = kinds_in(self.graph)
+        notes = self._notes()
+        return (svg_or_dot_html(self.dot) +
+                legend_html(kinds, set(self.highlight.values())) +
+                f'<div class="tfg-caption"><code>{escape(self.caption)}</code>'
+                + (f" {escape(notes)}" if notes else "") + "</div>")
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return _bundle(include, exclude, self.caption, self.html)
+
+    def __repr__(self):
+        return self.caption
+
+
+def show_graph(target, optimized: bool = False, *, collapse=None, highlight=None) -> GraphPicture:
+    """The picture of a Graph, a ConcreteFunction or a tf.function (its latest trace).
+
+    ``optimized=True`` draws the graph after the optimiser's passes, the nodes they changed
+    outlined (a ConcreteFunction or tf.function only: a bare Graph has no optimiser report).
+    ``collapse`` and ``highlight`` are passed on to :func:`~tfgraph_edu.viz.graph_to_dot`.
+    """
+    if isinstance(target, Function):
+        if not target.concrete_functions:
+            raise ValueError(f"{target.__name__} has not been traced yet: call it (or "
+                             "get_concrete_function) first.")
+        target = target.concrete_functions[-1]
+    if isinstance(target, ConcreteFunction):
+        if optimized:
+            graph = target.optimized_graph
+            marks = highlight_from_report(target.optimization_report, graph)
+            marks.update(highlight or {})
+            n = len(target.optimization_report.changes)
+            caption = (f"{graph_text(graph)} optimised from {len(target.graph.operations)} "
+                       f"traced operations ({n} change{'s' if n != 1 else ''})")
+            return GraphPicture(graph, highlight=marks, collapse=collapse, caption=caption)
+        return GraphPicture(target.graph, highlight=highlight, collapse=collapse)
+    if isinstance(target, Graph):
+        if optimized:
+            raise ValueError("optimized=True needs a ConcreteFunction or a tf.function: a Graph "
+                             "has no optimiser report. Pass the function instead.")
+        return GraphPicture(target, highlight=highlight, collapse=collapse)
+    raise TypeError(f"show_graph draws a Graph, a ConcreteFunction or a tf.function, got "
+                    f"{type(target).__name__}.")
+
+
+# -- the rich displays attached to the classes -------------------------------------------------
 def _graph_bundle(self, include=None, exclude=None):
-    html = (svg_or_dot_html(graph_to_dot(self)) +
-            f"<p><code>{escape(graph_text(self))}</code></p>")
-    return {"text/plain": graph_text(self), "text/html": html}
+    return _bundle(include, exclude, graph_text(self), lambda: GraphPicture(self).html())
 
 
 def _concrete_bundle(self, include=None, exclude=None):
     text = "ConcreteFunction " + self.pretty_printed_signature()
-    html = (svg_or_dot_html(graph_to_dot(self.graph)) +
-            f"<pre>{escape(text)}</pre>")
-    return {"text/plain": text, "text/html": html}
+
+    def html():
+        picture = GraphPicture(self.graph)
+        return picture.html() + f'<pre class="tfg-signature">{escape(text)}</pre>'
+    return _bundle(include, exclude, text, html)
 
 
 def function_text(fn) -> str:
+    """A tf.function in words: its name, how often it traced, one line per concrete function."""
     n = fn.experimental_get_tracing_count()
     lines = [f"tf.function {fn.__name__}: traced {n} time{'s' if n != 1 else ''}"]
     for i, cf in enumerate(fn.concrete_functions, 1):
@@ -40,52 +134,28 @@ def function_text(fn) -> str:
 
 
 def function_table(fn) -> str:
-    traces = {e.index: e for e in fn.events.traces}
+    """A tf.function's concrete functions as an HTML table: index, signature, why it was
+    traced, and how many calls it served."""
+    reasons = {e.index: e.reason for e in fn.events.traces}
     calls: dict[int, int] = {}
     for e in fn.events.calls:
         if e.concrete_index is not None:
             calls[e.concrete_index] = calls.get(e.concrete_index, 0) + 1
     rows = "".join(
         f"<tr><td>{i}</td><td><code>{escape(cf.pretty_printed_signature(False))}</code></td>"
-        f"<td>{escape(traces[i].reason if i in traces else '')}</td><td>{calls.get(i, 0)}</td>"
-        f"</tr>" for i, cf in enumerate(fn.concrete_functions, 1))
-    return (f"<p><b>{escape(fn.__name__)}</b>: {len(fn.concrete_functions)} concrete "
-            f"function(s)</p><table><tr><th>#</th><th>signature</th><th>why it was traced"
-            f"</th><th>calls</th></tr>{rows}</table>")
+        f"<td>{escape(reasons.get(i, ''))}</td><td>{calls.get(i, 0)}</td></tr>"
+        for i, cf in enumerate(fn.concrete_functions, 1))
+    n = fn.experimental_get_tracing_count()
+    head = (f'<p class="tfg-caption"><b>tf.function <code>{escape(fn.__name__)}</code></b>: '
+            f"traced {n} time{'s' if n != 1 else ''}</p>")
+    if not rows:
+        return STYLE + head
+    return (f'{STYLE}{head}<table class="tfg-table"><tr><th>#</th><th>signature</th>'
+            f"<th>why it was traced</th><th>calls served</th></tr>{rows}</table>")
 
 
 def _function_bundle(self, include=None, exclude=None):
-    return {"text/plain": function_text(self), "text/html": function_table(self)}
-
-
-class GraphPicture:
-    """What ``show_graph`` returns: a graph's picture as a rich display."""
-
-    def __init__(self, graph, highlight=None, collapse=None):
-        self.graph = graph
-        self.dot = graph_to_dot(graph, highlight=highlight, collapse=collapse)
-
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"text/plain": graph_text(self.graph), "text/html": svg_or_dot_html(self.dot)}
-
-
-def show_graph(target, optimized: bool = False, collapse=None) -> GraphPicture:
-    """The picture of a Graph, a ConcreteFunction, or a tf.function's latest trace; with
-    ``optimized=True`` the optimised graph, the optimiser's changes highlighted."""
-    if isinstance(target, Function):
-        if not target.concrete_functions:
-            raise ValueError(f"{target.__name__} has not been traced yet: call it first.")
-        target = target.concrete_functions[-1]
-    if isinstance(target, ConcreteFunction):
-        if optimized:
-            report = target.optimization_report
-            highlight = {c.by or c.node: c.action for c in report.changes}
-            return GraphPicture(target.optimized_graph, highlight, collapse)
-        return GraphPicture(target.graph, None, collapse)
-    if isinstance(target, Graph):
-        return GraphPicture(target, None, collapse)
-    raise TypeError(f"show_graph draws a Graph, ConcreteFunction or tf.function, got "
-                    f"{type(target).__name__}")
+    return _bundle(include, exclude, function_text(self), lambda: function_table(self))
 
 
 Graph._repr_mimebundle_ = _graph_bundle

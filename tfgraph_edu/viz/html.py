@@ -1,20 +1,68 @@
-"""HTML fragments for graph pictures: CSS classes only, no scripts (layer 8)."""
+"""HTML fragments for graph pictures (layer 8): CSS classes and one small ``<style>``, no
+scripts, nothing loaded from elsewhere.  Every piece of user text goes through :func:`escape`."""
 
 from __future__ import annotations
 
+import subprocess
 from html import escape as _escape
 
 from . import render
+from .dot import HIGHLIGHTS, KINDS
+
+__all__ = ["escape", "svg_or_dot_html", "legend_html", "STYLE"]
 
 
 def escape(text) -> str:
+    """``text`` as HTML text or attribute value: ``&``, ``<``, ``>`` and both quotes escaped."""
     return _escape(str(text), quote=True)
 
 
+def _style() -> str:
+    kinds = "".join(f".tfg-key-{k}{{background:{fill};}}" for k, (_, fill, _, _) in KINDS.items())
+    changes = "".join(f".tfg-key-{k}{{background:#fff;border:2px solid {colour};}}"
+                      for k, (colour, _) in HIGHLIGHTS.items())
+    return ("<style>"
+            ".tfg-graph{overflow:auto;max-height:80vh;}"
+            ".tfg-graph svg{max-width:100%;height:auto;}"
+            ".tfg-graph.tfg-no-dot pre{font-size:11px;max-height:24em;overflow:auto;}"
+            ".tfg-hint{color:#8a5300;}"
+            ".tfg-caption{font-size:12px;color:#555;margin:2px 0;}"
+            ".tfg-legend{font-size:11px;color:#555;margin:2px 0;}"
+            ".tfg-legend span.tfg-key{display:inline-block;width:10px;height:10px;"
+            "border:1px solid #888;margin:0 3px 0 8px;vertical-align:middle;}"
+            ".tfg-table td,.tfg-table th{text-align:left;padding:2px 8px;vertical-align:top;}"
+            f"{kinds}{changes}</style>")
+
+
+STYLE = _style()
+
+
 def svg_or_dot_html(dot_text: str) -> str:
-    """The SVG picture, or - without Graphviz - the install hint and the escaped DOT."""
-    svg = render.to_svg(dot_text)
+    """The SVG picture of ``dot_text`` in a ``div``; without Graphviz, the install hint and the
+    escaped DOT text; if Graphviz rejects the DOT, its message and the DOT text."""
+    try:
+        svg = render.to_svg(dot_text)
+    except (subprocess.CalledProcessError, OSError) as exc:
+        detail = getattr(exc, "stderr", b"") or b""
+        if isinstance(detail, bytes):
+            detail = detail.decode("utf-8", "replace")
+        message = f"Graphviz could not draw this graph: {detail.strip() or exc}"
+        return (f'{STYLE}<div class="tfg-graph tfg-no-dot"><p class="tfg-hint">'
+                f"{escape(message)}</p><pre>{escape(dot_text)}</pre></div>")
     if svg is not None:
-        return f'<div class="tfg-graph">{svg}</div>'
-    return (f'<div class="tfg-graph tfg-no-dot"><p>{escape(render.INSTALL_HINT)}</p>'
-            f"<pre>{escape(dot_text)}</pre></div>")
+        return f'{STYLE}<div class="tfg-graph">{svg}</div>'
+    return (f'{STYLE}<div class="tfg-graph tfg-no-dot"><p class="tfg-hint">'
+            f"{escape(render.INSTALL_HINT)}</p><pre>{escape(dot_text)}</pre></div>")
+
+
+def legend_html(kinds=None, changes=()) -> str:
+    """A one-line key of node colours: ``kinds`` (default: all of ``KINDS``) and highlight
+    kinds ``changes``."""
+    parts = []
+    for k in KINDS if kinds is None else [k for k in KINDS if k in set(kinds)]:
+        parts.append(f'<span class="tfg-key tfg-key-{k}" title="{escape(KINDS[k][3])}"></span>'
+                     f"{escape(k.replace('_', ' '))}")
+    for k in [k for k in HIGHLIGHTS if k in set(changes)]:
+        parts.append(f'<span class="tfg-key tfg-key-{k}" title="{escape(HIGHLIGHTS[k][1])}">'
+                     f"</span>{escape(k)}")
+    return f'<div class="tfg-legend">{"".join(parts)}</div>' if parts else ""

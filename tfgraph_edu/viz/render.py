@@ -1,8 +1,14 @@
-"""DOT to SVG through the ``graphviz`` package (layer 8)."""
+"""DOT text to SVG through the ``graphviz`` package and its ``dot`` program (layer 8).
+
+Graphviz is optional: without the ``dot`` program (or the ``graphviz`` package) :func:`to_svg`
+returns None and the displays show :data:`INSTALL_HINT` and the DOT text instead.
+"""
 
 from __future__ import annotations
 
 import shutil
+
+__all__ = ["INSTALL_HINT", "dot_available", "to_svg"]
 
 INSTALL_HINT = ("Graphviz's `dot` program is not installed: install it with `sudo apt-get "
                 "install graphviz` (Debian/Ubuntu), `brew install graphviz` (macOS) or `conda "
@@ -10,11 +16,18 @@ INSTALL_HINT = ("Graphviz's `dot` program is not installed: install it with `sud
 
 
 def dot_available() -> bool:
+    """Whether pictures can be drawn: the ``graphviz`` package imports and ``dot`` is on PATH."""
+    try:
+        import graphviz  # noqa: F401
+    except ImportError:
+        return False
     return shutil.which("dot") is not None
 
 
 def to_svg(dot_text: str) -> str | None:
-    """The SVG for ``dot_text``, or None when the ``dot`` program is missing."""
+    """The SVG for ``dot_text`` (from ``<svg`` on: no XML prolog, so it can sit inside HTML),
+    or None when the ``dot`` program or the ``graphviz`` package is missing.  A DOT text Graphviz
+    rejects raises ``graphviz.CalledProcessError`` (with dot's message)."""
     try:
         import graphviz
     except ImportError:

@@ -1,0 +1,41 @@
+"""Small helpers for reading DOT text in the viz tests."""
+
+from __future__ import annotations
+
+import re
+
+from tfgraph_edu.viz.dot import quote
+
+
+def node_attrs(dot: str, node_id: str) -> str:
+    """The attribute text of the node statement for ``node_id`` (fails if there is none)."""
+    m = re.search(rf"^\s*{re.escape(quote(node_id))} \[(.*)\];$", dot, re.M)
+    assert m, f"no node {node_id!r} in:\n{dot}"
+    return m.group(1)
+
+
+def has_node(dot: str, node_id: str) -> bool:
+    return re.search(rf"^\s*{re.escape(quote(node_id))} \[", dot, re.M) is not None
+
+
+def edges(dot: str) -> list[tuple[str, str, str]]:
+    """(source, target, attributes) of every edge statement, ids unquoted (simple names only)."""
+    return [(a, b, attrs) for a, b, attrs in
+            re.findall(r'^\s*"([^"\\]*)" -> "([^"\\]*)" \[(.*)\];$', dot, re.M)]
+
+
+def cluster_block(dot: str, cluster: str) -> str:
+    """The lines of ``subgraph "cluster" {`` up to its closing brace (nested ones counted)."""
+    lines = dot.splitlines()
+    head = f"subgraph {quote(cluster)} {{"
+    start = next(i for i, line in enumerate(lines) if line.strip() == head)
+    depth = 0
+    for i in range(start, len(lines)):
+        text = lines[i].strip()
+        if text.startswith("subgraph ") and text.endswith("{"):
+            depth += 1
+        elif text == "}":
+            depth -= 1
+            if depth == 0:
+                return "\n".join(lines[start:i + 1])
+    raise AssertionError(f"cluster {cluster!r} not closed")
