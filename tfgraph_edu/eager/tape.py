@@ -184,22 +184,14 @@ class GradientTape:
         try:
             grads: dict[int, object] = {}
             for i, t in enumerate(targets):
-                t = _convert.to_tensor(t)
-                g = out_grads[i] if out_grads is not None else array_ops.ones_like(t)
-                _accumulate(grads, id(t), g, math_ops)
-            for entry in reversed(self._entries):
-                gs = [grads.get(id(o)) for o in entry.outputs]
-                if all(g is None for g in gs):
-                    continue
-                grad_fn = entry.opdef.grad
-                if grad_fn is None:
-                    continue
-                gs = [array_ops.zeros_like(o) if g is None else g
-                      for g, o in zip(gs, entry.outputs)]
-                in_grads = grad_fn(entry, *gs)
-                for x, g in zip(entry.inputs, in_grads):
-                    if g is not None:
-                        _accumulate(grads, id(x), g, math_ops)
+                if hasattr(t, "_tape_key"):  # a variable as target: d(v)/d(v) is one
+                    key, like = t._tape_key(), t.read_value()
+                else:
+                    t = _convert.to_tensor(t)
+                    key, like = id(t), t
+                g = out_grads[i] if out_grads is not None else array_ops.ones_like(like)
+                _accumulate(grads, key, g, math_ops)
+            backprop(self._entries, grads)
             result = []
             for s in flat_sources:
                 g = grads.get(_key(s))
@@ -213,6 +205,31 @@ class GradientTape:
         if not self._persistent:
             self._entries = []
         return _pack_like(sources, iter(result))
+
+
+def backprop(entries, grads: dict) -> None:
+    """Run the gradients of ``entries`` (ops in program order) backwards.
+
+    ``grads`` maps ``id(tensor)`` to the gradient reaching it so far; it starts with
+    the targets' cotangents and ends with every tensor's gradient.  An op whose
+    OpDef sets ``none_cotangents`` receives None (not zeros) for outputs no
+    gradient reached.
+    """
+    from ..ops import array_ops, math_ops
+    for entry in reversed(entries):
+        gs = [grads.get(id(o)) for o in entry.outputs]
+        if all(g is None for g in gs):
+            continue
+        grad_fn = entry.opdef.grad
+        if grad_fn is None:
+            continue
+        if not getattr(entry.opdef, "none_cotangents", False):
+            gs = [array_ops.zeros_like(o) if g is None else g
+                  for g, o in zip(gs, entry.outputs)]
+        in_grads = grad_fn(entry, *gs)
+        for x, g in zip(entry.inputs, in_grads):
+            if g is not None:
+                _accumulate(grads, id(x), g, math_ops)
 
 
 def _accumulate(grads, key, g, math_ops) -> None:
