@@ -18,6 +18,7 @@ from ..ops import convert as _convert
 __all__ = ["GradientTape", "UnconnectedGradients", "record", "variable_accessed", "ACTIVE"]
 
 ACTIVE: list[GradientTape] = []
+_PAUSED: list[list[GradientTape]] = []  # tapes set aside while branches and bodies are traced
 _log = logging.getLogger("tensorflow")
 
 
@@ -55,10 +56,20 @@ def record(opdef, inputs, attrs, outputs) -> None:
 
 
 def variable_accessed(variable) -> None:
-    """Watch a trainable variable that is read while tapes are active."""
+    """Watch a trainable variable that is read while tapes are active.
+
+    A read inside a cond branch or loop body being traced also counts for the
+    tapes paused while it is traced (:func:`stop_recording_all`).
+    """
+    if not variable.trainable:
+        return
     for tape in ACTIVE:
-        if tape._recording and tape._watch_accessed and variable.trainable:
+        if tape._recording and tape._watch_accessed:
             tape._watch_variable(variable)
+    for paused in _PAUSED:
+        for tape in paused:
+            if tape._recording and tape._watch_accessed:
+                tape._watch_variable(variable)
 
 
 def _flatten(structure, out):
@@ -126,11 +137,24 @@ class GradientTape:
                 continue
             self._watched[id(t)] = t
 
+    def _watch_tensor(self, t) -> None:
+        """Watch any tensor, resources included (for gradient rules that replay graphs)."""
+        self._watched[id(t)] = t
+
     def _watch_variable(self, variable) -> None:
-        key = variable._tape_key()
-        if key not in self._watched:
-            self._watched[key] = variable.handle
-            self._variables[key] = variable
+        """Watch the variable's handle as every graph being built sees it (a branch or loop
+        body, the graphs around it) and eagerly: ops at each level read their own."""
+        from ..ops import _core
+        handle = variable._handle
+        self._watched[id(handle)] = handle
+        builder = _core.interpreter()
+        while not builder.executing_eagerly:
+            inner = builder.capture_variable(variable)
+            self._watched[id(inner)] = inner
+            builder = builder.outer
+            if builder is None:
+                break
+        self._variables.setdefault(id(variable), variable)
 
     def watched_variables(self) -> tuple:
         """The variables this tape watched, in the order they were first watched."""
@@ -232,6 +256,30 @@ def backprop(entries, grads: dict) -> None:
                 _accumulate(grads, id(x), g, math_ops)
 
 
+def differentiable(t) -> bool:
+    """Whether a gradient can reach ``t``: floating tensors, and the resources of floating
+    variables (a variable's gradient arrives at its handle)."""
+    dtype = t.dtype
+    if dtype.name == "resource":
+        held = getattr(t, "handle_dtype", None)
+        if held is None:
+            held = getattr(getattr(t, "_value", None), "var_dtype", None)
+        return held is not None and held.is_floating
+    return dtype.is_floating
+
+
+def zeros_for(t):
+    """A zero gradient for ``t`` (for a resource: zeros shaped like its variable)."""
+    from ..ops import array_ops
+    if t.dtype.name == "resource":
+        shape = getattr(t, "handle_shape", None)
+        dtype = getattr(t, "handle_dtype", None)
+        if dtype is None:
+            shape, dtype = t._value.var_shape, t._value.var_dtype
+        return array_ops.zeros(shape, dtype)
+    return array_ops.zeros_like(t)
+
+
 def _accumulate(grads, key, g, math_ops) -> None:
     prev = grads.get(key)
     grads[key] = g if prev is None else math_ops.add(prev, g)
@@ -242,7 +290,9 @@ def stop_recording_all():
     """No active tape records in the body (tapes created inside it do)."""
     saved = ACTIVE[:]
     ACTIVE.clear()
+    _PAUSED.append(saved)
     try:
         yield
     finally:
+        _PAUSED.pop()
         ACTIVE[:] = saved

@@ -26,15 +26,16 @@ through the saved tensors that the inner gradient used.
 from __future__ import annotations
 
 from .. import _gc
-from .. import dtypes as _dt
 from ..eager import tape as _tape
 from ..eager.graph_builder import GraphBuilder
+from ..eager.tape import differentiable
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..graph.graph import Graph, Tensor
 from ..ops import array_ops, function_ops, math_ops
 from ..ops._core import bind, using_interpreter
 from ..ops.control_flow_ops import GraphFunction
+from ..ops.state_ops import ResourceHandle
 from ..optimize import optimize
 from ..runtime.compiled import CompiledGraph
 from ..runtime.schedule import schedule
@@ -48,18 +49,6 @@ def _wrap(value) -> EagerTensor:
     t = _new(EagerTensor)
     t._value = value
     return t
-
-
-def differentiable(t) -> bool:
-    """Whether a gradient can reach ``t``: floating tensors, and resources of floating
-    variables."""
-    dtype = t.dtype
-    if dtype is _dt.resource:
-        held = getattr(t, "handle_dtype", None)
-        if held is None:
-            held = getattr(getattr(t, "_value", None), "var_dtype", None)
-        return held is not None and held.is_floating
-    return dtype.is_floating
 
 
 def _graph_entries(graph, targets, sources) -> list:
@@ -83,13 +72,15 @@ class Backward:
     gradients of ``sources[k]`` for each ``k`` in ``source_index``.
     """
 
-    def __init__(self, function, captured, source_index, n_targets):
+    def __init__(self, function, captured, source_index, n_targets, error=None):
         self.function = function
         self.captured = captured
         self.source_index = source_index
         self.n_targets = n_targets
-        self.attrs = {"f": function, "Tin": tuple(t.dtype for t in function.inputs),
-                      "Tout": tuple(t.dtype for t in function.outputs)}
+        self.error = error  # why the gradient cannot be built (raised when it is asked for)
+        if function is not None:
+            self.attrs = {"f": function, "Tin": tuple(t.dtype for t in function.inputs),
+                          "Tout": tuple(t.dtype for t in function.outputs)}
 
     @property
     def saved(self) -> list:
@@ -100,6 +91,13 @@ class Backward:
 def build_backward(graph, sources, targets, name: str) -> Backward:
     """The gradients of ``sources`` from cotangents of ``targets``, as a graph function built
     with each forward op's gradient rule (TensorFlow's backward function)."""
+    try:
+        return _build_backward(graph, sources, targets, name)
+    except NotImplementedError as exc:  # raised when (and only if) the gradient is asked for
+        return Backward(None, [], [], len(targets), error=exc)
+
+
+def _build_backward(graph, sources, targets, name: str) -> Backward:
     entries = _graph_entries(graph, targets, sources)
     g = Graph(name)
     builder = GraphBuilder(g, outer=GraphBuilder(graph))
@@ -130,6 +128,8 @@ def build_backward(graph, sources, targets, name: str) -> Backward:
 def _call_backward(bw: Backward, saved_value, cotangents, n_sources) -> list:
     """Run ``bw`` through a PartitionedCall op; the gradients of all ``n_sources`` (None
     where unconnected)."""
+    if bw.error is not None:
+        raise bw.error.with_traceback(None)
     out = [None] * n_sources
     if not bw.source_index:
         return out
@@ -162,6 +162,8 @@ def _partitioned_call_grad(op, *grads):
     bw, sources, targets, saved, attrs = _function_backward(f)
     position = {id(x): i for i, x in enumerate(f.inputs)}
     n_in = len(op.inputs)
+    if bw.error is not None:
+        raise bw.error.with_traceback(None)
     if not bw.source_index:
         return [None] * n_in
     values = []
@@ -205,6 +207,13 @@ class FunctionCall:
 
     def grad(self, entry, *gs):
         fg = self._fg
+        for handle, value in entry.attrs.get("variable_values", ()):
+            if handle.value is not value:
+                raise NotImplementedError(
+                    f"The variable {handle.name!r} changed after {fg.cf.name} was called under "
+                    "the tape; its gradient through a tf.cond or loop would use the new value "
+                    "(TensorFlow keeps the old one). Compute the gradient before assigning to "
+                    "the variable.")
         n = len(fg.cf.outputs)
         g_out, g_saved = gs[:n], gs[n:]
         use_all = any(g is not None for g in g_saved)
@@ -239,6 +248,16 @@ class FunctionCall:
         return result
 
 
+def _reads_variables(graph) -> bool:
+    for op in graph.operations:
+        if op.type == "ReadVariableOp":
+            return True
+        for value in op.attrs.values():
+            if isinstance(value, GraphFunction) and _reads_variables(value.graph):
+                return True
+    return False
+
+
 class _FunctionGradient:
     """The backward functions of one concrete function, built on first use."""
 
@@ -254,6 +273,10 @@ class _FunctionGradient:
                 seen.add(id(y))
                 self.targets.append(y)
         self._first = self._all = self._all_tensors = None
+        # a cond branch or loop body that reads a variable is replayed by its gradient
+        self.rereads_variables = any(
+            isinstance(value, GraphFunction) and _reads_variables(value.graph)
+            for op in cf.graph.operations for value in op.attrs.values())
         self.calls: dict[bool, FunctionCall] = {}
 
     def first(self) -> Backward:
@@ -322,5 +345,9 @@ def call_recorded(cf, leaves, leaf_values):
     fc = fg.call(recording > 1)
     values = fc.forward(*leaf_values, *cf._capture_values)
     outs = [_wrap(v) for v in values]
-    _tape.record(fc, inputs, None, outs)
+    attrs = None
+    if fg.rereads_variables:
+        attrs = {"variable_values": [(x._value, x._value.value) for x in inputs
+                                     if isinstance(getattr(x, "_value", None), ResourceHandle)]}
+    _tape.record(fc, inputs, attrs, outs)
     return outs[:len(cf.outputs)]
