@@ -383,13 +383,13 @@ def _while_grad(op, *grads):
     """Differentiate a While op: a second forward loop records each iteration's loop
     variables in tensor lists, then a backward loop walks them in reverse, replaying one
     body step under a tape per iteration (as TensorFlow's While gradient does with stacks)."""
-    from .tape import GradientTape, differentiable, zeros_for
+    from .tape import GradientTape, add_gradients, differentiable, zeros_for
     from .tensor_array import TensorArray
     cond_f, body_f = op.get_attr("cond"), op.get_attr("body")
     n_all = len(op.inputs)
     n_loop = _n_loop_vars(op)
     loop_in, caps = list(op.inputs[:n_loop]), list(op.inputs[n_loop:])
-    diff = [i for i, t in enumerate(loop_in) if t.dtype.is_floating]
+    diff = [i for i, t in enumerate(loop_in) if t.dtype.is_floating or t.dtype is _dt.variant]
     diff_caps = [j for j, t in enumerate(caps) if differentiable(t)]
     if not diff and not diff_caps:
         return (None,) * n_all
@@ -410,7 +410,7 @@ def _while_grad(op, *grads):
                                  maximum_iterations=None if max_iter < 0 else max_iter)
 
     # backward: cotangents of the loop variables flow from the last iteration to the first
-    g_vars = [grads[i] if grads[i] is not None else array_ops.zeros_like(op.outputs[i])
+    g_vars = [grads[i] if grads[i] is not None else zeros_for(op.outputs[i])
               for i in range(n_loop)]
     g_caps = [grads[n_loop + j] if grads[n_loop + j] is not None and caps[j].dtype.is_floating
               else zeros_for(caps[j]) if j in diff_caps else array_ops.zeros_like(caps[j])
@@ -425,7 +425,7 @@ def _while_grad(op, *grads):
         local_caps = [array_ops.identity(c) for c in caps]
         with GradientTape(persistent=True) as tape:
             for i in diff:
-                tape.watch(vals[i])
+                tape._watch_tensor(vals[i])
             for j in diff_caps:
                 tape._watch_tensor(local_caps[j])
             outs = replay_for_gradient(body_f, vals + local_caps, "the loop body")
@@ -436,13 +436,12 @@ def _while_grad(op, *grads):
             [None] * len(sources)
         new_gv = list(gv)
         for pos, i in enumerate(diff):
-            new_gv[i] = got[pos] if got[pos] is not None else array_ops.zeros_like(gv[i])
+            new_gv[i] = got[pos] if got[pos] is not None else zeros_for(gv[i])
         new_gc = list(gc)
         for pos, j in enumerate(diff_caps):
             g = got[len(diff) + pos]
             if g is not None:
-                from ..ops import math_ops
-                new_gc[j] = math_ops.add(gc[j], g)
+                new_gc[j] = add_gradients(gc[j], g)
         return k - 1, new_gv, new_gc
 
     from ..ops import math_ops
