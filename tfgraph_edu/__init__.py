@@ -23,6 +23,7 @@ from .dtypes import (  # noqa: F401
 )
 from .eager.context import init_scope, name_scope  # noqa: F401
 from .eager.control_flow import cond, while_loop  # noqa: F401
+from .eager.custom_gradient import custom_gradient  # noqa: F401
 from .eager.dispatch import executing_eagerly  # noqa: F401
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from .eager.tensor import EagerTensor  # noqa: F401

@@ -214,4 +214,7 @@ TESTED_ELSEWHERE = {
     "StatelessIf": "tests/function/test_control_flow.py",
     "While": "tests/function/test_control_flow.py",
     "StatelessWhile": "tests/function/test_control_flow.py",
+    "IdentityN": "tests/gradients/test_custom_gradient.py",
+    "PartitionedCall": "tests/gradients/test_function_calls.py",
+    "TensorListAddN": "tests/gradients/test_tensor_array_gradients.py",
 }

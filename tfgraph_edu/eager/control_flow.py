@@ -292,13 +292,64 @@ class _Spec:
 
 
 # -- gradients of If -
+_READS = ("ReadVariableOp",)
+
+
+def _side_effect(graph, ops=None):
+    """The first op of ``graph`` (or of ``ops``), or of a branch or body nested in it, that
+    does more than read variables: replaying it would repeat or change a side effect."""
+    for op in graph.operations if ops is None else ops:
+        if op.opdef.stateful and op.type not in _READS and op.type not in ("If", "While"):
+            return op
+        for value in op.attrs.values():
+            if isinstance(value, GraphFunction):
+                found = _side_effect(value.graph)
+                if found is not None:
+                    return found
+    return None
+
+
+def replay_for_gradient(fn, values, what: str) -> list:
+    """Recompute ``fn``'s outputs from ``values`` op by op (recorded by the active tapes),
+    following data edges only: writes and prints the outputs do not depend on are not
+    repeated.  Random ops or nested side effects the outputs depend on would be
+    recomputed differently, so they raise instead of giving a wrong gradient."""
+    from ..ops.convert import constant
+    env = {id(t): v for t, v in zip(fn.inputs, values)}
+    needed: set[int] = set()
+    stack = [t.op for t in fn.outputs]
+    while stack:
+        o = stack.pop()
+        if id(o) not in needed:
+            needed.add(id(o))
+            stack.extend(t.op for t in o.inputs)
+    ops = [o for o in fn.graph.operations if id(o) in needed]
+    bad = _side_effect(fn.graph, ops)
+    if bad is not None:
+        raise NotImplementedError(
+            f"Cannot differentiate through {what} '{fn.name}': its result depends on "
+            f"'{bad.name}' ({bad.type}), which tfgraph_edu would have to run again to compute "
+            "the gradient (TensorFlow keeps its value). Move random ops and variable writes "
+            "out of the tf.cond / loop, or compute them before it.")
+    for o in ops:
+        if o.outputs and id(o.outputs[0]) in env:
+            continue
+        if o.type == "Const":
+            env[id(o.outputs[0])] = constant(o.attrs["value"], o.attrs["dtype"])
+            continue
+        result = bind(o.opdef, tuple(env[id(t)] for t in o.inputs), dict(o.attrs))
+        outs = [result] if len(o.outputs) == 1 else list(result or [])
+        for t, v in zip(o.outputs, outs):
+            env[id(t)] = v
+    return [env[id(t)] for t in fn.outputs]
+
+
 def _if_grad(op, *grads):
     """Differentiate each branch by replaying it under a tape, inside a new If."""
-    from ..runtime.replay import replay
-    from .tape import GradientTape
+    from .tape import GradientTape, differentiable, zeros_for
     pred, args = op.inputs[0], list(op.inputs[1:])
     then_f, else_f = op.get_attr("then_branch"), op.get_attr("else_branch")
-    diff = [i for i, a in enumerate(args) if a.dtype.is_floating]
+    diff = [i for i, a in enumerate(args) if differentiable(a)]
     if not diff:
         return (None,) * len(op.inputs)
 
@@ -307,12 +358,12 @@ def _if_grad(op, *grads):
             local = [array_ops.identity(a) for a in args]  # this branch's copies of the inputs
             with GradientTape(persistent=True) as tape:
                 for i in diff:
-                    tape.watch(local[i])
-                outs = replay(fn.graph, fn.inputs, local, fn.outputs)
+                    tape._watch_tensor(local[i])
+                outs = replay_for_gradient(fn, local, "the tf.cond branch")
             targets = [o for o, g in zip(outs, grads) if g is not None and o.dtype.is_floating]
             gs = [g for o, g in zip(outs, grads) if g is not None and o.dtype.is_floating]
             result = tape.gradient(targets, [local[i] for i in diff], output_gradients=gs)
-            return [array_ops.zeros_like(args[i]) if r is None else r
+            return [zeros_for(args[i]) if r is None else r
                     for i, r in zip(diff, result)]
         return grad_fn
 
@@ -332,28 +383,23 @@ def _while_grad(op, *grads):
     """Differentiate a While op: a second forward loop records each iteration's loop
     variables in tensor lists, then a backward loop walks them in reverse, replaying one
     body step under a tape per iteration (as TensorFlow's While gradient does with stacks)."""
-    from ..runtime.replay import replay
-    from .tape import GradientTape
+    from .tape import GradientTape, add_gradients, differentiable, zeros_for
     from .tensor_array import TensorArray
-    if op.opdef is control_flow_ops.While:
-        raise NotImplementedError(
-            "Gradients through a loop with side effects (variable writes, tf.print, random "
-            "ops) are not supported in tfgraph_edu; move the side effects out of the loop.")
     cond_f, body_f = op.get_attr("cond"), op.get_attr("body")
     n_all = len(op.inputs)
     n_loop = _n_loop_vars(op)
     loop_in, caps = list(op.inputs[:n_loop]), list(op.inputs[n_loop:])
-    diff = [i for i, t in enumerate(loop_in) if t.dtype.is_floating]
-    diff_caps = [j for j, t in enumerate(caps) if t.dtype.is_floating]
+    diff = [i for i, t in enumerate(loop_in) if t.dtype.is_floating or t.dtype is _dt.variant]
+    diff_caps = [j for j, t in enumerate(caps) if differentiable(t)]
     if not diff and not diff_caps:
         return (None,) * n_all
 
     # forward again, stacking the loop variables seen at the start of each iteration
     def fwd_cond(i, vals, lists):
-        return replay(cond_f.graph, cond_f.inputs, list(vals) + caps, cond_f.outputs)[0]
+        return replay_for_gradient(cond_f, list(vals) + caps, "the loop condition")[0]
 
     def fwd_body(i, vals, lists):
-        new = replay(body_f.graph, body_f.inputs, list(vals) + caps, body_f.outputs)[:n_loop]
+        new = replay_for_gradient(body_f, list(vals) + caps, "the loop body")[:n_loop]
         lists = [lst.write(i, v) for lst, v in zip(lists, vals)]
         return i + 1, new, lists
 
@@ -364,10 +410,11 @@ def _while_grad(op, *grads):
                                  maximum_iterations=None if max_iter < 0 else max_iter)
 
     # backward: cotangents of the loop variables flow from the last iteration to the first
-    g_vars = [grads[i] if grads[i] is not None else array_ops.zeros_like(op.outputs[i])
+    g_vars = [grads[i] if grads[i] is not None else zeros_for(op.outputs[i])
               for i in range(n_loop)]
-    g_caps = [grads[n_loop + j] if grads[n_loop + j] is not None
-              else array_ops.zeros_like(caps[j]) for j in range(len(caps))]
+    g_caps = [grads[n_loop + j] if grads[n_loop + j] is not None and caps[j].dtype.is_floating
+              else zeros_for(caps[j]) if j in diff_caps else array_ops.zeros_like(caps[j])
+              for j in range(len(caps))]
 
     def bwd_cond(k, gv, gc):
         from ..ops import math_ops
@@ -378,10 +425,10 @@ def _while_grad(op, *grads):
         local_caps = [array_ops.identity(c) for c in caps]
         with GradientTape(persistent=True) as tape:
             for i in diff:
-                tape.watch(vals[i])
+                tape._watch_tensor(vals[i])
             for j in diff_caps:
-                tape.watch(local_caps[j])
-            outs = replay(body_f.graph, body_f.inputs, vals + local_caps, body_f.outputs)
+                tape._watch_tensor(local_caps[j])
+            outs = replay_for_gradient(body_f, vals + local_caps, "the loop body")
         targets = [outs[i] for i in diff]
         cotangents = [gv[i] for i in diff]
         sources = [vals[i] for i in diff] + [local_caps[j] for j in diff_caps]
@@ -389,13 +436,12 @@ def _while_grad(op, *grads):
             [None] * len(sources)
         new_gv = list(gv)
         for pos, i in enumerate(diff):
-            new_gv[i] = got[pos] if got[pos] is not None else array_ops.zeros_like(gv[i])
+            new_gv[i] = got[pos] if got[pos] is not None else zeros_for(gv[i])
         new_gc = list(gc)
         for pos, j in enumerate(diff_caps):
             g = got[len(diff) + pos]
             if g is not None:
-                from ..ops import math_ops
-                new_gc[j] = math_ops.add(gc[j], g)
+                new_gc[j] = add_gradients(gc[j], g)
         return k - 1, new_gv, new_gc
 
     from ..ops import math_ops

@@ -18,6 +18,7 @@ from ..ops import convert as _convert
 __all__ = ["GradientTape", "UnconnectedGradients", "record", "variable_accessed", "ACTIVE"]
 
 ACTIVE: list[GradientTape] = []
+_PAUSED: list[list[GradientTape]] = []  # tapes set aside while branches and bodies are traced
 _log = logging.getLogger("tensorflow")
 
 
@@ -55,10 +56,20 @@ def record(opdef, inputs, attrs, outputs) -> None:
 
 
 def variable_accessed(variable) -> None:
-    """Watch a trainable variable that is read while tapes are active."""
+    """Watch a trainable variable that is read while tapes are active.
+
+    A read inside a cond branch or loop body being traced also counts for the
+    tapes paused while it is traced (:func:`stop_recording_all`).
+    """
+    if not variable.trainable:
+        return
     for tape in ACTIVE:
-        if tape._recording and tape._watch_accessed and variable.trainable:
+        if tape._recording and tape._watch_accessed:
             tape._watch_variable(variable)
+    for paused in _PAUSED:
+        for tape in paused:
+            if tape._recording and tape._watch_accessed:
+                tape._watch_variable(variable)
 
 
 def _flatten(structure, out):
@@ -98,8 +109,12 @@ class GradientTape:
         self._entries: list[TapeOp] = []
         self._recording = False
         self._used = False
+        self._graph = None
 
     def __enter__(self):
+        from ..ops import _core
+        interp = _core.interpreter()  # the graph this tape records in (None: eagerly)
+        self._graph = None if interp.executing_eagerly else interp.graph
         ACTIVE.append(self)
         self._recording = True
         return self
@@ -126,11 +141,26 @@ class GradientTape:
                 continue
             self._watched[id(t)] = t
 
+    def _watch_tensor(self, t) -> None:
+        """Watch any tensor, resources included (for gradient rules that replay graphs)."""
+        self._watched[id(t)] = t
+
     def _watch_variable(self, variable) -> None:
-        key = variable._tape_key()
-        if key not in self._watched:
-            self._watched[key] = variable.handle
-            self._variables[key] = variable
+        """Watch the variable's handle as every graph being built sees it (a branch or loop
+        body, the graphs around it) and eagerly: ops at each level read their own."""
+        from ..ops import _core
+        handle = variable._handle
+        self._watched[id(handle)] = handle
+        builder = _core.interpreter()
+        while self._graph is not None and not builder.executing_eagerly:
+            inner = builder.capture_variable(variable)
+            self._watched[id(inner)] = inner
+            if builder.graph is self._graph:  # graphs outside the tape's own are not its
+                break
+            builder = builder.outer
+            if builder is None:
+                break
+        self._variables.setdefault(id(variable), variable)
 
     def watched_variables(self) -> tuple:
         """The variables this tape watched, in the order they were first watched."""
@@ -167,11 +197,8 @@ class GradientTape:
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients=UnconnectedGradients.NONE):
         """d(target)/d(sources), with the structure of ``sources``."""
-        from ..ops import array_ops, math_ops
-        if self._used and not self._persistent:
-            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
-                               "set of gradients (or jacobians)")
-        unconnected = UnconnectedGradients(unconnected_gradients)
+        self._check_usable()
+        unconnected = _unconnected(unconnected_gradients)
         flat_sources = _flatten(sources, [])
         for s in flat_sources:
             if not (_convert.is_tensor(s) or hasattr(s, "_tape_key")):
@@ -179,45 +206,257 @@ class GradientTape:
                                  "tf.Tensor or tf.Variable.")
         targets = _flatten(target, [])
         out_grads = _flatten(output_gradients, []) if output_gradients is not None else None
-        was = self._recording
-        self._recording = False
-        try:
-            grads: dict[int, object] = {}
-            for i, t in enumerate(targets):
-                t = _convert.to_tensor(t)
-                g = out_grads[i] if out_grads is not None else array_ops.ones_like(t)
-                _accumulate(grads, id(t), g, math_ops)
-            for entry in reversed(self._entries):
-                gs = [grads.get(id(o)) for o in entry.outputs]
-                if all(g is None for g in gs):
-                    continue
-                grad_fn = entry.opdef.grad
-                if grad_fn is None:
-                    continue
-                gs = [array_ops.zeros_like(o) if g is None else g
-                      for g, o in zip(gs, entry.outputs)]
-                in_grads = grad_fn(entry, *gs)
-                for x, g in zip(entry.inputs, in_grads):
-                    if g is not None:
-                        _accumulate(grads, id(x), g, math_ops)
-            result = []
-            for s in flat_sources:
-                g = grads.get(_key(s))
-                if g is None and unconnected is UnconnectedGradients.ZERO:
-                    g = (array_ops.zeros(s.shape, s.dtype) if hasattr(s, "_tape_key")
-                         else array_ops.zeros_like(s))
-                result.append(g)
-        finally:
-            self._recording = was
+        if self._recording and self._persistent:
+            _log.warning(
+                "Calling GradientTape.gradient on a persistent tape inside its context is "
+                "significantly less efficient than calling it outside the context (it causes "
+                "the gradient ops to be recorded on the tape, leading to increased CPU and "
+                "memory usage). Only call GradientTape.gradient inside the context if you "
+                "actually want to trace the gradient in order to compute higher order "
+                "derivatives.")
+        elif self._recording:  # a non-persistent tape stops recording for good
+            self._recording = False
+        result = self._gradients(targets, flat_sources, out_grads, unconnected)
+        self._finish_use()
+        return _pack_like(sources, iter(result))
+
+    def _check_usable(self) -> None:
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one "
+                               "set of gradients (or jacobians)")
+
+    def _finish_use(self) -> None:
         self._used = True
         if not self._persistent:
             self._entries = []
-        return _pack_like(sources, iter(result))
+
+    def _gradients(self, targets, flat_sources, out_grads, unconnected) -> list:
+        """The gradients of ``flat_sources`` from the cotangents ``out_grads`` (ones where
+        None) of ``targets``; a persistent tape in its context records these ops too."""
+        from ..ops import array_ops, math_ops
+        grads: dict[int, object] = {}
+        for i, t in enumerate(targets):
+            if hasattr(t, "_tape_key"):  # a variable as target: d(v)/d(v) is one
+                key, like = t._tape_key(), t.read_value()
+            else:
+                t = _convert.to_tensor(t)
+                key, like = id(t), t
+            g = out_grads[i] if out_grads is not None else None
+            g = array_ops.ones_like(like) if g is None else _convert.to_tensor(g)
+            _accumulate(grads, key, g, math_ops)
+        backprop(list(self._entries), grads)
+        result = []
+        for s in flat_sources:
+            g = grads.get(_key(s))
+            if g is None and unconnected is UnconnectedGradients.ZERO:
+                g = zeros_for(s.handle if hasattr(s, "_tape_key") else s)
+            result.append(g)
+        return result
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """d(target[i...])/d(source[j...]) for every element pair: for each source, a tensor of
+        shape ``target.shape + source.shape`` (one backward pass per target element)."""
+        from ..ops import array_ops
+        self._check_usable()
+        unconnected = _unconnected(unconnected_gradients)
+        if not experimental_use_pfor and not self._persistent and _eager():
+            raise RuntimeError(
+                "GradientTape must be created with persistent=True to compute the jacobian "
+                "with eager execution enabled and with  experimental_use_pfor set to False.")
+        flat_sources = _flatten(sources, [])
+        target = _convert.to_tensor(target)
+        n = _known_size(target, "jacobian")
+        rows = self._rows(target, flat_sources, n, unconnected,
+                          lambda i: array_ops.reshape(
+                              array_ops.one_hot(i, n, dtype=target.dtype), target.shape.as_list()))
+        out = []
+        for s, col in zip(flat_sources, rows):
+            out.append(None if col is None else _reshape_rows(
+                _stack(col, s, array_ops), target.shape.as_list(), array_ops))
+        self._finish_use()
+        return _pack_like(sources, iter(out))
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example jacobians: ``target[b, y...]`` and ``source[b, x...]`` give
+        ``[b, y..., x...]``, assuming example ``b`` of the target depends only on example
+        ``b`` of the source."""
+        from ..ops import array_ops, math_ops
+        self._check_usable()
+        unconnected = _unconnected(unconnected_gradients)
+        target = _convert.to_tensor(target)
+        t_shape, s_shape = target.shape, _source_shape(source)
+        _rank_at_least_2(t_shape)
+        _rank_at_least_2(s_shape)
+        if not (t_shape.rank is not None and s_shape.rank is not None
+                and _compatible(t_shape.dims[0], s_shape.dims[0])):
+            raise ValueError(f"Need first dimension of target shape ({t_shape}) and source "
+                             f"shape ({s_shape}) to match.")
+        if not experimental_use_pfor and not self._persistent and _eager():
+            raise RuntimeError(
+                "GradientTape must be created with persistent=True to compute the "
+                "batch_jacobian with eager execution enabled and  with experimental_use_pfor "
+                "set to False.")
+        n = _known_size(target, "batch_jacobian")
+        batch = t_shape.dims[0]
+        row = n // batch if batch else 0
+
+        def cotangent(j):
+            column = array_ops.one_hot(j, row, dtype=target.dtype)
+            ones = array_ops.ones([batch, 1], target.dtype)
+            return array_ops.reshape(math_ops.multiply(ones, column), t_shape.as_list())
+        (col,) = self._rows(target, [source], row, unconnected, cotangent)
+        self._finish_use()
+        if col is None:  # TensorFlow returns zeros here whatever unconnected_gradients says
+            zeros = array_ops.zeros(t_shape.as_list() + [1] * (s_shape.rank - 1), target.dtype)
+            return zeros * array_ops.zeros_like(
+                array_ops.reshape(source, [batch] + [1] * (t_shape.rank - 1) +
+                                  [-1 if d is None else d for d in s_shape.as_list()[1:]]))
+        stacked = _stack(col, source, array_ops, axis=1)  # [b, row, x...]
+        return _reshape_rows(stacked, t_shape.as_list(), array_ops, keep=1)
+
+    def _rows(self, target, flat_sources, n, unconnected, cotangent) -> list:
+        """For each source: the gradient for each cotangent ``cotangent(i)``, i < n (None for
+        a source no row reaches)."""
+        cols: list = [[] for _ in flat_sources]
+        for i in range(n):
+            got = self._gradients([target], flat_sources, [cotangent(i)],
+                                  UnconnectedGradients.NONE)
+            for c, g in zip(cols, got):
+                c.append(g)
+        out = []
+        for s, c in zip(flat_sources, cols):
+            if n and all(g is None for g in c) and unconnected is UnconnectedGradients.NONE:
+                out.append(None)
+                continue
+            zero = None
+            for k, g in enumerate(c):
+                if g is None:
+                    if zero is None:
+                        zero = zeros_for(s.handle if hasattr(s, "_tape_key") else s)
+                    c[k] = zero
+            out.append(c)
+        return out
 
 
-def _accumulate(grads, key, g, math_ops) -> None:
+def _unconnected(value) -> UnconnectedGradients:
+    try:
+        return UnconnectedGradients(value)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
+
+
+def _eager() -> bool:
+    from ..ops import _core
+    return _core.interpreter().executing_eagerly
+
+
+def _source_shape(s):
+    return s.shape
+
+
+def _compatible(a, b) -> bool:
+    return a is None or b is None or a == b
+
+
+def _rank_at_least_2(shape) -> None:
+    if shape.rank is not None and shape.rank < 2:
+        raise ValueError(f"Shape {shape} must have rank at least 2")
+
+
+def _known_size(target, what: str) -> int:
+    if not target.shape.is_fully_defined():
+        raise ValueError(
+            f"GradientTape.{what} in tfgraph_edu needs the target's shape to be known when the "
+            f"jacobian is built; {target!r} has shape {target.shape}. Give the tf.function an "
+            "input_signature with full shapes, or call it with tensors of fixed shape.")
+    return int(target.shape.num_elements())
+
+
+def _reshape_rows(stacked, target_dims, array_ops, keep=0):
+    """``stacked`` with its leading ``keep + 1`` axes (batch, flattened target) replaced by
+    ``target_dims``; the source's axes after them stay as they are (known or not)."""
+    rest = stacked.shape.dims[keep + 1:]
+    if all(d is not None for d in rest):
+        return array_ops.reshape(stacked, list(target_dims) + list(rest))
+    tail = array_ops.shape(stacked)[keep + 1:]
+    return array_ops.reshape(stacked, array_ops.concat([list(target_dims), tail], 0))
+
+
+def _stack(col, source, array_ops, axis=0):
+    """The gradients in ``col`` stacked along a new axis ``axis``."""
+    if isinstance(col, list):
+        return array_ops.stack(col, axis=axis)
+    shape = [0] + _source_shape(source).as_list()
+    return array_ops.zeros(shape, source.dtype)
+
+
+def backprop(entries, grads: dict) -> None:
+    """Run the gradients of ``entries`` (ops in program order) backwards.
+
+    ``grads`` maps ``id(tensor)`` to the gradient reaching it so far; it starts with
+    the targets' cotangents and ends with every tensor's gradient.  An op whose
+    OpDef sets ``none_cotangents`` receives None (not zeros) for outputs no
+    gradient reached.
+    """
+    from ..ops import math_ops
+    for entry in reversed(entries):
+        gs = [grads.get(id(o)) for o in entry.outputs]
+        if all(g is None for g in gs):
+            continue
+        grad_fn = entry.opdef.grad
+        if grad_fn is None:
+            continue
+        if not getattr(entry.opdef, "none_cotangents", False):
+            gs = [zeros_for(o) if g is None else g for g, o in zip(gs, entry.outputs)]
+        in_grads = grad_fn(entry, *gs)
+        for x, g in zip(entry.inputs, in_grads):
+            if g is not None:
+                _accumulate(grads, id(x), g, math_ops)
+
+
+def differentiable(t) -> bool:
+    """Whether a gradient can reach ``t``: floating tensors, and the resources of floating
+    variables (a variable's gradient arrives at its handle)."""
+    dtype = t.dtype
+    if dtype.name == "variant":  # a tensor list (TensorArray): its gradient is a list
+        return True
+    if dtype.name == "resource":
+        held = getattr(t, "handle_dtype", None)
+        if held is None:
+            held = getattr(getattr(t, "_value", None), "var_dtype", None)
+        return held is not None and held.is_floating
+    return dtype.is_floating
+
+
+def zeros_for(t):
+    """A zero gradient for ``t`` (for a resource: zeros shaped like its variable)."""
+    from ..ops import array_ops, list_ops
+    if t.dtype.name == "variant":
+        return list_ops._zeros_list(t)
+    if t.dtype.name == "resource":
+        shape = getattr(t, "handle_shape", None)
+        dtype = getattr(t, "handle_dtype", None)
+        if dtype is None and hasattr(t, "_value"):
+            shape, dtype = t._value.var_shape, t._value.var_dtype
+        if dtype is None or not shape.is_fully_defined():
+            return None  # a handle passed through (a loop's capture): no gradient flows back
+        return array_ops.zeros(shape.as_list(), dtype)
+    return array_ops.zeros_like(t)
+
+
+def add_gradients(a, b):
+    """The sum of two gradients of one tensor (tensor lists are added item by item)."""
+    from ..ops import _core, list_ops, math_ops
+    if b.dtype.name == "variant":
+        return _core.bind(list_ops.TensorListAddN, (a, b))
+    return math_ops.add(a, b)
+
+
+def _accumulate(grads, key, g, math_ops=None) -> None:
     prev = grads.get(key)
-    grads[key] = g if prev is None else math_ops.add(prev, g)
+    grads[key] = g if prev is None else add_gradients(prev, g)
 
 
 @contextmanager
@@ -225,7 +464,9 @@ def stop_recording_all():
     """No active tape records in the body (tapes created inside it do)."""
     saved = ACTIVE[:]
     ACTIVE.clear()
+    _PAUSED.append(saved)
     try:
         yield
     finally:
+        _PAUSED.pop()
         ACTIVE[:] = saved

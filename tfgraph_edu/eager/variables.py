@@ -94,7 +94,7 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
     # -- reading and writing -------------------------------------------------------------
     def read_value(self):
         """The current value as a tensor (op ``ReadVariableOp``)."""
-        if _tape.ACTIVE:
+        if _tape.ACTIVE or _tape._PAUSED:
             _tape.variable_accessed(self)
         return _core.bind(state_ops.ReadVariableOp, (self.handle,), {"dtype": self._dtype})
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
+from ..eager import tape as _tape
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..errors import InvalidArgumentError
@@ -13,6 +14,7 @@ from ..optimize import optimize
 from ..runtime.compiled import CompiledGraph
 from ..shapes import TensorShape, TensorSpec
 from . import signatures
+from .gradients import call_recorded
 
 _new = object.__new__
 
@@ -32,16 +34,20 @@ class _Slot:
         self.index = index
 
 
-def _pack(structure, values):
+def _same(tensor):
+    return tensor
+
+
+def _pack(structure, values, wrap=_wrap):
     if type(structure) is _Slot:
-        return _wrap(values[structure.index])
+        return wrap(values[structure.index])
     if isinstance(structure, list):
-        return [_pack(s, values) for s in structure]
+        return [_pack(s, values, wrap) for s in structure]
     if isinstance(structure, tuple):
-        items = [_pack(s, values) for s in structure]
+        items = [_pack(s, values, wrap) for s in structure]
         return type(structure)(*items) if hasattr(structure, "_fields") else tuple(items)
     if isinstance(structure, dict):
-        return {k: _pack(v, values) for k, v in structure.items()}
+        return {k: _pack(v, values, wrap) for k, v in structure.items()}
     return structure
 
 
@@ -104,9 +110,16 @@ class ConcreteFunction:
         """The graph after the optimisation pipeline (``graph`` stays as traced)."""
         return self._optimize()[0]
 
-    def _run(self, leaf_values: list):
-        """Run with the numpy values (or variable handles) of the argument leaves."""
+    def _run(self, leaf_values: list, leaves=None):
+        """Run with the numpy values (or variable handles) of the argument leaves; ``leaves``
+        are the arguments' tensors and variables, for the tapes that may record the call."""
         self.call_count += 1
+        if _tape.ACTIVE and leaves is not None:
+            flat = call_recorded(self, leaves, leaf_values)
+            if flat is not None:
+                if self._single:
+                    return flat[0]
+                return _pack(self._output_structure, flat, _same)
         compiled = self._compiled or self.compiled
         results = compiled(*leaf_values, *self._capture_values)
         if self._single:
@@ -114,11 +127,16 @@ class ConcreteFunction:
         return _pack(self._output_structure, results)
 
     def __call__(self, *args, **kwargs):
-        leaves = self._bind(args, kwargs)
-        return self._run(leaves)
+        values, leaves = self._bind_leaves(args, kwargs)
+        return self._run(values, leaves)
 
     def _bind(self, args, kwargs) -> list:
         """The leaf values of a direct call, checked against the traced signature."""
+        return self._bind_leaves(args, kwargs)[0]
+
+    def _bind_leaves(self, args, kwargs) -> tuple[list, list]:
+        """The leaf values of a direct call, checked against the traced signature, and the
+        leaves themselves (tensors, variables, Python values)."""
         from .trace_key import encode
         given = list(args)
         values = []
@@ -148,7 +166,7 @@ class ConcreteFunction:
         out = []
         for i, (leaf, ph) in enumerate(zip(leaves, self._arg_placeholders)):
             out.append(self._check_leaf(i, leaf, ph))
-        return out
+        return out, leaves
 
     def _check_leaf(self, i, leaf, ph):
         if isinstance(leaf, Variable):

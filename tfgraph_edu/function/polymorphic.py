@@ -160,7 +160,7 @@ class Function:
                     self._calls += 1
                     retracing.detector(self._python_function).not_traced()
                     self.events.append(CallEvent(self._calls, cf.index, False))
-                    return cf._run([a._value for a in args])
+                    return cf._run([a._value for a in args], args)
         return self._call_slow(args, kwargs)
 
     def _call_slow(self, args, kwargs):
@@ -174,7 +174,7 @@ class Function:
         else:
             retracing.detector(self._python_function).not_traced()
         self.events.append(CallEvent(self._calls, cf.index, traced))
-        return cf._run([_leaf_value(leaf) for leaf in leaves])
+        return cf._run([_leaf_value(leaf) for leaf in leaves], leaves)
 
     def _call_inside_trace(self, args, kwargs):
         """Called while another function is traced: trace the body into the same graph."""

@@ -5,6 +5,7 @@ from . import (  # noqa: F401 - importing registers the ops
     array_ops,
     control_flow_ops,
     convert,
+    function_ops,
     graph_ops,
     io_ops,
     list_ops,

@@ -45,6 +45,33 @@ StopGradient = define("StopGradient", ("input",), lambda x: x, same, lambda op, 
                       T=(0,))
 
 
+# tf.custom_gradient: "_gradient_op_type" attr of an IdentityN op -> its gradient function
+GRADIENT_OVERRIDES: dict = {}
+
+
+def _identity_n_kernel(*xs, **_):
+    return xs[0] if len(xs) == 1 else tuple(xs)
+
+
+def _identity_n_grad(op, *grads):
+    key = op.attrs.get("_gradient_op_type")
+    if key is None:
+        return grads
+    fn = GRADIENT_OVERRIDES.get(key)
+    if fn is None:
+        raise LookupError(
+            f"No gradient defined for operation '{getattr(op, 'name', 'IdentityN')}' (op type: "
+            f"IdentityN): its tf.custom_gradient ({key}) is not available here (a loaded "
+            "SavedModel keeps only the forward computation).")
+    return fn(op, *grads)
+
+
+IdentityN = define("IdentityN", ("input*",), _identity_n_kernel,
+                   lambda *xs, **_: [(x.shape, x.dtype) for x in xs], _identity_n_grad,
+                   mixed_types=True, num_outputs=lambda attrs: len(attrs["T"]),
+                   doc="Each input passed through; tf.custom_gradient sets its gradient.")
+
+
 def identity(input, name=None):  # noqa: A002 - TensorFlow's argument name
     """Returns a tensor with the same value (op ``Identity``)."""
     return bind(Identity, (input,), None, name)

@@ -32,7 +32,8 @@ class TensorListValue:
         self.element_shape = element_shape
 
     def __repr__(self):
-        return f"<TensorList of {len(self.items)} {self.element_dtype.name} items>"
+        dtype = self.element_dtype.name if self.element_dtype is not None else "gradient"
+        return f"<TensorList of {len(self.items)} {dtype} items>"
 
 
 def _index(i) -> int:
@@ -63,14 +64,18 @@ def _get_item(lst, index, element_shape=None, element_dtype=None):
                                    f"{len(lst.items)} elements.")
     item = lst.items[i]
     if item is None:
-        return _zeros_like_element(lst)
+        return _zeros_like_element(lst, element_shape, element_dtype)
     return item
 
 
-def _zeros_like_element(lst):
+def _zeros_like_element(lst, element_shape=None, element_dtype=None):
+    """Zeros for an element never written: shaped by the list, else by the op's attrs."""
     shape = lst.element_shape
+    if not shape.is_fully_defined() and element_shape is not None:
+        shape = as_shape(element_shape)
+    dtype = lst.element_dtype or element_dtype
     if shape.is_fully_defined():
-        return np.zeros(shape.as_list(), lst.element_dtype.np_dtype)
+        return np.zeros(shape.as_list(), dtype.np_dtype)
     raise InvalidArgumentError(None, None, "Trying to read an element that was never written, "
                                "and the element shape is not known.")
 
@@ -78,9 +83,12 @@ def _zeros_like_element(lst):
 def _stack(lst, element_shape=None, element_dtype=None):
     if not lst.items:
         shape = lst.element_shape
+        if not shape.is_fully_defined() and element_shape is not None:
+            shape = as_shape(element_shape)
         dims = shape.as_list() if shape.rank is not None and shape.is_fully_defined() else []
-        return np.zeros([0] + dims, lst.element_dtype.np_dtype)
-    items = [_zeros_like_element(lst) if it is None else it for it in lst.items]
+        return np.zeros([0] + dims, (lst.element_dtype or element_dtype).np_dtype)
+    items = [_zeros_like_element(lst, element_shape, element_dtype) if it is None else it
+             for it in lst.items]
     try:
         return np.stack(items)
     except ValueError:
@@ -109,20 +117,80 @@ def _stack_shape(lst, element_shape=None, element_dtype=None):
     return TensorShape([n]).concatenate(shape), element_dtype
 
 
+# -- gradients: a list's gradient is a list (items never reached are None, i.e. zero) ------------
+def _zeros_list(lst):
+    """A gradient list as long as ``lst`` with every item zero (TF: a reserved list)."""
+    from ._core import bind
+    return bind(TensorListReserve, (np.array([-1], np.int32), bind(TensorListLength, (lst,))),
+                {"element_dtype": None})
+
+
+def _set_item_grad(op, dlist):
+    from ._core import bind
+    from .array_ops import zeros_like
+    item = op.inputs[2]
+    ditem = bind(TensorListGetItem, (dlist, op.inputs[1]),
+                 {"element_shape": item.shape, "element_dtype": item.dtype})
+    rest = bind(TensorListSetItem, (dlist, op.inputs[1], zeros_like(item)),
+                {"element_dtype": item.dtype})
+    return rest, None, ditem
+
+
+def _get_item_grad(op, ditem):
+    from ._core import bind
+    dlist = bind(TensorListSetItem, (_zeros_list(op.inputs[0]), op.inputs[1], ditem),
+                 {"element_dtype": ditem.dtype})
+    return dlist, None
+
+
+def _stack_grad(op, dstacked):
+    from ._core import bind
+    return (bind(TensorListFromTensor, (dstacked,)),)
+
+
+def _from_tensor_grad(op, dlist):
+    from ._core import bind
+    t = op.inputs[0]
+    return (bind(TensorListStack, (dlist,), {"element_shape": TensorShape(t.shape.dims[1:])
+                                             if t.shape.rank else TensorShape(None),
+                                             "element_dtype": t.dtype}),)
+
+
+def _add_lists(a, b):
+    n = max(len(a.items), len(b.items))
+    pa = list(a.items) + [None] * (n - len(a.items))
+    pb = list(b.items) + [None] * (n - len(b.items))
+    items = [x if y is None else y if x is None else np.add(x, y) for x, y in zip(pa, pb)]
+    return TensorListValue(items, a.element_dtype or b.element_dtype,
+                           a.element_shape if a.element_shape.is_fully_defined()
+                           else b.element_shape)
+
+
 TensorListReserve = define(
     "TensorListReserve", ("element_shape", "num_elements"),
     lambda shape, n, element_dtype: _reserve(_known_shape(shape), n, element_dtype),
     _list_shape, None, input_dtypes={0: _dt.int32, 1: _dt.int32})
 TensorListSetItem = define("TensorListSetItem", ("input_handle", "index", "item"), _set_item,
-                           _list_shape, None, input_dtypes={1: _dt.int32})
+                           _list_shape, _set_item_grad, input_dtypes={1: _dt.int32})
 TensorListGetItem = define("TensorListGetItem", ("input_handle", "index"), _get_item,
-                           _item_shape, None, input_dtypes={1: _dt.int32})
-TensorListStack = define("TensorListStack", ("input_handle",), _stack, _stack_shape, None)
+                           _item_shape, _get_item_grad, input_dtypes={1: _dt.int32})
+TensorListStack = define("TensorListStack", ("input_handle",), _stack, _stack_shape,
+                         _stack_grad)
 TensorListLength = define("TensorListLength", ("input_handle",),
                           lambda lst: np.int32(len(lst.items)),
                           lambda lst: (TensorShape([]), _dt.int32), None)
 TensorListFromTensor = define("TensorListFromTensor", ("tensor",), _from_tensor, _list_shape,
-                              None)
+                              _from_tensor_grad)
+TensorListAddN = define(
+    "TensorListAddN", ("inputs*",), lambda *lists: _reduce_add(lists), _list_shape, None,
+    doc="Sums gradient lists item by item (TensorFlow does this with AddN on variants).")
+
+
+def _reduce_add(lists):
+    out = lists[0]
+    for lst in lists[1:]:
+        out = _add_lists(out, lst)
+    return out
 
 
 def _known_shape(shape_value):
