@@ -68,11 +68,11 @@ class Function:
         self._general: list[tuple[tuple, ConcreteFunction]] = []
         self._concretes: list[ConcreteFunction] = []
         self._keys: list[tuple] = []
+        self._seen = trace_key.SeenArguments()
         self.events = EventLog()
         self.last_call = None
         self._calls = 0
         self._tracing_depth = 0
-        self._last_key = None
         self._instances: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         params = list(self._signature.parameters.values())
         simple = all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
@@ -277,7 +277,8 @@ class Function:
                     trace_as = relaxed
                     params = _relax_params(params, relaxed)
                     break
-        reason = trace_key.reason([n for n, _, _ in params], key, self._keys, self._last_key)
+        names = [n for n, _, _ in params]
+        reason = self._seen.reason(names, key)
         start = time.perf_counter()
         cf = self._build(params)
         seconds = time.perf_counter() - start
@@ -285,7 +286,7 @@ class Function:
         if trace_as != key or trace_key.has_unknown_dims(trace_as):
             self._general.append((trace_as, cf))
         self._keys.append(key)
-        self._last_key = key
+        self._seen.add(names, key)
         self._concretes.append(cf)
         cf.index = len(self._concretes)
         self.events.append(TraceEvent(len(self._concretes), trace_as, reason,
