@@ -433,7 +433,10 @@ def test_outputs_structures_and_python_values():
         return {"double": x * 2, "list": [x, 3], "none": None}
 
     out = f(tf.constant(1))
-    assert int(out["double"]) == 2 and int(out["list"][0]) == 1 and out["list"][1] == 3
+    assert int(out["double"]) == 2 and int(out["list"][0]) == 1
+    # Python values come back as tensors, as in TensorFlow; None stays None
+    assert isinstance(out["list"][1], tf.EagerTensor) and repr(out["list"][1]) == (
+        "<tf.Tensor: shape=(), dtype=int32, numpy=3>")
     assert out["none"] is None
 
 

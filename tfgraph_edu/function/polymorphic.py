@@ -23,6 +23,7 @@ from ..autograph.errors import in_user_code
 from ..eager import context
 from ..eager.graph_builder import GraphBuilder
 from ..eager.tensor import EagerTensor
+from ..eager.tensor_array import TensorArray
 from ..eager.variables import Variable
 from ..graph.graph import Graph, Tensor
 from ..ops import _core, array_ops
@@ -295,6 +296,7 @@ class Function:
         return cf
 
     def _build(self, params) -> ConcreteFunction:
+        _refuse_generators(self._python_function)
         name = f"__inference_{self._name}_{next(_uid)}"
         graph = Graph(name)
         builder = GraphBuilder(graph)
@@ -323,7 +325,7 @@ class Function:
                         raise
                     raise better.with_traceback(None) from exc
                 flat: list = []
-                structure = _outputs(result, builder, flat)
+                structure = _outputs(result, builder, flat, self._python_function)
         finally:
             self._tracing_depth -= 1
         structured = _structured(structure, flat)
@@ -355,6 +357,31 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
 
 
 # -- helpers -
+_NOT_TRACEABLE = (
+    (inspect.isasyncgenfunction, "async_generator", "an async generator function (`async def` "
+     "with `yield`)"),
+    (inspect.iscoroutinefunction, "coroutine", "an `async def` function"),
+    (inspect.isgeneratorfunction, "generator", "a generator function (it uses `yield`)"),
+)
+
+
+def _refuse_generators(python_function) -> None:
+    """TF's TypeError for functions whose call returns a generator or coroutine, raised
+    before calling them (a coroutine never awaited would also warn)."""
+    f = python_function
+    while isinstance(f, functools.partial):
+        f = f.func
+    for test, type_name, what in _NOT_TRACEABLE:
+        if test(f):
+            raise TypeError(
+                "To be compatible with tf.function, Python functions must return zero or more "
+                "Tensors or ExtensionTypes or None values; in compilation of "
+                f"{python_function}, found return value of type {type_name}, which is not a "
+                f"Tensor or ExtensionType. `{getattr(f, '__name__', f)}` is {what}: a graph "
+                "cannot pause and resume. Return tensors instead (collect values with "
+                "tf.TensorArray, or iterate a tf.data.Dataset).")
+
+
 def _ordinal(n: int) -> str:
     if n % 100 in (11, 12, 13):
         return f"{n}th"
@@ -433,24 +460,47 @@ def _split(params, values):
     return args, kwargs
 
 
-def _outputs(result, builder, flat):
-    """The output structure with _Slot markers; each output tensor gets an Identity node."""
+def _outputs(result, builder, flat, python_function=None, depth=0):
+    """The output structure with _Slot markers; each output tensor gets an Identity node.
+
+    As in TensorFlow, every leaf that is not None becomes a tensor: Python numbers, strings
+    and numpy values are converted (``return 1 + 1`` gives an int32 tensor); anything that
+    cannot be converted is TF's TypeError."""
+    if result is None:
+        return None
     if isinstance(result, Variable):
         result = result.read_value()
-    if isinstance(result, (Tensor, EagerTensor)):
-        t = result
-        if isinstance(t, EagerTensor):
-            t = builder.capture(t, "capture")
-        flat.append(array_ops.identity(t, name="Identity"))
-        return _Slot(len(flat) - 1)
-    if isinstance(result, list):
-        return [_outputs(r, builder, flat) for r in result]
-    if isinstance(result, tuple):
-        items = [_outputs(r, builder, flat) for r in result]
-        return type(result)(*items) if hasattr(result, "_fields") else tuple(items)
-    if isinstance(result, dict):
-        return {k: _outputs(v, builder, flat) for k, v in result.items()}
-    return result
+    if isinstance(result, (list, tuple, dict)):
+        if depth >= trace_key.MAX_DEPTH:
+            raise ValueError(f"The value returned by {python_function} is nested more than "
+                             f"{trace_key.MAX_DEPTH} levels deep (or contains itself).")
+        if isinstance(result, list):
+            return [_outputs(r, builder, flat, python_function, depth + 1) for r in result]
+        if isinstance(result, tuple):
+            items = [_outputs(r, builder, flat, python_function, depth + 1) for r in result]
+            return type(result)(*items) if hasattr(result, "_fields") else tuple(items)
+        return {k: _outputs(v, builder, flat, python_function, depth + 1)
+                for k, v in result.items()}
+    if isinstance(result, TensorArray):
+        return result
+    if not isinstance(result, (Tensor, EagerTensor)):
+        try:
+            if isinstance(result, Graph) or not (
+                    isinstance(result, (bool, int, float, complex, str, bytes, np.ndarray,
+                                        np.generic)) or hasattr(result, "_as_tensor")):
+                raise TypeError
+            result = to_tensor(result)
+        except (TypeError, ValueError):
+            raise TypeError(
+                "To be compatible with tf.function, Python functions must return zero or more "
+                "Tensors or ExtensionTypes or None values; in compilation of "
+                f"{python_function}, found return value of type {type(result).__name__}, "
+                "which is not a Tensor or ExtensionType.") from None
+    t = result
+    if isinstance(t, EagerTensor):
+        t = builder.capture(t, "capture")
+    flat.append(array_ops.identity(t, name="Identity"))
+    return _Slot(len(flat) - 1)
 
 
 def _structured(structure, flat):
