@@ -29,7 +29,7 @@ from ..graph.graph import Graph, Tensor
 from ..ops import _core, array_ops
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape, TensorSpec
-from . import retracing, trace_key
+from . import retracing, signatures, trace_key
 from .concrete import ConcreteFunction, _Slot
 from .events import CallEvent, EventLog, TraceEvent
 
@@ -103,7 +103,10 @@ class Function:
         return list(self._concretes)
 
     def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
-        return "\n\n".join(cf.pretty_printed_signature(verbose) for cf in self._concretes)
+        """Every traced signature: blocks apart by a blank line, or one line each when not
+        ``verbose`` (as TensorFlow joins them)."""
+        joiner = "\n\n" if verbose else "\n"
+        return joiner.join(cf.pretty_printed_signature(verbose) for cf in self._concretes)
 
     @property
     def function_type(self):
@@ -538,6 +541,11 @@ def _relax_value(value, comp):
 
 
 def _check_input_signature(sig, py_sig):
+    """The input_signature as a tuple, each TensorSpec without a name named after its
+    parameter (``x``; ``x_0``, ``x_key`` inside structures; ``self`` is skipped), as the
+    signatures TensorFlow prints show them."""
+    if not isinstance(sig, (list, tuple)):
+        raise TypeError(f"input_signature must be either a tuple or a list, got {type(sig)}.")
     sig = list(sig)
     for s in sig:
         if not _all_specs(s):
@@ -545,11 +553,15 @@ def _check_input_signature(sig, py_sig):
                             f"objects, got {s!r}")
     params = [p for p in py_sig.parameters.values()
               if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if len(sig) > len(params) and not any(p.kind == p.VAR_POSITIONAL
-                                          for p in py_sig.parameters.values()):
+    if params and params[0].name == "self":
+        params = params[1:]
+    var = [p for p in py_sig.parameters.values() if p.kind == p.VAR_POSITIONAL]
+    if len(sig) > len(params) and not var:
         raise TypeError(f"input_signature has {len(sig)} entries but the function takes "
                         f"{len(params)} positional arguments.")
-    return tuple(sig)
+    names = [p.name for p in params] + [f"{var[0].name}_{i}" for i in range(len(sig))] \
+        if var else [p.name for p in params]
+    return tuple(_named(s, n) for s, n in zip(sig, names))
 
 
 def _all_specs(s) -> bool:
@@ -563,7 +575,8 @@ def _all_specs(s) -> bool:
 
 
 def _conform(value, spec, fn, args, kwargs):
-    """``value`` as a tensor matching ``spec`` (input_signature), or TF's TypeError."""
+    """``value`` as a tensor (or structure of tensors) matching ``spec`` (input_signature),
+    or TF's TypeError."""
     if isinstance(spec, TensorSpec):
         if isinstance(value, TensorSpec):
             got = value
@@ -579,14 +592,32 @@ def _conform(value, spec, fn, args, kwargs):
         if got.dtype is not spec.dtype or not spec.shape.is_compatible_with(got.shape):
             raise _cast_error(repr(got), spec, fn, args, kwargs)
         return value
-    if isinstance(spec, (list, tuple)) and isinstance(value, (list, tuple)) and len(
-            spec) == len(value):
-        return type(value)(_conform(v, s, fn, args, kwargs) for v, s in zip(value, spec))
+    if isinstance(spec, dict):
+        if isinstance(value, dict) and set(value) == set(spec):
+            return {k: _conform(value[k], spec[k], fn, args, kwargs) for k in value}
+    elif isinstance(spec, (list, tuple)) and isinstance(value, (list, tuple)) and len(
+            spec) == len(value) and (not hasattr(spec, "_fields") or type(value) is type(spec)):
+        items = [_conform(v, s, fn, args, kwargs) for v, s in zip(value, spec)]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
     raise _cast_error(repr(value), spec, fn, args, kwargs)
 
 
 def _cast_error(got, spec, fn, args, kwargs):
-    sig = ", ".join(f"{n}: {s!r}" for n, s in zip(fn._param_names, fn._input_signature))
+    shown = [(n, "POSITIONAL_OR_KEYWORD", s) for n, s in zip(fn._param_names,
+                                                            fn._input_signature)]
     return TypeError(f"Binding inputs to tf.function failed due to `Can not cast {got} to "
-                     f"{spec!r}`. Received args: {args!r} and kwargs: {kwargs!r} for signature: "
-                     f"({sig}).")
+                     f"{signatures.type_text(spec)}`. Received args: {args!r} and kwargs: "
+                     f"{kwargs!r} for signature: {signatures.short_signature(shown)}.")
+
+
+def _named(spec, name):
+    if isinstance(spec, TensorSpec):
+        return spec if spec.name else TensorSpec(spec.shape, spec.dtype, name)
+    if isinstance(spec, list):
+        return [_named(s, f"{name}_{i}") for i, s in enumerate(spec)]
+    if isinstance(spec, tuple):
+        items = [_named(s, f"{name}_{i}") for i, s in enumerate(spec)]
+        return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
+    if isinstance(spec, dict):
+        return {k: _named(v, f"{name}_{k}") for k, v in spec.items()}
+    return spec
