@@ -40,11 +40,18 @@ _KIND = {
     inspect.Parameter.KEYWORD_ONLY: "KEYWORD_ONLY",
 }
 
-_VARIABLE_ERROR = (
+# TensorFlow's rule for tf.Variables created while tracing, and its two messages: the first
+# call may create variables (then it is traced a second time, and that trace must create
+# none); a later trace may not create any.
+_SINGLETON_ERROR = (
     "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
-    "tf.Variable is only created once or created outside tf.function. Here `{name}` created a "
-    "tf.Variable while being traced for the {n} time. Create it outside the function, or "
-    "guard the creation with `if self.v is None:` so it happens on the first call only.")
+    "tf.Variable is only created once or created outside tf.function. See "
+    "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+_LATE_ERROR = ("Creating variables on a non-first call to a function decorated with "
+               "tf.function.")
+_VARIABLE_HINT = (" (`{name}` created a tf.Variable while being traced {when}: create it "
+                  "outside the function, or guard the creation with `if self.v is None:` so "
+                  "it happens once.)")
 
 
 class Function:
@@ -74,6 +81,8 @@ class Function:
         self.last_call = None
         self._calls = 0
         self._tracing_depth = 0
+        self._created_variables = None  # None until the first trace; then whether it did
+        self._initializing_traces = 0  # first-call traces that created variables (discarded)
         self._instances: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         params = list(self._signature.parameters.values())
         simple = all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
@@ -95,8 +104,9 @@ class Function:
         return self._signature
 
     def experimental_get_tracing_count(self) -> int:
-        """How many graphs this Function has traced."""
-        return len(self._concretes)
+        """How many graphs this Function has traced (as in TF, a first call that creates
+        variables traces twice and counts twice)."""
+        return len(self._concretes) + self._initializing_traces
 
     @property
     def concrete_functions(self) -> list[ConcreteFunction]:
@@ -284,7 +294,21 @@ class Function:
         names = [n for n, _, _ in params]
         reason = self._seen.reason(names, key)
         start = time.perf_counter()
-        cf = self._build(params)
+        if self._created_variables is None:  # the first trace may create variables
+            cf, created = self._build(params, "allow")
+            self._created_variables = created
+            if created:  # as TF: trace again; this trace must reuse them
+                self._initializing_traces += 1
+                reason += ("; it created tf.Variables, so it was traced a second time that "
+                           "must not create any (as TensorFlow does)")
+                cf, _ = self._build(params, "singleton")
+        elif self._created_variables:
+            cf, _ = self._build(params, "singleton")
+        else:
+            cf, created = self._build(params, "allow")
+            if created:
+                raise ValueError(_LATE_ERROR + _VARIABLE_HINT.format(
+                    name=self._name, when=f"for the {_ordinal(len(self._concretes) + 1)} time"))
         seconds = time.perf_counter() - start
         self._cache[trace_as] = cf
         if trace_as != key or trace_key.has_unknown_dims(trace_as):
@@ -298,16 +322,24 @@ class Function:
         retracing.detector(self._python_function).traced(repr(self._python_function))
         return cf
 
-    def _build(self, params) -> ConcreteFunction:
+    def _build(self, params, variables: str):
+        """Trace once: (ConcreteFunction, whether tf.Variables were created).  ``variables``
+        is "allow" or "singleton" (creating one raises TF's ValueError)."""
         _refuse_generators(self._python_function)
         name = f"__inference_{self._name}_{next(_uid)}"
         graph = Graph(name)
         builder = GraphBuilder(graph)
-        n = len(self._concretes) + 1
-        if n > 1:
+        created = []
+        if variables == "singleton":
+            when = ("again on the first call" if not self._concretes
+                    else f"for the {_ordinal(len(self._concretes) + 1)} time")
+
             def refuse(variable):
-                raise ValueError(_VARIABLE_ERROR.format(name=self._name, n=_ordinal(n)))
+                raise ValueError(_SINGLETON_ERROR + _VARIABLE_HINT.format(name=self._name,
+                                                                          when=when))
             builder.on_variable_created = refuse
+        else:
+            builder.on_variable_created = created.append
         placeholders: list = []
         leaf_specs: list = []
         call_values = []
@@ -335,7 +367,7 @@ class Function:
         cf = ConcreteFunction(graph, name, shown, placeholders, leaf_specs, structured, flat,
                               structure, self._name)
         graph.verify()
-        return cf
+        return cf, bool(created)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
