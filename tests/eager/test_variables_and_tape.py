@@ -13,7 +13,9 @@ import tfgraph_edu as tf
 def test_variable_repr_and_assignments():
     v = tf.Variable(1.0)
     assert repr(v) == "<tf.Variable 'Variable:0' shape=() dtype=float32, numpy=1.0>"
-    assert v.assign(2.0) is v and float(v) == 2.0
+    # as TF: assign returns the variable to be read, printed as 'UnreadVariable'
+    assert repr(v.assign(2.0)) == ("<tf.Variable 'UnreadVariable' shape=() dtype=float32, "
+                                   "numpy=2.0>") and float(v) == 2.0
     v.assign_add(0.5)
     v.assign_sub(1.0)
     assert v.numpy() == 1.5

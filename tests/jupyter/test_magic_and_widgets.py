@@ -117,7 +117,7 @@ def test_graph_viewer_state_and_messages():
     f(tf.constant([1.0, -1.0]))
     f(tf.constant([[1.0]]))
     viewer = GraphViewer(f)
-    assert viewer.functions[0].startswith("f(x: TensorSpec(shape=(2,)")
+    assert viewer.functions[0].startswith("(x: TensorSpec(shape=(2,)")  # as TF prints it
     assert viewer.concrete_index == 1 and "<svg" in viewer.svg
     relu = viewer.nodes["layer/Relu"]
     assert relu["type"] == "Relu" and relu["outputs"][0]["shape"] == "(1, 1)"

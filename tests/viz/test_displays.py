@@ -58,7 +58,7 @@ def test_function_bundle_lists_traces_reasons_and_calls(traced):
     lines = bundle["text/plain"].splitlines()
     assert lines[0] == "tf.function f: traced 2 times"
     assert lines[1] == "  #1 " + traced.concrete_functions[0].pretty_printed_signature(False)
-    assert lines[2].startswith("  #2 f(x: TensorSpec(shape=(1, 1)")
+    assert lines[2].startswith("  #2 (x: TensorSpec(shape=(1, 1)")  # as TF prints it
     page = bundle["text/html"]
     _no_scripts(page)
     rows = re.findall(r"<tr><td>(\d+)</td><td><code>(.*?)</code></td><td>(.*?)</td>"

@@ -187,12 +187,16 @@ class GraphBuilder:
             ph.handle_shape, ph.handle_dtype = t.handle_shape, t.handle_dtype
             self.graph._captures[id(t)] = (outer_t, ph)
             return ph
-        from ..errors import InaccessibleTensorError
         where = f" (defined at {t.op.source[0]}:{t.op.source[1]})" if t.op.source else ""
-        raise InaccessibleTensorError(
-            f"{t!r}{where} is out of scope and cannot be used here: it belongs to the graph of "
-            f"another trace ({t.graph.name}). Use return values, explicit Python locals or a "
-            "tf.Variable to pass values between functions.")
+        raise TypeError(  # TensorFlow's class and message for a leaked graph tensor
+            f"tf.Graph captured an external symbolic tensor. The symbolic tensor '{t.name}' "
+            f"created by node '{t.op.name}'{where} is captured by the tf.Graph being executed "
+            "as an input. But a tf.Graph is not allowed to take symbolic tensors from another "
+            f"graph ({t.graph.name}) as its inputs. Make sure all captured inputs of the "
+            "executing tf.Graph are not symbolic tensors. Use return values, explicit Python "
+            "locals or TensorFlow collections to access it. Please see "
+            "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values"
+            " for more information.")
 
     def evaluate_constant(self, tensor: Tensor) -> np.ndarray:
         """The value of ``tensor`` if it depends on no function input or state (else ValueError).

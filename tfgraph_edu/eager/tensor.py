@@ -90,9 +90,9 @@ class EagerTensor(TensorOperators):
         return iter(array_ops.unstack(self, num=len(self._value)) if len(self._value) else ())
 
     def __format__(self, spec):
-        if spec and self._value.ndim == 0:
-            return format(self.numpy(), spec)
-        return format(str(self), spec)
+        """f-strings and ``format`` see the value, as in TensorFlow: ``f"{t}"`` is the numpy
+        value's text, ``f"{t:.2f}"`` formats a scalar."""
+        return format(self.numpy(), spec)
 
     def __copy__(self):
         return self
@@ -112,12 +112,14 @@ class EagerTensor(TensorOperators):
         return f"tf.Tensor({text}, shape={self.shape}, dtype={self.dtype.name})"
 
     def __repr__(self):
+        """TensorFlow 2.21's repr: a scalar shows as the Python value (``.item()``), so a
+        float32 prints all the digits of its float64 value (``numpy=0.10000000149011612``);
+        arrays and byte strings as numpy shows them."""
         v = self.numpy()
-        if isinstance(v, np.ndarray):
+        if isinstance(v, np.ndarray) or isinstance(v, bytes):
             text = repr(v)
         else:
-            with np.printoptions(legacy="1.25"):
-                text = repr(v)
+            text = repr(v.item())
         if "\n" in text:
             text = "\n" + text
         return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={text}>"

@@ -10,6 +10,7 @@ from .. import dtypes as _dt
 from ..ops import _core, state_ops
 from ..ops.convert import is_tensor, to_tensor
 from ..ops.overloads import Reference, TensorOperators
+from ..shapes import TensorShape
 from . import tape as _tape
 from .tensor import EagerTensor
 
@@ -50,8 +51,16 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         base = name or "Variable"
         self._name = base if base.endswith(":0") else f"{base}:0"
         self._shape_arg = shape
-        self._handle = EagerTensor(state_ops.ResourceHandle(value, self._dtype, self._name,
-                                                            self._trainable))
+        handle = state_ops.ResourceHandle(value, self._dtype, self._name, self._trainable)
+        if shape is not None or not validate_shape:  # a declared (maybe partial) shape
+            declared = TensorShape(None if not validate_shape else shape)
+            if not declared.is_compatible_with(handle.var_shape):
+                raise ValueError(f"The initial value's shape ({handle.var_shape}) is not "
+                                 f"compatible with the explicitly supplied `shape` argument "
+                                 f"({declared}).")
+            handle.var_shape = declared
+        self._validate_shape = validate_shape
+        self._handle = EagerTensor(handle)
         self._unique_id = next(_uid)
         self._constraint = constraint
 
@@ -109,22 +118,34 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         v = self._handle._value.value
         return v[()] if v.ndim == 0 else np.array(v)
 
-    def _assign(self, opdef, value, name):
+    def _assign(self, opdef, value, name, read_value):
         value = to_tensor(value, dtype=self._dtype)
-        _core.bind(opdef, (self.handle, value), {"dtype": self._dtype}, name)
-        return self
+        if opdef is state_ops.AssignVariableOp and not self.shape.is_compatible_with(
+                value.shape):
+            raise ValueError(  # TensorFlow's words (sic: its spacing)
+                f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable "
+                f"shape {self.shape}, and the assigned value shape {value.shape} are "
+                "incompatible.")
+        op = _core.bind(opdef, (self.handle, value), {"dtype": self._dtype}, name)
+        if not read_value:
+            return op
+        unread = object.__new__(UnreadVariable)
+        unread.__dict__.update(self.__dict__)
+        return unread
 
     def assign(self, value, use_locking=False, name=None, read_value=True):
-        """Set the value (op ``AssignVariableOp``); returns the variable."""
-        return self._assign(state_ops.AssignVariableOp, value, name)
+        """Set the value (op ``AssignVariableOp``).  Returns, as TensorFlow, the variable
+        to be read (printed eagerly as ``<tf.Variable 'UnreadVariable' ...>``), or with
+        ``read_value=False`` the op (None eagerly)."""
+        return self._assign(state_ops.AssignVariableOp, value, name, read_value)
 
     def assign_add(self, delta, use_locking=False, name=None, read_value=True):
-        """Add ``delta`` in place (op ``AssignAddVariableOp``)."""
-        return self._assign(state_ops.AssignAddVariableOp, delta, name)
+        """Add ``delta`` in place (op ``AssignAddVariableOp``); returns as ``assign``."""
+        return self._assign(state_ops.AssignAddVariableOp, delta, name, read_value)
 
     def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
-        """Subtract ``delta`` in place (op ``AssignSubVariableOp``)."""
-        return self._assign(state_ops.AssignSubVariableOp, delta, name)
+        """Subtract ``delta`` in place (op ``AssignSubVariableOp``); returns as ``assign``."""
+        return self._assign(state_ops.AssignSubVariableOp, delta, name, read_value)
 
     # -- Python conversions (eager) ----------------------------------------------------------
     def __array__(self, dtype=None, copy=None):
@@ -156,7 +177,19 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         if _core.interpreter().executing_eagerly:
             t = EagerTensor(self._handle._value.value)
             numpy_text = repr(t).split("numpy=", 1)[1][:-1]
-            return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}, "
+            return (f"<tf.Variable '{self.name}' shape={self.shape} dtype={self._dtype.name}, "
                     f"numpy={numpy_text}>")
-        return f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}>"
+        return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self._dtype.name}>"
+
+
+class UnreadVariable(Variable):
+    """What ``assign`` returns (TensorFlow's ``_UnreadVariable``): the same variable state,
+    read when used; eagerly its name is ``UnreadVariable``."""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("UnreadVariable is only made by Variable.assign.")
+
+    @property
+    def name(self):
+        return "UnreadVariable" if _core.interpreter().executing_eagerly else self._name
 

@@ -135,31 +135,20 @@ class ConcreteFunction:
         return self._bind_leaves(args, kwargs)[0]
 
     def _bind_leaves(self, args, kwargs) -> tuple[list, list]:
-        """The leaf values of a direct call, checked against the traced signature, and the
-        leaves themselves (tensors, variables, Python values)."""
+        """The leaf values of a direct call and the leaves themselves (tensors, variables, Python
+        values), bound to the traced parameters as TensorFlow binds them: Python arguments may
+        be left out (they keep their traced value) but must equal it when given; anything else
+        is TF's "Binding inputs to tf.function failed" TypeError.
+        """
         from .trace_key import encode
-        given = list(args)
-        values = []
-        for name, _kind, spec in self._params:
-            if name in kwargs:
-                values.append(kwargs.pop(name))
-            elif given and _has_leaves(spec):
-                values.append(given.pop(0))
-            elif _has_leaves(spec):
-                raise TypeError(f"{self._python_name}() missing required argument: '{name}' "
-                                f"(expected {signatures.type_text(spec)})")
-            else:
-                if given and not _has_leaves(spec):
-                    v = given.pop(0)
-                    if v != spec:
-                        raise TypeError(f"{self._python_name}(): argument '{name}' was traced as "
-                                        f"the Python value {spec!r} and cannot be {v!r} here; "
-                                        "call the tf.function instead to trace a new graph.")
-                values.append(spec)
-        if given or kwargs:
-            extra = given or list(kwargs)
-            raise TypeError(f"{self._python_name}() got unexpected arguments: {extra!r}. "
-                            f"Expected signature: {self.pretty_printed_signature(False)}")
+        try:
+            values = self._bind_values(args, kwargs)
+        except _BindError as exc:
+            raise TypeError(
+                f"Binding inputs to tf.function failed due to `{exc}`. Received args: {args} and "
+                f"kwargs: {kwargs} for signature: "
+                f"{signatures.short_signature(self._params, self.structured_outputs)}."
+                ) from None
         leaves: list = []
         for v in values:
             encode(v, leaves, "argument")
@@ -167,6 +156,32 @@ class ConcreteFunction:
         for i, (leaf, ph) in enumerate(zip(leaves, self._arg_placeholders)):
             out.append(self._check_leaf(i, leaf, ph))
         return out, leaves
+
+    def _bind_values(self, args, kwargs) -> list:
+        params = self._params
+        positional = [p for p in params if p[1] != "KEYWORD_ONLY"]
+        if len(args) > len(positional):
+            raise _BindError("too many positional arguments")
+        given = {p[0]: a for p, a in zip(positional, args)}
+        kinds = {name: kind for name, kind, _ in params}
+        for key, value in kwargs.items():
+            if kinds.get(key, "POSITIONAL_ONLY") == "POSITIONAL_ONLY":
+                raise _BindError(f"got an unexpected keyword argument '{key}'")
+            if key in given:
+                raise _BindError(f"multiple values for argument '{key}'")
+            given[key] = value
+        values = []
+        for name, _kind, spec in params:
+            if name not in given:
+                if _has_leaves(spec):
+                    raise _BindError(f"missing a required argument: '{name}'")
+                values.append(spec)
+                continue
+            value = given[name]
+            if not _has_leaves(spec) and not _same_python_value(value, spec):
+                raise _BindError(f"Can not cast {value!r} to {signatures.type_text(spec)}")
+            values.append(value)
+        return values
 
     def _check_leaf(self, i, leaf, ph):
         if isinstance(leaf, Variable):
@@ -192,8 +207,12 @@ class ConcreteFunction:
     # -- what a learner can look at --------------------------------------------------------------
     @property
     def structured_input_signature(self):
-        args = tuple(spec for _, kind, spec in self._params if kind != "KEYWORD_ONLY")
-        kwargs = {name: spec for name, kind, spec in self._params if kind == "KEYWORD_ONLY"}
+        """``(args, kwargs)`` as traced: TensorSpecs named after their parameters (``x``,
+        ``x_0`` inside structures, as the graph's placeholders), Python values as they were."""
+        args = tuple(_named(spec, name) for name, kind, spec in self._params
+                     if kind != "KEYWORD_ONLY")
+        kwargs = {name: _named(spec, name) for name, kind, spec in self._params
+                  if kind == "KEYWORD_ONLY"}
         return args, kwargs
 
     @property
@@ -213,9 +232,10 @@ class ConcreteFunction:
                 for _, inner in self.graph.captures]
 
     def pretty_printed_signature(self, verbose: bool = True) -> str:
+        """The "Input Parameters / Output Type / Captures" block, or with ``verbose=False``
+        the one-line ``(x: ...) -> ...`` form, as TensorFlow prints them."""
         if not verbose:
-            return f"{self._python_name}" + signatures.short_signature(
-                self._params, self.structured_outputs)
+            return signatures.short_signature(self._params, self.structured_outputs)
         return signatures.pretty_signature(self._params, self.structured_outputs,
                                            self._capture_specs())
 
@@ -223,8 +243,7 @@ class ConcreteFunction:
         return "ConcreteFunction " + self.pretty_printed_signature()
 
     def __repr__(self):
-        return ("<ConcreteFunction " + signatures.short_signature(
-            self._params, self.structured_outputs) + ">")
+        return f"<ConcreteFunction {self.pretty_printed_signature(False)} at 0x{id(self):X}>"
 
 
 class FunctionType:
@@ -239,6 +258,33 @@ class FunctionType:
         return signatures.short_signature(self._params, self.output)
 
     __str__ = __repr__
+
+
+class _BindError(Exception):
+    """Why a direct call's arguments do not fit the traced parameters (inspect's words)."""
+
+
+def _same_python_value(value, traced) -> bool:
+    """Whether a Python argument equals the value a concrete function was traced with
+    (TensorFlow compares by value, as trace keys do: 2 == 2.0)."""
+    try:
+        return value is traced or bool(value == traced)
+    except Exception:  # noqa: BLE001 - an object whose == cannot answer is not equal
+        return False
+
+
+def _named(spec, name):
+    """``spec`` with TensorSpecs named after the parameter path (``x``, ``x_0``, ``x_k``)."""
+    if isinstance(spec, TensorSpec):
+        return spec if spec.name else TensorSpec(spec.shape, spec.dtype, name)
+    if isinstance(spec, list):
+        return [_named(s, f"{name}_{i}") for i, s in enumerate(spec)]
+    if isinstance(spec, tuple):
+        items = [_named(s, f"{name}_{i}") for i, s in enumerate(spec)]
+        return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
+    if isinstance(spec, dict):
+        return {k: _named(v, f"{name}_{k}") for k, v in spec.items()}
+    return spec
 
 
 def _has_leaves(spec) -> bool:

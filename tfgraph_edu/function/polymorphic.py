@@ -23,12 +23,13 @@ from ..autograph.errors import in_user_code
 from ..eager import context
 from ..eager.graph_builder import GraphBuilder
 from ..eager.tensor import EagerTensor
+from ..eager.tensor_array import TensorArray
 from ..eager.variables import Variable
 from ..graph.graph import Graph, Tensor
 from ..ops import _core, array_ops
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape, TensorSpec
-from . import retracing, trace_key
+from . import retracing, signatures, trace_key
 from .concrete import ConcreteFunction, _Slot
 from .events import CallEvent, EventLog, TraceEvent
 
@@ -39,11 +40,18 @@ _KIND = {
     inspect.Parameter.KEYWORD_ONLY: "KEYWORD_ONLY",
 }
 
-_VARIABLE_ERROR = (
+# TensorFlow's rule for tf.Variables created while tracing, and its two messages: the first
+# call may create variables (then it is traced a second time, and that trace must create
+# none); a later trace may not create any.
+_SINGLETON_ERROR = (
     "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
-    "tf.Variable is only created once or created outside tf.function. Here `{name}` created a "
-    "tf.Variable while being traced for the {n} time. Create it outside the function, or "
-    "guard the creation with `if self.v is None:` so it happens on the first call only.")
+    "tf.Variable is only created once or created outside tf.function. See "
+    "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+_LATE_ERROR = ("Creating variables on a non-first call to a function decorated with "
+               "tf.function.")
+_VARIABLE_HINT = (" (`{name}` created a tf.Variable while being traced {when}: create it "
+                  "outside the function, or guard the creation with `if self.v is None:` so "
+                  "it happens once.)")
 
 
 class Function:
@@ -68,11 +76,13 @@ class Function:
         self._general: list[tuple[tuple, ConcreteFunction]] = []
         self._concretes: list[ConcreteFunction] = []
         self._keys: list[tuple] = []
+        self._seen = trace_key.SeenArguments()
         self.events = EventLog()
         self.last_call = None
         self._calls = 0
         self._tracing_depth = 0
-        self._last_key = None
+        self._created_variables = None  # None until the first trace; then whether it did
+        self._initializing_traces = 0  # first-call traces that created variables (discarded)
         self._instances: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         params = list(self._signature.parameters.values())
         simple = all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
@@ -94,15 +104,19 @@ class Function:
         return self._signature
 
     def experimental_get_tracing_count(self) -> int:
-        """How many graphs this Function has traced."""
-        return len(self._concretes)
+        """How many graphs this Function has traced (as in TF, a first call that creates
+        variables traces twice and counts twice)."""
+        return len(self._concretes) + self._initializing_traces
 
     @property
     def concrete_functions(self) -> list[ConcreteFunction]:
         return list(self._concretes)
 
     def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
-        return "\n\n".join(cf.pretty_printed_signature(verbose) for cf in self._concretes)
+        """Every traced signature: blocks apart by a blank line, or one line each when not
+        ``verbose`` (as TensorFlow joins them)."""
+        joiner = "\n\n" if verbose else "\n"
+        return joiner.join(cf.pretty_printed_signature(verbose) for cf in self._concretes)
 
     @property
     def function_type(self):
@@ -277,15 +291,30 @@ class Function:
                     trace_as = relaxed
                     params = _relax_params(params, relaxed)
                     break
-        reason = trace_key.reason([n for n, _, _ in params], key, self._keys, self._last_key)
+        names = [n for n, _, _ in params]
+        reason = self._seen.reason(names, key)
         start = time.perf_counter()
-        cf = self._build(params)
+        if self._created_variables is None:  # the first trace may create variables
+            cf, created = self._build(params, "allow")
+            self._created_variables = created
+            if created:  # as TF: trace again; this trace must reuse them
+                self._initializing_traces += 1
+                reason += ("; it created tf.Variables, so it was traced a second time that "
+                           "must not create any (as TensorFlow does)")
+                cf, _ = self._build(params, "singleton")
+        elif self._created_variables:
+            cf, _ = self._build(params, "singleton")
+        else:
+            cf, created = self._build(params, "allow")
+            if created:
+                raise ValueError(_LATE_ERROR + _VARIABLE_HINT.format(
+                    name=self._name, when=f"for the {_ordinal(len(self._concretes) + 1)} time"))
         seconds = time.perf_counter() - start
         self._cache[trace_as] = cf
         if trace_as != key or trace_key.has_unknown_dims(trace_as):
             self._general.append((trace_as, cf))
         self._keys.append(key)
-        self._last_key = key
+        self._seen.add(names, key)
         self._concretes.append(cf)
         cf.index = len(self._concretes)
         self.events.append(TraceEvent(len(self._concretes), trace_as, reason,
@@ -293,15 +322,24 @@ class Function:
         retracing.detector(self._python_function).traced(repr(self._python_function))
         return cf
 
-    def _build(self, params) -> ConcreteFunction:
+    def _build(self, params, variables: str):
+        """Trace once: (ConcreteFunction, whether tf.Variables were created).  ``variables``
+        is "allow" or "singleton" (creating one raises TF's ValueError)."""
+        _refuse_generators(self._python_function)
         name = f"__inference_{self._name}_{next(_uid)}"
         graph = Graph(name)
         builder = GraphBuilder(graph)
-        n = len(self._concretes) + 1
-        if n > 1:
+        created = []
+        if variables == "singleton":
+            when = ("again on the first call" if not self._concretes
+                    else f"for the {_ordinal(len(self._concretes) + 1)} time")
+
             def refuse(variable):
-                raise ValueError(_VARIABLE_ERROR.format(name=self._name, n=_ordinal(n)))
+                raise ValueError(_SINGLETON_ERROR + _VARIABLE_HINT.format(name=self._name,
+                                                                          when=when))
             builder.on_variable_created = refuse
+        else:
+            builder.on_variable_created = created.append
         placeholders: list = []
         leaf_specs: list = []
         call_values = []
@@ -322,14 +360,14 @@ class Function:
                         raise
                     raise better.with_traceback(None) from exc
                 flat: list = []
-                structure = _outputs(result, builder, flat)
+                structure = _outputs(result, builder, flat, self._python_function)
         finally:
             self._tracing_depth -= 1
         structured = _structured(structure, flat)
         cf = ConcreteFunction(graph, name, shown, placeholders, leaf_specs, structured, flat,
                               structure, self._name)
         graph.verify()
-        return cf
+        return cf, bool(created)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
@@ -354,6 +392,31 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
 
 
 # -- helpers -
+_NOT_TRACEABLE = (
+    (inspect.isasyncgenfunction, "async_generator", "an async generator function (`async def` "
+     "with `yield`)"),
+    (inspect.iscoroutinefunction, "coroutine", "an `async def` function"),
+    (inspect.isgeneratorfunction, "generator", "a generator function (it uses `yield`)"),
+)
+
+
+def _refuse_generators(python_function) -> None:
+    """TF's TypeError for functions whose call returns a generator or coroutine, raised
+    before calling them (a coroutine never awaited would also warn)."""
+    f = python_function
+    while isinstance(f, functools.partial):
+        f = f.func
+    for test, type_name, what in _NOT_TRACEABLE:
+        if test(f):
+            raise TypeError(
+                "To be compatible with tf.function, Python functions must return zero or more "
+                "Tensors or ExtensionTypes or None values; in compilation of "
+                f"{python_function}, found return value of type {type_name}, which is not a "
+                f"Tensor or ExtensionType. `{getattr(f, '__name__', f)}` is {what}: a graph "
+                "cannot pause and resume. Return tensors instead (collect values with "
+                "tf.TensorArray, or iterate a tf.data.Dataset).")
+
+
 def _ordinal(n: int) -> str:
     if n % 100 in (11, 12, 13):
         return f"{n}th"
@@ -432,24 +495,47 @@ def _split(params, values):
     return args, kwargs
 
 
-def _outputs(result, builder, flat):
-    """The output structure with _Slot markers; each output tensor gets an Identity node."""
+def _outputs(result, builder, flat, python_function=None, depth=0):
+    """The output structure with _Slot markers; each output tensor gets an Identity node.
+
+    As in TensorFlow, every leaf that is not None becomes a tensor: Python numbers, strings
+    and numpy values are converted (``return 1 + 1`` gives an int32 tensor); anything that
+    cannot be converted is TF's TypeError."""
+    if result is None:
+        return None
     if isinstance(result, Variable):
         result = result.read_value()
-    if isinstance(result, (Tensor, EagerTensor)):
-        t = result
-        if isinstance(t, EagerTensor):
-            t = builder.capture(t, "capture")
-        flat.append(array_ops.identity(t, name="Identity"))
-        return _Slot(len(flat) - 1)
-    if isinstance(result, list):
-        return [_outputs(r, builder, flat) for r in result]
-    if isinstance(result, tuple):
-        items = [_outputs(r, builder, flat) for r in result]
-        return type(result)(*items) if hasattr(result, "_fields") else tuple(items)
-    if isinstance(result, dict):
-        return {k: _outputs(v, builder, flat) for k, v in result.items()}
-    return result
+    if isinstance(result, (list, tuple, dict)):
+        if depth >= trace_key.MAX_DEPTH:
+            raise ValueError(f"The value returned by {python_function} is nested more than "
+                             f"{trace_key.MAX_DEPTH} levels deep (or contains itself).")
+        if isinstance(result, list):
+            return [_outputs(r, builder, flat, python_function, depth + 1) for r in result]
+        if isinstance(result, tuple):
+            items = [_outputs(r, builder, flat, python_function, depth + 1) for r in result]
+            return type(result)(*items) if hasattr(result, "_fields") else tuple(items)
+        return {k: _outputs(v, builder, flat, python_function, depth + 1)
+                for k, v in result.items()}
+    if isinstance(result, TensorArray):
+        return result
+    if not isinstance(result, (Tensor, EagerTensor)):
+        try:
+            if isinstance(result, Graph) or not (
+                    isinstance(result, (bool, int, float, complex, str, bytes, np.ndarray,
+                                        np.generic)) or hasattr(result, "_as_tensor")):
+                raise TypeError
+            result = to_tensor(result)
+        except (TypeError, ValueError):
+            raise TypeError(
+                "To be compatible with tf.function, Python functions must return zero or more "
+                "Tensors or ExtensionTypes or None values; in compilation of "
+                f"{python_function}, found return value of type {type(result).__name__}, "
+                "which is not a Tensor or ExtensionType.") from None
+    t = result
+    if isinstance(t, EagerTensor):
+        t = builder.capture(t, "capture")
+    flat.append(array_ops.identity(t, name="Identity"))
+    return _Slot(len(flat) - 1)
 
 
 def _structured(structure, flat):
@@ -487,6 +573,11 @@ def _relax_value(value, comp):
 
 
 def _check_input_signature(sig, py_sig):
+    """The input_signature as a tuple, each TensorSpec without a name named after its
+    parameter (``x``; ``x_0``, ``x_key`` inside structures; ``self`` is skipped), as the
+    signatures TensorFlow prints show them."""
+    if not isinstance(sig, (list, tuple)):
+        raise TypeError(f"input_signature must be either a tuple or a list, got {type(sig)}.")
     sig = list(sig)
     for s in sig:
         if not _all_specs(s):
@@ -494,11 +585,15 @@ def _check_input_signature(sig, py_sig):
                             f"objects, got {s!r}")
     params = [p for p in py_sig.parameters.values()
               if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if len(sig) > len(params) and not any(p.kind == p.VAR_POSITIONAL
-                                          for p in py_sig.parameters.values()):
+    if params and params[0].name == "self":
+        params = params[1:]
+    var = [p for p in py_sig.parameters.values() if p.kind == p.VAR_POSITIONAL]
+    if len(sig) > len(params) and not var:
         raise TypeError(f"input_signature has {len(sig)} entries but the function takes "
                         f"{len(params)} positional arguments.")
-    return tuple(sig)
+    names = [p.name for p in params] + [f"{var[0].name}_{i}" for i in range(len(sig))] \
+        if var else [p.name for p in params]
+    return tuple(_named(s, n) for s, n in zip(sig, names))
 
 
 def _all_specs(s) -> bool:
@@ -512,7 +607,8 @@ def _all_specs(s) -> bool:
 
 
 def _conform(value, spec, fn, args, kwargs):
-    """``value`` as a tensor matching ``spec`` (input_signature), or TF's TypeError."""
+    """``value`` as a tensor (or structure of tensors) matching ``spec`` (input_signature),
+    or TF's TypeError."""
     if isinstance(spec, TensorSpec):
         if isinstance(value, TensorSpec):
             got = value
@@ -528,14 +624,32 @@ def _conform(value, spec, fn, args, kwargs):
         if got.dtype is not spec.dtype or not spec.shape.is_compatible_with(got.shape):
             raise _cast_error(repr(got), spec, fn, args, kwargs)
         return value
-    if isinstance(spec, (list, tuple)) and isinstance(value, (list, tuple)) and len(
-            spec) == len(value):
-        return type(value)(_conform(v, s, fn, args, kwargs) for v, s in zip(value, spec))
+    if isinstance(spec, dict):
+        if isinstance(value, dict) and set(value) == set(spec):
+            return {k: _conform(value[k], spec[k], fn, args, kwargs) for k in value}
+    elif isinstance(spec, (list, tuple)) and isinstance(value, (list, tuple)) and len(
+            spec) == len(value) and (not hasattr(spec, "_fields") or type(value) is type(spec)):
+        items = [_conform(v, s, fn, args, kwargs) for v, s in zip(value, spec)]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
     raise _cast_error(repr(value), spec, fn, args, kwargs)
 
 
 def _cast_error(got, spec, fn, args, kwargs):
-    sig = ", ".join(f"{n}: {s!r}" for n, s in zip(fn._param_names, fn._input_signature))
+    shown = [(n, "POSITIONAL_OR_KEYWORD", s) for n, s in zip(fn._param_names,
+                                                            fn._input_signature)]
     return TypeError(f"Binding inputs to tf.function failed due to `Can not cast {got} to "
-                     f"{spec!r}`. Received args: {args!r} and kwargs: {kwargs!r} for signature: "
-                     f"({sig}).")
+                     f"{signatures.type_text(spec)}`. Received args: {args!r} and kwargs: "
+                     f"{kwargs!r} for signature: {signatures.short_signature(shown)}.")
+
+
+def _named(spec, name):
+    if isinstance(spec, TensorSpec):
+        return spec if spec.name else TensorSpec(spec.shape, spec.dtype, name)
+    if isinstance(spec, list):
+        return [_named(s, f"{name}_{i}") for i, s in enumerate(spec)]
+    if isinstance(spec, tuple):
+        items = [_named(s, f"{name}_{i}") for i, s in enumerate(spec)]
+        return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
+    if isinstance(spec, dict):
+        return {k: _named(v, f"{name}_{k}") for k, v in spec.items()}
+    return spec

@@ -7,6 +7,8 @@ its placeholder instead of a Python object id, so printouts are reproducible.
 
 from __future__ import annotations
 
+import inspect
+
 from ..eager.variables import Variable
 from ..ops.convert import is_tensor
 from ..shapes import TensorSpec
@@ -49,7 +51,32 @@ def pretty_signature(params, outputs, captures) -> str:
     return "\n".join(lines)
 
 
-def short_signature(params, outputs) -> str:
-    """``(x: TensorSpec(...)) -> TensorSpec(...)``: the one-line form used in reprs."""
-    args = ", ".join(f"{name}: {type_text(value)}" for name, _, value in params)
-    return f"({args}) -> {type_text(outputs)}"
+class _Shown:
+    """An annotation that prints as the given text (for ``inspect.Signature``'s format)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+_KINDS = {"POSITIONAL_ONLY": inspect.Parameter.POSITIONAL_ONLY,
+          "POSITIONAL_OR_KEYWORD": inspect.Parameter.POSITIONAL_OR_KEYWORD,
+          "KEYWORD_ONLY": inspect.Parameter.KEYWORD_ONLY}
+
+
+def short_signature(params, outputs=inspect.Signature.empty) -> str:
+    """``(x: TensorSpec(...)) -> TensorSpec(...)``: the one-line form of reprs and errors,
+    written as Python writes a signature (``/`` after positional-only, ``*`` before
+    keyword-only parameters), as TensorFlow's FunctionType prints."""
+    ret = outputs if outputs is inspect.Signature.empty else _Shown(type_text(outputs))
+    try:
+        return str(inspect.Signature(
+            [inspect.Parameter(name, _KINDS[kind], annotation=_Shown(type_text(value)))
+             for name, kind, value in params], return_annotation=ret))
+    except ValueError:  # a name that is not an identifier (from **kwargs): no markers
+        args = ", ".join(f"{name}: {type_text(value)}" for name, _, value in params)
+        return f"({args})" + ("" if ret is inspect.Signature.empty else f" -> {ret!r}")

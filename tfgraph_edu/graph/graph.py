@@ -87,11 +87,11 @@ class Tensor(TensorOperators):
         return None
 
     # -- what a symbolic tensor cannot do ------------------------------------------------
+    @property
     def numpy(self):
-        raise NotImplementedError(
-            "numpy() is only available when eager execution is enabled: this is a symbolic "
-            f"tensor inside a graph ({self.name}). Use tf.print to see its value when the "
-            "function runs, or return it from the tf.function.")
+        """A symbolic tensor has no value, and (as in TensorFlow) no ``numpy`` attribute:
+        use tf.print to see its value when the function runs, or return it."""
+        raise AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
 
     def __bool__(self):
         raise OperatorNotAllowedInGraphError(_SYMBOLIC_BOOL.format(where=""))

@@ -55,7 +55,8 @@ def _read_value(h):
 
 
 def _check_assign(h, value, verb):
-    if value.shape != h.value.shape:
+    if value.shape != h.value.shape and (verb != "assign to" or not h.var_shape.is_compatible_with(
+            TensorShape(value.shape))):
         raise InvalidArgumentError(
             None, None,
             f"Trying to {verb} variable with wrong shape. Expected "
