@@ -132,7 +132,8 @@ def test_graph_viewer_state_and_messages():
     viewer.concrete_index = 1
     viewer._on_message(viewer, {"type": "step"}, [])
     assert viewer.step == 1 and viewer.step_order[0] == "x"
-    assert viewer.step_values["layer/Relu:0"] == "[[2.]]"
+    relu_step = viewer.step_order.index("layer/Relu")
+    assert viewer.step_outputs[relu_step]["layer/Relu:0"]["text"] == "[[2.]]"
 
     explorer = TraceExplorer(f)
     kinds = [e["kind"] for e in explorer.events]
@@ -142,6 +143,11 @@ def test_graph_viewer_state_and_messages():
     chart = TimingChart(f, number=3)
     assert [r["label"] for r in chart.results] == ["eager", "graph", "graph (raw)"]
     assert all(r["runs"] == 3 for r in chart.results)
+    # the chart's timing runs (a warm-up and 3 runs) are not the learner's calls
+    assert explorer.timing_runs == 4 and explorer.events[-1]["index"] == 3
+    assert len(f.events.calls) == 3 and len(f.events.timing_calls) == 4
+    f(tf.constant([5.0, 6.0]))
+    assert explorer.events[-1]["index"] == 4
     with pytest.raises(ValueError, match="has not been traced yet"):
         GraphViewer(tf.function(lambda x: x))
 
@@ -165,6 +171,8 @@ def test_large_graphs_start_collapsed():
     assert "encoder (240 ops)" in viewer.dot
     assert "<svg" in viewer.svg
     np.testing.assert_array_less(0, len(viewer.nodes))
+    # ops folded into a scope's box say which box they are drawn in
+    assert viewer.folded["encoder/mul"] == "encoder"
 
 
 def test_a_flat_10000_op_graph_is_drawn_as_series():

@@ -409,7 +409,7 @@ def highlight_from_report(report, graph) -> dict[str, str]:
 
 
 # -- drawing ------------------------------------------------------------------------------------
-def graph_to_dot(graph, *, highlight=None, collapse=None, title=None) -> str:
+def graph_to_dot(graph, *, highlight=None, collapse=None, title=None, drawn=None) -> str:
     """The DOT text for ``graph``.
 
     ``collapse``: names drawn as one box each - scopes (``"layer"``, ``"layer/dense"``), series
@@ -419,10 +419,12 @@ def graph_to_dot(graph, *, highlight=None, collapse=None, title=None) -> str:
     is :func:`default_collapse`; pass ``set()`` to draw every op.
     ``highlight``: node name -> ``"removed"``, ``"added"``, ``"replaced"``, ``"folded"`` or
     ``"hoisted"`` (see :func:`highlight_from_report`).  ``title``: a caption on top.
+    ``drawn``: a dict to fill with node id -> the box it is folded into, for every op drawn
+    inside a box (ops of collapsed bodies are not drawn at all, so not listed).
     """
     if collapse is None:
         collapse = default_collapse(graph)
-    drawer = _Drawer(dict(highlight or {}), frozenset(collapse))
+    drawer = _Drawer(dict(highlight or {}), frozenset(collapse), drawn)
     lines = ["digraph G {",
              "  rankdir=TB; compound=true; newrank=true;",
              f'  graph [fontname="{FONT}" fontsize=11];',
@@ -441,7 +443,8 @@ def graph_to_dot(graph, *, highlight=None, collapse=None, title=None) -> str:
 class _Drawer:
     """One drawing: node and cluster lines go into nested lists, edges into ``edges``."""
 
-    def __init__(self, highlight: dict, collapse: frozenset):
+    def __init__(self, highlight: dict, collapse: frozenset, drawn=None):
+        self.drawn = drawn
         self.highlight = highlight
         self.collapse = collapse
         self.edges: list[str] = []
@@ -472,6 +475,8 @@ class _Drawer:
                     box = block_of(index, size)
             if box is not None:
                 node_of[id(op)] = prefix + box
+                if self.drawn is not None:
+                    self.drawn[prefix + op.name] = prefix + box
                 entry = boxes.get(box)
                 if entry is None:  # a block sits at the top, a scope's box in its parent scope
                     parent = (scope if index in series and box == series[index]
