@@ -1,4 +1,6 @@
-// Timing comparison for tfgraph_edu: eager vs graph medians as bars, with the spread.
+// Timing comparison for tfgraph_edu: one bar per timing (eager, graph, graph as traced) with
+// the median and the spread, the speed-up of each graph bar over eager, and an honest note
+// when the difference is within the noise.  Words from the `words` table.
 
 function fmt(s) {
   const units = [["s", 1], ["ms", 1e3], ["µs", 1e6], ["ns", 1e9]];
@@ -6,35 +8,41 @@ function fmt(s) {
   return `${(s * 1e9).toPrecision(3)} ns`;
 }
 
+function span(cls, text) {
+  const e = document.createElement("span");
+  e.className = cls;
+  e.textContent = text;
+  return e;
+}
+
 function render({ model, el }) {
   el.classList.add("tfg-timing");
   function draw() {
     el.replaceChildren();
+    const w = model.get("words") || {};
     const results = model.get("results") || [];
     const longest = Math.max(...results.map((r) => r.median), 1e-12);
     const head = document.createElement("div");
     head.className = "tfg-timing-head";
     head.textContent = model.get("name");
     el.append(head);
+    const eager = results.find((r) => r.label === "eager");
     for (const r of results) {
       const row = document.createElement("div");
       row.className = "tfg-timing-row";
-      const label = document.createElement("span");
-      label.className = "tfg-timing-label";
-      label.textContent = r.label;
-      const bar = document.createElement("span");
-      bar.className = `tfg-timing-bar ${r.label.startsWith("graph (raw") ? "raw" : r.label}`;
+      const kind = r.label === "eager" ? "eager" : r.label === "graph" ? "graph" : "raw";
+      const bar = span(`tfg-timing-bar ${kind}`, "");
       bar.style.width = `${Math.max(2, Math.round(260 * r.median / longest))}px`;
-      const num = document.createElement("span");
-      num.textContent = ` ${fmt(r.median)} (${fmt(r.fastest)} … ${fmt(r.slowest)},` +
-        ` ${r.runs} runs)`;
-      row.append(label, bar, num);
+      let text = ` ${fmt(r.median)} (${fmt(r.fastest)} … ${fmt(r.slowest)}, ${r.runs} ` +
+        `${w.runs || "runs"})`;
+      if (eager && r !== eager && r.median > 0) {
+        text += ` · ${w.speedup || "speed-up"} ${(eager.median / r.median).toFixed(2)}×`;
+      }
+      row.append(span("tfg-timing-label", r.text || r.label), bar, span("tfg-timing-num", text));
       el.append(row);
     }
-    if (results.length === 2 && results[1].median > 0) {
-      const p = document.createElement("div");
-      p.textContent = `speed-up: ${(results[0].median / results[1].median).toFixed(2)}×`;
-      el.append(p);
+    if (model.get("within_noise")) {
+      el.append(span("tfg-timing-note", w.within_noise || "within noise"));
     }
   }
   draw();

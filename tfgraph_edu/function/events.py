@@ -6,6 +6,8 @@ it happened ("argument x: shape (3,) was not seen before").
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from dataclasses import dataclass, field
 
 
@@ -30,6 +32,22 @@ class CallEvent:
     concrete_index: int | None  # which trace served it (None: ran eagerly)
     traced: bool
     kind: str = "call"
+    timing: bool = False  # made by a timing run (``%%trace``), not by the learner's code
+
+
+_TIMING = threading.local()
+
+
+@contextlib.contextmanager
+def timing_runs():
+    """Calls made inside are timing runs: logged with ``timing=True`` and left out of
+    ``EventLog.calls`` and of the call numbers, so a learner's counts stay their own."""
+    depth = getattr(_TIMING, "depth", 0)
+    _TIMING.depth = depth + 1
+    try:
+        yield
+    finally:
+        _TIMING.depth = depth
 
 
 class EventLog(list):
@@ -42,7 +60,15 @@ class EventLog(list):
 
     MAX_EVENTS = 20_000  # beyond this, the oldest half of the call events is dropped
 
+    timing_count = 0  # timing runs logged so far (their call numbers are not the learner's)
+
     def append(self, event) -> None:
+        if event.kind == "call":
+            if getattr(_TIMING, "depth", 0):
+                event.timing = True
+                self.timing_count += 1
+            else:
+                event.index -= self.timing_count
         super().append(event)
         if len(self) > self.MAX_EVENTS:
             calls = [i for i, e in enumerate(self) if e.kind == "call"]
@@ -58,4 +84,9 @@ class EventLog(list):
 
     @property
     def calls(self) -> list:
-        return [e for e in self if e.kind == "call"]
+        """The learner's calls (timing runs left out: see :func:`timing_runs`)."""
+        return [e for e in self if e.kind == "call" and not e.timing]
+
+    @property
+    def timing_calls(self) -> list:
+        return [e for e in self if e.kind == "call" and e.timing]

@@ -1,15 +1,24 @@
-"""Panel and widget labels in English, Traditional and Simplified Chinese (layer 9).
-
-Terms follow shared/GLOSSARY.md.
+"""Every word the panels and widgets show, in English, Traditional and Simplified Chinese
+(layer 9): one table, one row per key (en, zh-Hant, zh-Hans).  Terms follow
+shared/GLOSSARY.md.  The widgets receive the column of their language as a dict
+(:func:`table`); the panels call :func:`label`; trace reasons are translated by
+:func:`reason`.
 """
 
 from __future__ import annotations
 
+import re
+
 LANGUAGES = ("en", "zh-Hant", "zh-Hans")
 
 _LABELS = {
+    # %%trace panels
     "source": ("Python source", "Python 原始碼", "Python 源代码"),
     "code": ("AutoGraph code", "AutoGraph 轉換後的程式碼", "AutoGraph 转换后的代码"),
+    "code_gutter": ("the number before a generated line is the source line it came from "
+                    "(click it to see that line)",
+                    "產生的每一行前面的數字是它來自的原始碼行號（點一下可跳到那一行）",
+                    "生成的每一行前面的数字是它来自的源代码行号（点一下可跳到那一行）"),
     "graph": ("Graph", "計算圖", "计算图"),
     "optimized": ("optimised graph", "最佳化後的計算圖", "优化后的计算图"),
     "raw": ("traced graph", "追蹤得到的計算圖", "追踪得到的计算图"),
@@ -22,16 +31,141 @@ _LABELS = {
     "key": ("trace key", "追蹤鍵", "追踪键"),
     "eager": ("eager", "即時執行", "即时执行"),
     "graph_run": ("graph", "計算圖執行", "计算图执行"),
+    "graph_raw": ("graph (not optimised)", "計算圖執行（未最佳化）", "计算图执行（未优化）"),
     "median": ("median", "中位數", "中位数"),
+    "min_max": ("fastest … slowest", "最快 … 最慢", "最快 … 最慢"),
     "speedup": ("speed-up", "加速", "加速"),
+    "runs_each": ("{n} runs each", "各執行 {n} 次", "各运行 {n} 次"),
+    "within_noise": ("the difference is within the spread of the runs: no real speed-up",
+                     "差異在多次執行的波動範圍內：沒有真正的加速",
+                     "差异在多次运行的波动范围内：没有真正的加速"),
     "no_calls": ("not called in this cell: nothing to time",
                  "這個儲存格沒有呼叫它：無法計時", "这个单元格没有调用它：无法计时"),
+    "not_traced": ("(not traced yet)", "（尚未追蹤）", "（尚未追踪）"),
+    "no_source": ("(source not available)", "（無法取得原始碼）", "（无法获取源代码）"),
+    "timing_note": ("timing runs are not counted as calls",
+                    "計時用的執行不算在呼叫次數內", "计时用的运行不算在调用次数内"),
+    "viewer_hint": ("for pan, zoom, search and stepping: %graph_viewer {name}",
+                    "要平移、縮放、搜尋和逐步執行：%graph_viewer {name}",
+                    "要平移、缩放、搜索和逐步运行：%graph_viewer {name}"),
     "traces": ("traces", "追蹤次數", "追踪次数"),
+    # graph viewer
     "details": ("node details", "節點詳細資訊", "节点详细信息"),
+    "optimised_toggle": ("optimised", "最佳化後", "优化后"),
+    "fit": ("fit", "符合視窗", "适合窗口"),
+    "zoom_in": ("zoom in", "放大", "放大"),
+    "zoom_out": ("zoom out", "縮小", "缩小"),
+    "search": ("find an op…", "搜尋運算…", "搜索运算…"),
+    "no_match": ("no op matches", "沒有符合的運算", "没有匹配的运算"),
+    "step": ("step ▶", "逐步 ▶", "逐步 ▶"),
+    "step_back": ("◀", "◀", "◀"),
+    "run_all": ("run to end", "執行到底", "运行到底"),
+    "iteration": ("iteration", "迭代", "迭代"),
+    "export_svg": ("SVG", "SVG", "SVG"),
+    "export_png": ("PNG", "PNG", "PNG"),
+    "legend": ("legend", "圖例", "图例"),
+    "hint": ("drag to pan · wheel to zoom at the cursor · click an op for its details · "
+             "double-click a frame to collapse it, a grey box to open it",
+             "拖曳以平移 · 滾輪在游標處縮放 · 點一下運算看詳細資訊 · "
+             "雙擊框線可收合，雙擊灰色方塊可展開",
+             "拖拽以平移 · 滚轮在光标处缩放 · 点一下运算看详细信息 · "
+             "双击框线可折叠，双击灰色方块可展开"),
+    "click_node": ("Click an op to see its details.", "點一下運算即可看到詳細資訊。",
+                   "点一下运算即可看到详细信息。"),
+    "type": ("type", "類型", "类型"),
+    "inputs": ("inputs", "輸入", "输入"),
+    "outputs": ("outputs", "輸出", "输出"),
+    "control_inputs": ("control inputs", "控制輸入", "控制输入"),
+    "attrs": ("attributes", "屬性", "属性"),
+    "optimiser": ("optimiser", "最佳化器", "优化器"),
+    "changes": ("{n} changes", "{n} 處變更", "{n} 处变更"),
+    "created_by": ("created by", "建立位置", "创建位置"),
+    "in_function": ("in concrete function", "所屬具體函式", "所属具体函数"),
+    "inside": ("inside", "位於", "位于"),
+    "value": ("value", "值", "值"),
+    "values_at": ("values at iteration {i}", "第 {i} 次迭代的值", "第 {i} 次迭代的值"),
+    "not_run": ("not run (yet)", "（尚未）執行", "（尚未）运行"),
+    "collapsed_box": ("{n} ops folded here: double-click to open",
+                      "這裡收合了 {n} 個運算：雙擊展開", "这里折叠了 {n} 个运算：双击展开"),
+    # kinds of nodes and optimiser highlights (legend)
+    "kind_input": ("input (placeholder)", "輸入（佔位符）", "输入（占位符）"),
+    "kind_captured": ("captured from outside", "從外部捕獲的值", "从外部捕获的值"),
+    "kind_variable": ("variable", "變數", "变量"),
+    "kind_constant": ("constant", "常數", "常量"),
+    "kind_op": ("operation", "運算", "运算"),
+    "kind_state": ("reads/writes a variable", "讀寫變數", "读写变量"),
+    "kind_control_flow": ("control flow (If, While)", "控制流程 (If, While)", "控制流 (If, While)"),
+    "kind_io": ("printing", "列印", "打印"),
+    "kind_box": ("folded scope, series or body", "收合的範圍、序列或主體",
+                 "折叠的范围、序列或主体"),
+    "kind_control_edge": ("control edge (runs after)", "控制邊（之後執行）", "控制边（之后运行）"),
+    "change_removed": ("removed by the optimiser", "被最佳化器移除", "被优化器移除"),
+    "change_added": ("made by the optimiser", "由最佳化器產生", "由优化器生成"),
+    "change_replaced": ("rewritten, or does a removed op's work", "被改寫，或接手被移除運算的工作",
+                        "被改写，或接手被移除运算的工作"),
+    "change_folded": ("computed ahead (constant folding)", "預先計算（常數折疊）",
+                      "预先计算（常量折叠）"),
+    "change_hoisted": ("moved out of a loop", "移出迴圈", "移出循环"),
+    # trace explorer
+    "explorer_head": ("{name}: {calls} calls, {traces} traces",
+                      "{name}：呼叫 {calls} 次，追蹤 {traces} 次",
+                      "{name}：调用 {calls} 次，追踪 {traces} 次"),
+    "explorer_timing": ("(+ {n} timing runs of %%trace, not counted)",
+                        "（另有 %%trace 的 {n} 次計時執行，不計入）",
+                        "（另有 %%trace 的 {n} 次计时运行，不计入）"),
+    "trace_event": ("trace #{index} ({ms} ms): {reason} — {signature}",
+                    "追蹤 #{index}（{ms} ms）：{reason} — {signature}",
+                    "追踪 #{index}（{ms} ms）：{reason} — {signature}"),
+    "call_event": ("call {index} → concrete function #{concrete}",
+                   "呼叫 {index} → 具體函式 #{concrete}", "调用 {index} → 具体函数 #{concrete}"),
+    "traced_mark": (" (traced)", "（觸發追蹤）", "（触发追踪）"),
+    "runs": ("runs", "次執行", "次运行"),
 }
 
+# trace reasons (function/trace_key.py) -> their translations, by pattern
+_REASONS = [
+    (r"first call", ("第一次呼叫", "第一次调用")),
+    (r"argument (?P<n>.+?): (?P<x>.+) was not seen before \(last call: (?P<y>.+)\)",
+     ("參數 {n}：{x} 之前沒出現過（上次呼叫：{y}）",
+      "参数 {n}：{x} 之前没出现过（上次调用：{y}）")),
+    (r"Python argument (?P<n>.+) changed from (?P<a>.+) to (?P<b>.+)",
+     ("Python 參數 {n} 從 {a} 變為 {b}", "Python 参数 {n} 从 {a} 变为 {b}")),
+    (r"argument (?P<n>.+): shape (?P<s>.+) was not seen before",
+     ("參數 {n}：形狀 {s} 之前沒出現過", "参数 {n}：形状 {s} 之前没出现过")),
+    (r"argument (?P<n>.+): dtype (?P<d>.+) was not seen before",
+     ("參數 {n}：資料型別 {d} 之前沒出現過", "参数 {n}：数据类型 {d} 之前没出现过")),
+    (r"this combination of arguments was not seen before",
+     ("這組參數組合之前沒出現過", "这组参数组合之前没出现过")),
+]
 
-def label(key: str, lang: str = "en") -> str:
+
+def label(key: str, lang: str = "en", **values) -> str:
+    """The words for ``key`` in ``lang``, with ``{name}`` fields filled from ``values``."""
     if lang not in LANGUAGES:
         raise ValueError(f"Unknown language {lang!r}: use one of {', '.join(LANGUAGES)}")
-    return _LABELS[key][LANGUAGES.index(lang)]
+    text = _LABELS[key][LANGUAGES.index(lang)]
+    return text.format(**values) if values else text
+
+
+def table(lang: str = "en") -> dict:
+    """Every label of ``lang`` (unformatted), for a widget's front end."""
+    label("source", lang)  # checks the language
+    i = LANGUAGES.index(lang)
+    return {key: row[i] for key, row in _LABELS.items()}
+
+
+def reason(text: str, lang: str = "en") -> str:
+    """A trace reason in ``lang``; each ``;``-separated part by pattern (a part no pattern
+    knows stays as it is)."""
+    if lang == "en":
+        return text
+    i = LANGUAGES.index(lang) - 1
+    parts = []
+    for part in text.split("; "):
+        for pattern, words in _REASONS:
+            m = re.fullmatch(pattern, part)
+            if m:
+                part = words[i].format(**m.groupdict())
+                break
+        parts.append(part)
+    return "；".join(parts)

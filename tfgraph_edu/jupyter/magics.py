@@ -143,22 +143,30 @@ class TraceMagics(Magics):
 
     @line_magic
     def graph_viewer(self, line):
-        """``%graph_viewer f``: the interactive graph viewer for tf.function ``f``."""
+        """``%graph_viewer f [zh-Hant]``: the interactive graph viewer for tf.function ``f``,
+        its words in the language given (en, zh-Hant or zh-Hans; default en)."""
         from .widgets import GraphViewer
-        return GraphViewer(self._function(line))
+        fn, lang = self._function(line)
+        return GraphViewer(fn, lang=lang)
 
     @line_magic
     def trace_explorer(self, line):
-        """``%trace_explorer f``: a live timeline of ``f``'s calls and traces."""
+        """``%trace_explorer f [zh-Hant]``: a live timeline of ``f``'s calls and traces."""
         from .widgets import TraceExplorer
-        return TraceExplorer(self._function(line))
+        fn, lang = self._function(line)
+        return TraceExplorer(fn, lang=lang)
 
     def _function(self, line):
-        name = line.strip()
+        words = line.split()
+        name = words[0] if words else ""
+        lang = words[1] if len(words) > 1 else "en"
+        if lang not in labels.LANGUAGES:
+            raise ValueError(f"Unknown language {lang!r}: use one of "
+                             f"{', '.join(labels.LANGUAGES)}")
         value = self.shell.user_ns.get(name)
         if not isinstance(value, Function):
             raise ValueError(f"{name!r} is not a tf.function in this notebook.")
-        return value
+        return value, lang
 
 
 def load_ipython_extension(ip) -> None:

@@ -1,8 +1,10 @@
 """The HTML panels %%trace shows for one tf.function (layer 9).
 
-Source, AutoGraph code (each generated line links to the source line it came
-from), the graph picture, the table of concrete functions and the timing chart,
-side by side where space allows (CSS grid, no scripts).  All user text escaped.
+The graph picture across the whole width, at its natural size (text as large as the
+panels' text; scroll for the rest), then source, AutoGraph code (each generated line
+links to the source line it came from), the table of concrete functions and the timing
+chart, side by side where space allows (CSS grid, no scripts).  Every word comes from
+:mod:`labels` in the cell's language.  All user text escaped.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from html import escape
 from ..autograph import conversion
 from ..function import trace_key
 from . import labels
-from .timing import format_seconds
+from .timing import format_seconds, within_noise
 
 _uid = itertools.count(1)
 
@@ -24,9 +26,16 @@ CSS = """<style>
  font-family:system-ui,sans-serif;font-size:13px}
 .tfg-panel{border:1px solid #d0d7de;border-radius:6px;padding:8px;overflow:auto;max-height:520px}
 .tfg-panel h4{margin:0 0 6px 0;font-size:13px;color:#444}
+.tfg-panel.tfg-wide{grid-column:1/-1;max-height:none}
+.tfg-panel.tfg-wide .tfg-graph{max-height:75vh;overflow:auto}
+.tfg-panel.tfg-wide .tfg-graph svg{max-width:none;height:auto}
+.tfg-note{color:#666;font-size:12px;margin:4px 0}
+.tfg-trace th,.tfg-trace h4{white-space:nowrap;word-break:keep-all}
+.tfg-trace td{word-break:keep-all;overflow-wrap:anywhere}
 .tfg-code{font-family:monospace;font-size:12px;white-space:pre;margin:0}
 .tfg-code a{color:inherit;text-decoration:none}
-.tfg-code .ln{color:#999;display:inline-block;width:3em}
+.tfg-code .ln{color:#999;display:inline-block;width:3em;border-right:1px solid #ddd;
+ margin-right:6px}
 .tfg-table{border-collapse:collapse;font-size:12px}
 .tfg-table td,.tfg-table th{border:1px solid #ddd;padding:3px 6px;text-align:left;
  vertical-align:top}
@@ -41,7 +50,8 @@ def source_panel(function, lang, uid) -> str:
     try:
         lines, start = inspect.getsourcelines(fn)
     except (OSError, TypeError):
-        return _panel(labels.label("source", lang), "<p>(source not available)</p>")
+        return _panel(labels.label("source", lang),
+                      f"<p>{escape(labels.label('no_source', lang))}</p>")
     rows = []
     for i, text in enumerate(textwrap.dedent("".join(lines)).splitlines(), start):
         rows.append(f'<span id="tfg-{uid}-src-{i}"><span class="ln">{i}</span>'
@@ -63,26 +73,37 @@ def code_panel(function, lang, uid) -> str:
             body = (f'<a href="#tfg-{uid}-src-{user}" title="source line {user}">'
                     f'<span class="ln">{user}</span>{body}</a>')
         rows.append(body)
-    return _panel(labels.label("code", lang), '<pre class="tfg-code">' + "\n".join(rows)
-                  + "</pre>")
+    note = f'<p class="tfg-note">{escape(labels.label("code_gutter", lang))}</p>'
+    return _panel(labels.label("code", lang), note + '<pre class="tfg-code">'
+                  + "\n".join(rows) + "</pre>")
 
 
-def graph_panel(function, lang, optimized: bool) -> str:
-    from ..viz.dot import graph_to_dot
-    from ..viz.html import svg_or_dot_html
+def graph_panel(function, lang, optimized: bool, name: str = "") -> str:
+    """The graph across the whole width, at natural size; the optimiser's changes outlined."""
+    from ..viz.dot import graph_to_dot, highlight_from_report, kinds_in
+    from ..viz.html import legend_html, svg_or_dot_html
     if not function.concrete_functions:
-        return _panel(labels.label("graph", lang), "<p>(not traced yet)</p>")
+        return _panel(labels.label("graph", lang),
+                      f"<p>{escape(labels.label('not_traced', lang))}</p>", wide=True)
     cf = function.concrete_functions[-1]
     graph = cf.optimized_graph if optimized else cf.graph
+    marks = highlight_from_report(cf.optimization_report, graph) if optimized else {}
     which = labels.label("optimized" if optimized else "raw", lang)
-    return _panel(f"{labels.label('graph', lang)} ({escape(which)})",
-                  svg_or_dot_html(graph_to_dot(graph)))
+    words = {k: labels.label(f"kind_{k}", lang) for k in
+             ("input", "captured", "variable", "constant", "op", "state", "control_flow", "io")}
+    words.update({k: labels.label(f"change_{k}", lang) for k in
+                  ("removed", "added", "replaced", "folded", "hoisted")})
+    hint = labels.label("viewer_hint", lang, name=name or function.__name__)
+    return _panel(f"{labels.label('graph', lang)} ({which})",
+                  svg_or_dot_html(graph_to_dot(graph, highlight=marks))
+                  + legend_html(kinds_in(graph), set(marks.values()), words)
+                  + f'<p class="tfg-note">{escape(hint)}</p>', wide=True)
 
 
 def concrete_panel(function, lang) -> str:
     traces = {e.index: e for e in function.events.traces}
     calls: dict[int, int] = {}
-    for e in function.events.calls:
+    for e in function.events.calls:  # the learner's calls: timing runs are not counted
         if e.concrete_index is not None:
             calls[e.concrete_index] = calls.get(e.concrete_index, 0) + 1
     head = "".join(f"<th>{escape(labels.label(k, lang))}</th>"
@@ -93,47 +114,57 @@ def concrete_panel(function, lang) -> str:
         key = ", ".join(trace_key.describe(c) for c in event.key) if event else ""
         rows.append(f"<tr><td>{i}</td><td><code>{escape(cf.pretty_printed_signature(False))}"
                     f"</code></td><td>{escape(key)}</td>"
-                    f"<td>{escape(event.reason if event else '')}</td>"
+                    f"<td>{escape(labels.reason(event.reason, lang) if event else '')}</td>"
                     f"<td>{calls.get(i, 0)}</td></tr>")
     table = (f'<table class="tfg-table"><tr><th>#</th>{head}</tr>{"".join(rows)}</table>')
-    return _panel(labels.label("concrete", lang), table)
+    note = ""
+    if function.events.timing_calls:
+        note = f'<p class="tfg-note">{escape(labels.label("timing_note", lang))}</p>'
+    return _panel(labels.label("concrete", lang), table + note)
 
 
 def timing_panel(timings, lang) -> str:
+    """One bar per timing (eager, graph, ...), the speed-up of the last over the first, and
+    an honest note when the difference is within the spread of the runs."""
     if timings is None:
         return _panel(labels.label("timing", lang), f"<p>{escape(labels.label('no_calls', lang))}"
                       "</p>")
-    eager, graph = timings
-    longest = max(eager.median, graph.median)
+    longest = max(t.median for t in timings) or 1.0
+    names = {"eager": "eager", "graph": "graph_run", "graph (raw)": "graph_raw"}
     rows = []
-    for t, cls in ((eager, "eager"), (graph, "graph")):
+    for t in timings:
         width = max(2, int(240 * t.median / longest))
-        name = labels.label("eager" if cls == "eager" else "graph_run", lang)
+        cls = "eager" if t.label == "eager" else "graph"
+        name = labels.label(names[t.label], lang) if t.label in names else t.label
         rows.append(f'<tr><td>{escape(name)}</td><td><span class="tfg-bar {cls}" '
                     f'style="width:{width}px"></span> {format_seconds(t.median)}</td>'
                     f"<td>{format_seconds(t.fastest)} … {format_seconds(t.slowest)}</td></tr>")
+    eager, graph = timings[0], timings[1]
     speedup = eager.median / graph.median if graph.median else float("inf")
+    runs = labels.label("runs_each", lang, n=len(graph.runs))
     body = (f'<table class="tfg-table"><tr><th></th><th>{escape(labels.label("median", lang))}'
-            f'</th><th>min … max</th></tr>{"".join(rows)}</table>'
-            f"<p>{escape(labels.label('speedup', lang))}: {speedup:.2f}× "
-            f"({len(graph.runs)} runs each)</p>")
+            f'</th><th>{escape(labels.label("min_max", lang))}</th></tr>{"".join(rows)}</table>'
+            f"<p>{escape(labels.label('speedup', lang))}: {speedup:.2f}× ({escape(runs)})</p>")
+    if within_noise(eager, graph):
+        body += f'<p class="tfg-note">{escape(labels.label("within_noise", lang))}</p>'
     return _panel(labels.label("timing", lang), body)
 
 
-def _panel(title: str, body: str) -> str:
-    return f'<div class="tfg-panel"><h4>{escape(title)}</h4>{body}</div>'
+def _panel(title: str, body: str, wide: bool = False) -> str:
+    cls = "tfg-panel tfg-wide" if wide else "tfg-panel"
+    return f'<div class="{cls}"><h4>{escape(title)}</h4>{body}</div>'
 
 
 def function_panels(function, name, lang, panels, optimized, timings) -> str:
     uid = next(_uid)
     out = [f'<div class="tfg-fn">{escape(name)}</div>']
+    if "graph" in panels:  # first, across the whole width
+        out.append(graph_panel(function, lang, optimized, name))
     for p in panels:
         if p == "source":
             out.append(source_panel(function, lang, uid))
         elif p == "code":
             out.append(code_panel(function, lang, uid))
-        elif p == "graph":
-            out.append(graph_panel(function, lang, optimized))
         elif p == "concrete":
             out.append(concrete_panel(function, lang))
         elif p == "timing":

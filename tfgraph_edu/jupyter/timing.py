@@ -2,7 +2,9 @@
 
 Same inputs, one warm-up run each, ``number`` repeats, the median and the spread
 (fastest, slowest), in the style of ``%timeit``.  Eager runs the Python function
-itself; graph runs the tf.function (already traced by the warm-up).
+itself; graph runs the tf.function (already traced by the warm-up), inside
+:func:`~tfgraph_edu.function.events.timing_runs`, so those calls are not counted as the
+learner's.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import statistics
 import time
 from dataclasses import dataclass
+
+from ..function.events import timing_runs
 
 
 @dataclass
@@ -28,6 +32,19 @@ class Timing:
     @property
     def slowest(self) -> float:
         return max(self.runs)
+
+    @property
+    def spread(self) -> float:
+        """The interquartile range of the runs (half the full range for fewer than 4)."""
+        if len(self.runs) < 4:
+            return (self.slowest - self.fastest) / 2
+        q = statistics.quantiles(self.runs, n=4)
+        return q[2] - q[0]
+
+
+def within_noise(a: Timing, b: Timing) -> bool:
+    """Whether two medians differ by less than the spread of either timing's runs."""
+    return abs(a.median - b.median) <= max(a.spread, b.spread)
 
 
 def format_seconds(s: float) -> str:
@@ -56,7 +73,8 @@ def compare(function, number: int = 20, progress=None, raw: bool = False):
         return None
     args, kwargs = function.last_call
     eager = measure(function.python_function, args, kwargs, number, "eager", progress)
-    graph = measure(function, args, kwargs, number, "graph", progress)
+    with timing_runs():  # not the learner's calls: kept out of their counts
+        graph = measure(function, args, kwargs, number, "graph", progress)
     if not raw:
         return eager, graph
     from ..runtime.compiled import CompiledGraph

@@ -15,8 +15,7 @@ import traitlets
 
 from ..function.concrete import ConcreteFunction
 from ..function.polymorphic import Function
-from ..runtime.interpreter import run_graph
-from . import timing
+from . import labels, timing
 
 
 def _widgets_dir() -> Path:
@@ -37,20 +36,24 @@ def _short(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def node_details(graph) -> dict:
-    """Per node: what the details panel shows (all plain data, for the front end)."""
+def node_details(graph, prefix: str = "", function: str = "", inside: str = "") -> dict:
+    """Per node id (``while/body/add`` inside bodies): what the details pane shows, for the
+    ops of ``graph`` and of every branch and body its control flow runs (plain data)."""
+    from ..viz.dot import _bodies, _has_bodies
     out = {}
     for op in graph.operations:
         source = None
         if op.source is not None:
             import linecache
             filename, line, func = op.source
-            source = {"file": filename, "line": line, "function": func,
+            source = {"file": _cell_name(filename), "line": line, "function": func,
                       "text": linecache.getline(filename, line).strip()}
         attrs = {}
         for k, v in sorted(op.attrs.items()):
             attrs[k] = _short(v) if k == "value" else str(getattr(v, "name", v))[:120]
-        out[op.name] = {
+        node = prefix + op.name
+        out[node] = {
+            "name": op.name,
             "type": op.type,
             "inputs": [{"name": t.name, "dtype": t.dtype.name, "shape": str(t.shape)}
                        for t in op.inputs],
@@ -60,18 +63,59 @@ def node_details(graph) -> dict:
             "attrs": attrs,
             "source": source,
             "stateful": bool(op.opdef.stateful),
+            "function": function,
+            "inside": inside,
         }
+        if _has_bodies(op):
+            for label, fn in _bodies(op):
+                where = f"{inside} › " if inside else ""
+                out.update(node_details(fn.graph, f"{node}/{label}/", fn.name,
+                                        f"{where}{op.name} ({op.type}) › {label}"))
+    return out
+
+
+def _cell_name(filename: str) -> str:
+    """``In [3]`` for the file IPython compiled a notebook cell into; other files as they are."""
+    try:
+        from IPython import get_ipython
+        shell = get_ipython()
+        if shell is not None:
+            for n, text in enumerate(shell.user_ns.get("_ih", [])):
+                if text and shell.compile.get_code_name(text, None, n) == filename:
+                    return f"In [{n}]"
+    except Exception:  # noqa: BLE001 - not in IPython, or another version: the file name
+        pass
+    return filename
+
+
+def legend(lang: str, kinds, changes) -> list:
+    """The viewer's legend: one entry per node kind drawn and optimiser highlight shown."""
+    from ..viz.dot import HIGHLIGHTS, KINDS
+    out = [{"key": k, "text": labels.label(f"kind_{k}", lang), "fill": KINDS[k][1],
+            "shape": KINDS[k][0], "border": "#555"} for k in KINDS if k in kinds]
+    out.append({"key": "box", "text": labels.label("kind_box", lang), "fill": "#f0f0f0",
+                "shape": "folder", "border": "#555"})
+    out.append({"key": "control_edge", "text": labels.label("kind_control_edge", lang),
+                "fill": "", "shape": "dashed", "border": "#999"})
+    out += [{"key": k, "text": labels.label(f"change_{k}", lang), "fill": "#fff",
+             "shape": "box", "border": HIGHLIGHTS[k][0]} for k in HIGHLIGHTS if k in changes]
     return out
 
 
 class GraphViewer(anywidget.AnyWidget):
-    """Pan, zoom, click a node for its details; collapse scopes; raw or optimised graph;
-    switch concrete functions; step through a run with the interpreter."""
+    """Pan, zoom (around the cursor), fit, search and zoom to an op, click an op at any depth
+    for its details; collapse scopes, series, branches and bodies in place; raw or optimised
+    graph; switch concrete functions; step through a run - into the branch taken and through
+    each loop iteration - with the values in the details pane; export SVG or PNG.  Every word
+    in ``lang`` (en, zh-Hant, zh-Hans)."""
 
     _esm = _DIR / "graph_viewer.js"
     _css = _DIR / "graph_viewer.css"
 
     title = traitlets.Unicode("").tag(sync=True)
+    lang = traitlets.Unicode("en").tag(sync=True)
+    words = traitlets.Dict().tag(sync=True)
+    legend = traitlets.List(traitlets.Dict()).tag(sync=True)
     functions = traitlets.List(traitlets.Unicode()).tag(sync=True)
     concrete_index = traitlets.Int(0).tag(sync=True)
     optimized = traitlets.Bool(False).tag(sync=True)
@@ -81,14 +125,18 @@ class GraphViewer(anywidget.AnyWidget):
     nodes = traitlets.Dict().tag(sync=True)
     node_ids = traitlets.Dict().tag(sync=True)
     cluster_ids = traitlets.Dict().tag(sync=True)
+    folded = traitlets.Dict().tag(sync=True)
     selected = traitlets.Unicode("").tag(sync=True)
     report = traitlets.List(traitlets.Dict()).tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
-    step_values = traitlets.Dict().tag(sync=True)
     step_order = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    step_where = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    step_outputs = traitlets.List(traitlets.Dict()).tag(sync=True)
 
-    def __init__(self, target, optimized: bool = False, **kwargs):
+    def __init__(self, target, optimized: bool = False, lang: str = "en", **kwargs):
         super().__init__(**kwargs)
+        self.words = labels.table(lang)
+        self.lang = lang
         if isinstance(target, Function):
             self._function = target
             self._concretes = list(target.concrete_functions)
@@ -106,10 +154,10 @@ class GraphViewer(anywidget.AnyWidget):
         self.functions = [cf.pretty_printed_signature(False) for cf in self._concretes]
         self.concrete_index = len(self._concretes) - 1
         self.optimized = optimized
-        self._collapse_set = False
+        self._quiet = False
         self._render()
-        self.observe(lambda change: self._render(),
-                     names=["concrete_index", "optimized", "collapsed"])
+        self.observe(lambda change: self._render(), names=["concrete_index", "optimized"])
+        self.observe(lambda change: self._quiet or self._draw(), names=["collapsed"])
         self.on_msg(self._on_message)
 
     @property
@@ -122,49 +170,70 @@ class GraphViewer(anywidget.AnyWidget):
         return cf.optimized_graph if self.optimized else cf.graph
 
     def _render(self):
-        from ..viz.dot import COLLAPSE_ABOVE, cluster_ids, graph_to_dot, node_ids, top_scopes
-        from ..viz.render import to_svg
+        """A new graph (another concrete function, raw or optimised): everything anew."""
+        from ..viz.dot import cluster_ids, default_collapse, highlight_from_report, kinds_in
+        from ..viz.dot import node_ids as title_map
         cf = self.concrete
-        highlight = None
+        graph = self.graph
+        self._highlight = {}
         if self.optimized:
             report = cf.optimization_report
-            highlight = {c.by or c.node: c.action for c in report.changes}
+            self._highlight = highlight_from_report(report, graph)
             self.report = [{"pass": p.name, "node": c.node, "action": c.action, "why": c.why,
                             "by": c.by or ""} for p in report.passes for c in p.changes]
         else:
             self.report = []
-        graph = self.graph
-        if not self._collapse_set and len(graph.operations) > COLLAPSE_ABOVE:
-            self._collapse_set = True
-            self.collapsed = sorted(top_scopes(graph))  # big graphs start collapsed
-        dot = graph_to_dot(graph, highlight=highlight, collapse=set(self.collapsed))
-        self.node_ids = node_ids(graph)
+        self.legend = legend(self.lang, kinds_in(graph), set(self._highlight.values()))
+        self.node_ids = title_map(graph)
         self.cluster_ids = cluster_ids(graph)
+        self.nodes = node_details(graph, function=cf.name)
+        self.step, self.step_order, self.step_where, self.step_outputs = 0, [], [], []
+        self.selected = ""
+        self._quiet = True  # one drawing, below
+        try:
+            self.collapsed = sorted(default_collapse(graph))
+        finally:
+            self._quiet = False
+        self._draw()
+
+    def _draw(self):
+        from ..viz.dot import graph_to_dot
+        from ..viz.render import to_svg
+        folded: dict = {}
+        dot = graph_to_dot(self.graph, highlight=self._highlight, collapse=set(self.collapsed),
+                           drawn=folded)
+        self.folded = folded
         self.dot = dot
         self.svg = to_svg(dot) or ""
-        self.nodes = node_details(self.graph)
-        self.step, self.step_values, self.step_order = 0, {}, []
 
     def _on_message(self, widget, content, buffers):
         if not isinstance(content, dict):
             return
         if content.get("type") == "toggle_scope":
-            scope = str(content.get("scope", ""))
-            collapsed = list(self.collapsed)
-            if scope in collapsed:
-                collapsed.remove(scope)
-            else:
-                collapsed.append(scope)
-            self.collapsed = collapsed
+            self.toggle(str(content.get("scope", "")))
         elif content.get("type") == "step":
             self.run_steps()
-            self.step = min(self.step + 1, len(self.step_order))
+            delta = int(content.get("by", 1))
+            to = content.get("to")
+            target = int(to) if to is not None else self.step + delta
+            self.step = max(0, min(target, len(self.step_order)))
+
+    def toggle(self, name: str) -> None:
+        """Collapse ``name`` (a scope, series, block, body or control-flow op) or open it."""
+        collapsed = list(self.collapsed)
+        if name in collapsed:
+            collapsed.remove(name)
+        else:
+            collapsed.append(name)
+        self.collapsed = collapsed
 
     def run_steps(self, *args):
-        """Run the shown graph with the interpreter on the function's last call (or ``args``),
-        recording every op's output values in order; the front end reveals them step by step."""
+        """Run the shown graph on the function's last call (or ``args``), recording every op
+        (inside branches taken and loop iterations too) in order, with its output values; the
+        front end reveals them step by step."""
         if self.step_order:
             return
+        from .stepper import step_through
         cf = self.concrete
         if args:
             leaves = cf._bind(args, {})
@@ -173,36 +242,36 @@ class GraphViewer(anywidget.AnyWidget):
         else:
             raise ValueError("Call the function once (or pass arguments) to step through it.")
         graph = self.graph
-        values, order = {}, []
-
-        def hook(op, ins, outs):
-            order.append(op.name)
-            for t, v in zip(op.outputs, outs):
-                values[t.name] = _short(v)
         feeds = list(leaves) + list(cf._capture_values)
-        for t, v in zip(graph.inputs, feeds):  # the inputs are the first step
-            order.append(t.op.name)
-            values[t.name] = _short(v)
-        run_graph(graph, graph.inputs, feeds, graph.outputs, hook=hook)
-        self.step_values, self.step_order = values, order
+        _, steps = step_through(graph, graph.inputs, feeds, graph.outputs)
+        self.step_where = [s.where for s in steps]
+        self.step_outputs = [s.outputs for s in steps]
+        self.step_order = [s.node for s in steps]
 
 
 class TraceExplorer(anywidget.AnyWidget):
     """The life of a tf.function: its calls and traces, each trace with its reason; it
-    updates as the function is called in later cells."""
+    updates as the function is called in later cells.  Timing runs of ``%%trace`` are not
+    the learner's calls: they are only counted, greyed, in the header."""
 
     _esm = _DIR / "trace_explorer.js"
     _css = _DIR / "trace_explorer.css"
 
     name = traitlets.Unicode("").tag(sync=True)
+    words = traitlets.Dict().tag(sync=True)
     events = traitlets.List(traitlets.Dict()).tag(sync=True)
+    timing_runs = traitlets.Int(0).tag(sync=True)
 
-    def __init__(self, function: Function, **kwargs):
+    def __init__(self, function: Function, lang: str = "en", **kwargs):
         super().__init__(**kwargs)
         if not isinstance(function, Function):
             raise TypeError("TraceExplorer follows a tf.function.")
         self.name = function.__name__
-        self.events = [_event_dict(e) for e in function.events]
+        self.words = labels.table(lang)
+        self._lang = lang
+        self.events = [_event_dict(e, lang) for e in function.events
+                       if not getattr(e, "timing", False)]
+        self.timing_runs = len(function.events.timing_calls)
         ref = weakref.ref(self)
 
         def observer(event):
@@ -210,13 +279,16 @@ class TraceExplorer(anywidget.AnyWidget):
             if me is None:
                 function.events.observers.remove(observer)
                 return
-            me.events = me.events + [_event_dict(event)]
+            if getattr(event, "timing", False):
+                me.timing_runs += 1
+            else:
+                me.events = me.events + [_event_dict(event, me._lang)]
         function.events.observers.append(observer)
 
 
-def _event_dict(e) -> dict:
+def _event_dict(e, lang: str = "en") -> dict:
     if e.kind == "trace":
-        return {"kind": "trace", "index": e.index, "reason": e.reason,
+        return {"kind": "trace", "index": e.index, "reason": labels.reason(e.reason, lang),
                 "signature": e.signature, "ms": round(e.seconds * 1e3, 3)}
     return {"kind": "call", "index": e.index, "concrete": e.concrete_index or 0,
             "traced": bool(e.traced)}
@@ -224,19 +296,25 @@ def _event_dict(e) -> dict:
 
 class TimingChart(anywidget.AnyWidget):
     """Eager vs graph (optimised) vs graph as traced, for a tf.function's last call, as
-    bars with numbers."""
+    bars with numbers, and an honest note when the difference is within the noise."""
 
     _esm = _DIR / "timing_chart.js"
     _css = _DIR / "timing_chart.css"
 
     name = traitlets.Unicode("").tag(sync=True)
+    words = traitlets.Dict().tag(sync=True)
     results = traitlets.List(traitlets.Dict()).tag(sync=True)
+    within_noise = traitlets.Bool(False).tag(sync=True)
 
-    def __init__(self, function: Function, number: int = 20, **kwargs):
+    def __init__(self, function: Function, number: int = 20, lang: str = "en", **kwargs):
         super().__init__(**kwargs)
         self.name = function.__name__
-        pair = timing.compare(function, number, raw=True)
-        if pair is None:
+        self.words = labels.table(lang)
+        found = timing.compare(function, number, raw=True)
+        if found is None:
             raise ValueError(f"{self.name} has not been called yet: call it once first.")
-        self.results = [{"label": t.label, "median": t.median, "fastest": t.fastest,
-                         "slowest": t.slowest, "runs": len(t.runs)} for t in pair]
+        names = {"eager": "eager", "graph": "graph_run", "graph (raw)": "graph_raw"}
+        self.results = [{"label": t.label, "text": labels.label(names[t.label], lang),
+                         "median": t.median, "fastest": t.fastest, "slowest": t.slowest,
+                         "runs": len(t.runs)} for t in found]
+        self.within_noise = timing.within_noise(found[0], found[1])

@@ -7,8 +7,14 @@ What the picture says, and where each part is made:
   array work, variable state, control flow, printing;
 - a data edge is labelled with the tensor's dtype and shape; a control edge is dashed;
 - name scopes (op names containing ``/``) become nested ``cluster_<scope>`` subgraphs;
-- the branches of ``If`` and the ``cond``/``body`` of ``While`` are drawn as nested clusters
-  inside a frame around the op, each with the nodes of its own graph;
+- an ``If`` or ``While`` op is a cluster holding the clusters of its branches (or its ``cond``
+  and ``body``), each with the nodes of its own graph, above the op's own node, which stands
+  for its outputs; edges run from the outer tensors the op reads into the body inputs they
+  feed, and from each body's outputs to the op's node - at any depth of nesting;
+- a constant is a small box showing its value; like-named runs of one op type (``mul``,
+  ``mul_1`` … ``mul_1249``) fold into one series box ``mul, mul_[1-1249]``;
+- names longer than ``NAME_LIMIT`` characters are shortened in labels (the full name stays
+  in the SVG title, which the viewer shows);
 - a collapsed scope (or branch, or block of a big flat graph) is one folder-shaped box and the
   edges that crossed its border are rerouted to the box.
 
@@ -30,10 +36,15 @@ import re
 import numpy as np
 
 __all__ = ["graph_to_dot", "COLLAPSE_ABOVE", "KINDS", "HIGHLIGHTS", "kind_of", "kinds_in",
-           "scope_of", "top_scopes", "default_collapse", "highlight_from_report", "node_ids",
-           "cluster_ids", "quote", "visible", "svg_title"]
+           "scope_of", "series_of", "top_scopes", "default_collapse", "highlight_from_report",
+           "node_ids", "cluster_ids", "quote", "visible", "svg_title"]
 
-COLLAPSE_ABOVE = 200  # graphs with more ops start with their top-level scopes collapsed
+COLLAPSE_ABOVE = 50  # graphs with more ops start with their top-level scopes collapsed
+BLOCKS_ABOVE = 200  # more ops than this outside every scope and series: drawn in blocks
+BODY_COLLAPSE_ABOVE = 80  # control-flow bodies with more ops start collapsed
+SERIES_MIN = 8  # like-named ops of one type in one scope fold into a series from this many
+NAME_LIMIT = 40  # names longer than this are shortened in labels (the SVG title keeps all)
+FONT = "Helvetica,Arial,sans-serif"
 
 # kind -> (Graphviz shape, fill colour, extra styles, what it means); one line per kind
 KINDS: dict[str, tuple[str, str, str, str]] = {
@@ -165,18 +176,35 @@ def _outer_text(outer, kind: str) -> str:
     return f"{text} = {value}" if value is not None else text
 
 
-def _node_lines(op, kind: str, outer) -> list[str]:
-    """The label of an op's node, line by line: name, type and what it holds."""
-    lines = [op.name, op.type]
+_SUFFIX = re.compile(r"_\d+$")
+_VERSION = re.compile(r"v\d+$")
+
+
+def _same_word(name: str, type_: str) -> bool:
+    """Whether an op's name already says its type (``mul_3`` of ``Mul``, ``add`` of
+    ``AddV2``), so the label need not repeat it."""
+    base = _SUFFIX.sub("", name.rsplit("/", 1)[-1]).lower()
+    t = type_.lower()
+    return base in (t, _VERSION.sub("", t))
+
+
+def _node_lines(op, kind: str, outer, shown: str | None = None) -> list[str]:
+    """The label of an op's node, line by line: its name (``shown``: the part of the name its
+    cluster does not already say), its type when the name does not say it, what it holds."""
+    name = _short(op.name if shown is None else shown, NAME_LIMIT)
     if kind == "constant":
         value = _preview(op.attrs.get("value"))
-        if value is not None:
-            lines.append(value)
+        return [value] if value is not None else [name]
+    lines = [name] if _same_word(op.name, op.type) else [name, op.type]
+    if kind == "input":  # the shape says it is a placeholder
+        lines = [name]
     elif kind in ("captured", "variable"):
-        if outer is not None:
-            lines.append(_outer_text(outer, kind))
+        if getattr(outer, "op", None) is not None and hasattr(outer, "value_index"):
+            lines = [name]  # a tensor of the enclosing graph: an edge comes from it
+        elif outer is not None:
+            lines = [name, _short(_outer_text(outer, kind), NAME_LIMIT)]
         else:
-            lines.append("variable (argument)" if kind == "variable" else "captured")
+            lines = [name, "variable (argument)" if kind == "variable" else "captured"]
     elif op.type == "StringFormat" and "template" in op.attrs:
         lines.append(_short(repr(op.attrs["template"])))
     return lines
@@ -185,13 +213,16 @@ def _node_lines(op, kind: str, outer) -> list[str]:
 def _node_attrs(kind: str, change: str | None) -> str:
     shape, fill, extra, _ = KINDS[kind]
     styles = ["filled"] + ([extra] if extra else [])
-    out = ""
+    out = _SMALL if kind == "constant" else ""
     if change is not None:
         colour = HIGHLIGHTS.get(change, (_OTHER_HIGHLIGHT,))[0]
         if change == "removed" and "dashed" not in styles:
             styles.append("dashed")
-        out = f' color="{colour}" penwidth=3'
+        out += f' color="{colour}" penwidth=3'
     return f'shape={shape} style="{",".join(styles)}" fillcolor="{fill}"{out}'
+
+
+_SMALL = " fontsize=8 height=0.2 width=0.3 margin=\"0.04,0.02\""  # constants: small boxes
 
 
 def _bodies(op) -> list[tuple[str, object]]:
@@ -213,7 +244,13 @@ def _has_bodies(op) -> bool:
     return op.type in _FLOW_TYPES or any(_is_function(v) for v in op.attrs.values())
 
 
-# -- scopes, blocks and collapsing ----------------------------------------------------------------
+def _fed_inputs(op) -> int:
+    """How many leading inputs of a control-flow op are not fed to its bodies (the
+    condition of an ``If``)."""
+    return 1 if op.type in ("If", "StatelessIf") else 0
+
+
+# -- scopes, series, blocks and collapsing --------------------------------------------------------
 def scope_of(name: str, op_names) -> str:
     """The name scope an op is drawn in ('' for none): ``layer/dense/MatMul`` -> ``layer/dense``.
     Names made for an op (``add/y``, the constant of op ``add``; ``while/hoisted/mul``, made
@@ -231,19 +268,61 @@ def scope_of(name: str, op_names) -> str:
         prev = pos
 
 
-def block_size(graph, scopes=None) -> int:
-    """Ops per block when a big graph's ops outside any scope are summarised: 0 (no blocks)
-    unless the graph has more than ``COLLAPSE_ABOVE`` ops and more than that many are outside
-    every scope.  ``scopes``: the scope of each op, if already known."""
+def series_of(ops, scopes) -> dict[int, str]:
+    """Op index -> series name, for runs of ops of one type named alike in one scope
+    (``mul``, ``mul_1`` … ``mul_1249``: series ``mul_[1-1249]``), as TensorBoard groups them;
+    an op's own constants (``mul_7/y``) join their op's series.  Only groups of at least
+    ``SERIES_MIN`` ops are series."""
+    groups: dict[tuple, list[int]] = {}
+    rel_names = []
+    for i, op in enumerate(ops):
+        scope = scopes[i]
+        rel = op.name[len(scope) + 1:] if scope else op.name
+        rel_names.append(rel)
+        if "/" in rel:
+            continue
+        m = _SUFFIX.search(rel)
+        base = rel[:m.start()] if m else rel
+        groups.setdefault((scope, base, op.type), []).append(i)
+    out: dict[int, str] = {}
+    owner: dict[tuple, str] = {}
+    for (scope, base, _), members in groups.items():
+        if len(members) < SERIES_MIN:
+            continue
+        numbers = [int(rel_names[i][len(base) + 1:]) for i in members if rel_names[i] != base]
+        if not numbers:
+            continue
+        name = f"{base}_[{min(numbers)}-{max(numbers)}]"
+        if len(numbers) < len(members):  # the first of them has no number
+            name = f"{base}, {name}"
+        name = f"{scope}/{name}" if scope else name
+        for i in members:
+            out[i] = name
+            owner[(scope, rel_names[i])] = name
+    if out:
+        for i, rel in enumerate(rel_names):
+            if "/" in rel and i not in out:
+                name = owner.get((scopes[i], rel.split("/", 1)[0]))
+                if name is not None:
+                    out[i] = name
+    return out
+
+
+def block_size(graph, scopes=None, series=None) -> int:
+    """Ops per block when a big graph's ops outside any scope (and series) are summarised: 0
+    (no blocks) unless more than ``BLOCKS_ABOVE`` ops are outside every scope and series.
+    ``scopes``, ``series``: the scope and the series of each op, if already known."""
     ops = graph.operations
     n = len(ops)
-    if n <= COLLAPSE_ABOVE:
+    if n <= BLOCKS_ABOVE:
         return 0
     if scopes is None:
         names = {op.name for op in ops}
         scopes = [scope_of(op.name, names) for op in ops]
-    unscoped = scopes.count("")
-    return 0 if unscoped <= COLLAPSE_ABOVE else max(50, -(-n // 100))
+    if series is None:
+        series = series_of(ops, scopes)
+    loose = sum(1 for i, s in enumerate(scopes) if not s and i not in series)
+    return 0 if loose <= BLOCKS_ABOVE else max(50, -(-n // 100))
 
 
 def block_of(index: int, size: int) -> str:
@@ -252,29 +331,62 @@ def block_of(index: int, size: int) -> str:
     return f"ops[{start}:{start + size}]"
 
 
+def _layout(graph):
+    """(scopes, series, block size) of a graph's ops."""
+    ops = graph.operations
+    names = {op.name for op in ops}
+    scopes = [scope_of(op.name, names) for op in ops]
+    series = series_of(ops, scopes)
+    return scopes, series, block_size(graph, scopes, series)
+
+
 def top_scopes(graph) -> set:
-    """What a big graph starts with collapsed: its top-level name scopes, and, when many ops
-    are outside any scope, blocks of consecutive such ops (so even a flat 10,000-op graph
-    draws in seconds)."""
-    names = {op.name for op in graph.operations}
-    scopes = [scope_of(op.name, names) for op in graph.operations]
-    size = block_size(graph, scopes)
+    """What a big graph starts with collapsed: its top-level name scopes, its series of
+    like-named ops, and, when many ops are outside any scope and series, blocks of
+    consecutive such ops (so even a flat 10,000-op graph draws in seconds)."""
+    scopes, series, size = _layout(graph)
     out = set()
     for i, scope in enumerate(scopes):
         if scope:
             out.add(scope.split("/", 1)[0])
+        elif i in series:
+            out.add(series[i])
         elif size:
             out.add(block_of(i, size))
     return out
 
 
+def _series_everywhere(graph, prefix: str = "") -> set:
+    """Every series name of ``graph`` and of the graphs its control flow runs."""
+    out = {prefix + s for s in set(series_of(graph.operations, _layout(graph)[0]).values())}
+    for op in graph.operations:
+        if _has_bodies(op):
+            for label, fn in _bodies(op):
+                out |= _series_everywhere(fn.graph, f"{prefix}{op.name}/{label}/")
+    return out
+
+
+def _big_bodies(graph, prefix: str = "") -> set:
+    out = set()
+    for op in graph.operations:
+        if _has_bodies(op):
+            for label, fn in _bodies(op):
+                body = f"{prefix}{op.name}/{label}"
+                if len(fn.graph.operations) > BODY_COLLAPSE_ABOVE:
+                    out.add(body)
+                else:
+                    out |= _big_bodies(fn.graph, body + "/")
+    return out
+
+
 def default_collapse(graph) -> set:
-    """The ``collapse`` used when none is given: for a graph of more than ``COLLAPSE_ABOVE``
-    ops, :func:`top_scopes`; otherwise the control-flow bodies that are that big."""
+    """The ``collapse`` used when none is given: every series of like-named ops; for a graph
+    of more than ``COLLAPSE_ABOVE`` ops, its top-level scopes (and blocks, see
+    :func:`top_scopes`); the control-flow bodies of more than ``BODY_COLLAPSE_ABOVE`` ops."""
+    out = _series_everywhere(graph) | _big_bodies(graph)
     if len(graph.operations) > COLLAPSE_ABOVE:
-        return top_scopes(graph)
-    return {f"{op.name}/{label}" for op in graph.operations if _has_bodies(op)
-            for label, fn in _bodies(op) if len(fn.graph.operations) > COLLAPSE_ABOVE}
+        out |= top_scopes(graph)
+    return out
 
 
 def highlight_from_report(report, graph) -> dict[str, str]:
@@ -297,30 +409,33 @@ def highlight_from_report(report, graph) -> dict[str, str]:
 
 
 # -- drawing ------------------------------------------------------------------------------------
-def graph_to_dot(graph, *, highlight=None, collapse=None, title=None) -> str:
+def graph_to_dot(graph, *, highlight=None, collapse=None, title=None, drawn=None) -> str:
     """The DOT text for ``graph``.
 
-    ``collapse``: names drawn as one box each - scopes (``"layer"``, ``"layer/dense"``), blocks
-    of a big flat graph (``"ops[0:101]"``) and control-flow bodies (``"cond/then"``); a scope
-    inside a body is named after the body (``"while/body/inner"``).  ``None`` (the default)
-    collapses the top-level scopes of graphs with more than ``COLLAPSE_ABOVE`` ops (see
-    :func:`default_collapse`); pass ``set()`` to draw every op.
+    ``collapse``: names drawn as one box each - scopes (``"layer"``, ``"layer/dense"``), series
+    of like-named ops (``"mul_[1-1249]"``), blocks of a big flat graph (``"ops[0:101]"``),
+    control-flow bodies (``"cond/then"``) and whole control-flow ops (``"while"``); a name
+    inside a body is prefixed with the body (``"while/body/inner"``).  ``None`` (the default)
+    is :func:`default_collapse`; pass ``set()`` to draw every op.
     ``highlight``: node name -> ``"removed"``, ``"added"``, ``"replaced"``, ``"folded"`` or
     ``"hoisted"`` (see :func:`highlight_from_report`).  ``title``: a caption on top.
+    ``drawn``: a dict to fill with node id -> the box it is folded into, for every op drawn
+    inside a box (ops of collapsed bodies are not drawn at all, so not listed).
     """
     if collapse is None:
         collapse = default_collapse(graph)
-    drawer = _Drawer(dict(highlight or {}), frozenset(collapse))
+    drawer = _Drawer(dict(highlight or {}), frozenset(collapse), drawn)
     lines = ["digraph G {",
-             "  rankdir=TB; compound=true;",
-             '  node [fontname="Helvetica" fontsize=10];',
-             '  edge [fontname="Helvetica" fontsize=8 color="#555555"];']
+             "  rankdir=TB; compound=true; newrank=true;",
+             f'  graph [fontname="{FONT}" fontsize=11];',
+             f'  node [fontname="{FONT}" fontsize=10];',
+             f'  edge [fontname="{FONT}" fontsize=8 color="#555555"];']
     body: list[str] = []
     drawer.draw(graph, "", body)
     lines.extend("  " + line for line in body)
     lines.extend("  " + edge for edge in drawer.edges)
     if title is not None:
-        lines.append(f"  label={quote(title)}; labelloc=t; fontname=\"Helvetica\";")
+        lines.append(f"  label={quote(title)}; labelloc=t;")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -328,39 +443,47 @@ def graph_to_dot(graph, *, highlight=None, collapse=None, title=None) -> str:
 class _Drawer:
     """One drawing: node and cluster lines go into nested lists, edges into ``edges``."""
 
-    def __init__(self, highlight: dict, collapse: frozenset):
+    def __init__(self, highlight: dict, collapse: frozenset, drawn=None):
+        self.drawn = drawn
         self.highlight = highlight
         self.collapse = collapse
         self.edges: list[str] = []
 
-    def draw(self, graph, prefix: str, out: list[str]) -> list[str]:
+    def draw(self, graph, prefix: str, out: list[str]) -> dict:
         """Append the lines of ``graph`` (node ids prefixed with ``prefix``) to ``out``; return
-        the nodes nothing flows into (the ends of the edges into the cluster it is drawn in)."""
+        ``id(op) -> node id`` (the op's own node, or the box it is folded into)."""
         ops = graph.operations
-        names = {op.name for op in ops}
         captures = {id(inner.op): outer for outer, inner in graph.captures}
         collapse, highlight = self.collapse, self.highlight
-        scopes = [scope_of(op.name, names) for op in ops]
-        size = block_size(graph, scopes)
+        scopes, series, size = _layout(graph)
         node_of: dict[int, str] = {}  # id(op) -> its node: itself or the box it is in
         boxes: dict[str, list] = {}  # box (relative name) -> [parent, ops, changed ops, change]
         tree: dict[str, list[str]] = {"": []}  # scope -> its node lines
         children: dict[str, list[str]] = {"": []}
         box_of_scope: dict[str, str | None] = {"": None}
+        feeds: dict[int, list] = {}  # id(op) -> per input: the body nodes it feeds
         for index, op in enumerate(ops):
             scope = scopes[index]
             box = box_of_scope.get(scope, _UNKNOWN)
             if box is _UNKNOWN:
                 box = box_of_scope[scope] = self._collapsed(prefix, scope)
-            if box is None and size and not scope and prefix + block_of(index, size) in collapse:
-                box = block_of(index, size)
+            if box is None:
+                group = series.get(index)
+                if group is not None and prefix + group in collapse:
+                    box = group
+                elif size and not scope and prefix + block_of(index, size) in collapse:
+                    box = block_of(index, size)
             if box is not None:
                 node_of[id(op)] = prefix + box
+                if self.drawn is not None:
+                    self.drawn[prefix + op.name] = prefix + box
                 entry = boxes.get(box)
                 if entry is None:  # a block sits at the top, a scope's box in its parent scope
-                    parent = box.rsplit("/", 1)[0] if scope and "/" in box else ""
-                    entry = boxes[box] = [parent, 0, 0, None]
+                    parent = (scope if index in series and box == series[index]
+                              else box.rsplit("/", 1)[0] if scope and "/" in box else "")
+                    entry = boxes[box] = [parent, 0, 0, None, {}]
                 entry[1] += 1
+                entry[4][op.type] = entry[4].get(op.type, 0) + 1
                 change = highlight.get(prefix + op.name)
                 if change is not None:
                     entry[2] += 1
@@ -370,13 +493,25 @@ class _Drawer:
             node_of[id(op)] = node_id
             kind = kind_of(op, captures)
             lines = _ensure(tree, children, scope)
-            label = _label(*_node_lines(op, kind, captures.get(id(op))))
-            lines.append(f"{quote(node_id)} [label={label} "
-                         f"{_node_attrs(kind, highlight.get(node_id))}];")
-            if _has_bodies(op):
-                self._bodies(op, node_id, lines)
-        for box, (parent, count, changed, change) in boxes.items():
-            text = [f"{box} ({count} ops)"]
+            shown = op.name[len(scope) + 1:] if scope else op.name
+            label = _label(*_node_lines(op, kind, captures.get(id(op)), shown))
+            line = f"{quote(node_id)} [label={label} {_node_attrs(kind, highlight.get(node_id))}"
+            if _has_bodies(op) and node_id in collapse:
+                sizes = ", ".join(f"{b} {len(fn.graph.operations)} ops" for b, fn in _bodies(op))
+                text = _label(_short(shown, NAME_LIMIT), op.type, sizes)
+                line = (f"{quote(node_id)} [label={text} "
+                        f"{_node_attrs(kind, highlight.get(node_id))} peripheries=2")
+            lines.append(line + "];")
+            if _has_bodies(op) and node_id not in collapse:
+                feeds[id(op)] = self._bodies(op, node_id, lines)
+        named = set(series.values())
+        for box, (parent, count, changed, change, types) in boxes.items():
+            if box in named:
+                type_, most = max(types.items(), key=lambda item: (item[1], item[0] != "Const"))
+                text = [_short(box.rsplit("/", 1)[-1] if parent else box, NAME_LIMIT),
+                        f"{most} × {type_}" + (f" ({count} ops)" if count != most else "")]
+            else:
+                text = [f"{_short(box, NAME_LIMIT)} ({count} ops)"]
             attrs = BOX
             if changed:
                 text.append(f"{changed} changed")
@@ -384,10 +519,8 @@ class _Drawer:
             _ensure(tree, children, parent).append(
                 f"{quote(prefix + box)} [label={_label(*text)} {attrs}];")
         _emit(tree, children, prefix, out)
-        self._edges(ops, node_of, set(boxes) and {prefix + b for b in boxes})
-        roots = dict.fromkeys(node_of[id(op)] for op in ops
-                              if not op.inputs and not op.control_inputs)
-        return list(roots) or [node_of[id(op)] for op in ops[:1]]
+        self._edges(ops, node_of, set(boxes) and {prefix + b for b in boxes}, feeds)
+        return node_of
 
     def _collapsed(self, prefix: str, scope: str) -> str | None:
         """The outermost collapsed scope containing ``scope`` (relative name), or None."""
@@ -402,30 +535,43 @@ class _Drawer:
             if end < 0:
                 return None
 
-    def _edges(self, ops, node_of: dict, boxes) -> None:
+    def _edges(self, ops, node_of: dict, boxes, feeds: dict) -> None:
         edges = self.edges
         seen: set = set()  # edges into or out of a box are drawn once per dtype and shape
         labels: dict[int, str] = {}
         for op in ops:
             dst = node_of[id(op)]
             q_dst = None
-            for t in op.inputs:
+            into = feeds.get(id(op))
+            for i, t in enumerate(op.inputs):
                 src = node_of.get(id(t.op))
                 if src is None or src == dst:
                     continue
                 label = labels.get(id(t))
                 if label is None:
-                    label = f"{t.dtype.name} {t.shape}"
-                    if len(t.op.outputs) > 1:
-                        label = f":{t.value_index} {label}"
-                    label = labels[id(t)] = _label(label)
+                    if t.op.type == "Const":  # a constant's value is its label already
+                        label = "arrowsize=0.5"
+                    else:
+                        text = f"{t.dtype.name} {t.shape}"
+                        if len(t.op.outputs) > 1:
+                            text = f":{t.value_index} {text}"
+                        label = "label=" + _label(text)
+                    labels[id(t)] = label
+                targets = into[i] if into is not None and i < len(into) else None
+                if targets is not None:  # into the bodies of control flow, not the op node
+                    for target in targets:
+                        key = (src, target, label)
+                        if key not in seen:
+                            seen.add(key)
+                            edges.append(f"{quote(src)} -> {quote(target)} [{label}];")
+                    continue
                 if boxes and (src in boxes or dst in boxes):
                     key = (src, dst, label)
                     if key in seen:
                         continue
                     seen.add(key)
                 q_dst = q_dst or quote(dst)
-                edges.append(f"{quote(src)} -> {q_dst} [label={label}];")
+                edges.append(f"{quote(src)} -> {q_dst} [{label}];")
             for c in op.control_inputs:
                 src = node_of.get(id(c))
                 key = (src, dst, None)
@@ -435,43 +581,59 @@ class _Drawer:
                 edges.append(f'{quote(src)} -> {quote(dst)} [style=dashed color="#999999" '
                              "arrowhead=odot];")
 
-    def _bodies(self, op, node_id: str, out: list[str]) -> None:
-        """Frame the op's node with the clusters of the graphs it runs (then/else, cond/body):
-        the op's node line (last in ``out``) moves inside the frame."""
+    def _bodies(self, op, node_id: str, out: list[str]) -> list:
+        """Draw the op as a cluster holding the clusters of the graphs it runs (then/else,
+        cond/body) above its own node, which stands for its outputs: the op's node line (last
+        in ``out``) moves inside.  Edges go from each body's outputs to the op's node; the
+        return value says, per input of the op, which body nodes it feeds (``None``: the op's
+        node itself, as the condition of an ``If``)."""
         bodies = _bodies(op)
-        if not bodies:
-            return
         node_line = out.pop()
-        out.append(f"subgraph {quote('cluster_' + node_id + ':frame')} {{")
-        out.append('  label=""; style="rounded,dashed"; color="#c9b3f5";')
-        out.append("  " + node_line)
+        skip = _fed_inputs(op)
+        feeds: list = [None] * skip + [[] for _ in op.inputs[skip:]]
+        out.append(f"subgraph {quote('cluster_' + node_id)} {{")
+        title = _short(node_id.rsplit("/", 1)[-1], NAME_LIMIT) + " · " + op.type
+        out.append(f"  label={_label(title)};"
+                   ' style="rounded,filled"; fillcolor="#fbf9ff"; color="#8a63d2";')
+        q_node = quote(node_id)
         for label, fn in bodies:
             body_id = f"{node_id}/{label}"
             n = len(fn.graph.operations)
             if body_id in self.collapse:  # one box; expanding it shows the body's graph
-                out.append(f"  {quote(body_id)} [label={_label(f'{label}: {fn.name} ({n} ops)')} "
+                out.append(f"  {quote(body_id)} [label="
+                           f"{_label(f'{label}: {_short(fn.name, NAME_LIMIT)}', f'{n} ops')} "
                            f"{BOX}];")
-                self.edges.append(f"{quote(node_id)} -> {quote(body_id)} "
-                                  '[style=dotted arrowhead=none color="#8a63d2"];')
+                for targets in feeds[skip:]:
+                    targets.append(body_id)
+                self.edges.append(f"{quote(body_id)} -> {q_node} "
+                                  '[style=dotted color="#8a63d2"];')
                 continue
             cluster = "cluster_" + body_id
             out.append(f"  subgraph {quote(cluster)} {{")
-            out.append(f"    label={_label(f'{label}: {fn.name}')}; style=\"rounded,filled\"; "
-                       'fillcolor="#f7f2ff"; color="#8a63d2"; fontname="Helvetica"; fontsize=10;')
+            out.append(f"    label={_label(f'{label}: {_short(fn.name, NAME_LIMIT)}')}; "
+                       'style="rounded,filled"; fillcolor="#f3ecff"; color="#b79cf0";')
             inner: list[str] = []
-            roots = self.draw(fn.graph, body_id + "/", inner)
-            if not roots:  # an empty graph: a cluster needs a node to be drawn
-                roots = [body_id + "/(empty)"]
-                inner.append(f'{quote(roots[0])} [label="(no ops)" shape=plaintext];')
+            node_of = self.draw(fn.graph, body_id + "/", inner)
+            if not node_of:  # an empty graph: a cluster needs a node to be drawn
+                inner.append(f'{quote(body_id + "/(empty)")} [label="(no ops)" shape=plaintext];')
             out.extend("    " + line for line in inner)
             out.append("  }")
-            # one dotted line from the op to the cluster; invisible edges keep the body's
-            # first nodes below the op
-            q_node = quote(node_id)
-            self.edges.append(f"{q_node} -> {quote(roots[0])} [lhead={quote(cluster)} "
-                              'style=dotted arrowhead=none color="#8a63d2"];')
-            self.edges.extend(f"{q_node} -> {quote(r)} [style=invis];" for r in roots[1:])
+            for i, t in enumerate(fn.inputs):
+                target = node_of.get(id(t.op))
+                if target is not None and skip + i < len(feeds):
+                    feeds[skip + i].append(target)
+            seen = set()
+            for o in fn.outputs:
+                src = node_of.get(id(o.op))
+                if src is None or (src, str(o.shape), o.dtype.name) in seen:
+                    continue
+                seen.add((src, str(o.shape), o.dtype.name))
+                style = ' style=dashed color="#8a63d2"' if label == "cond" else ""
+                self.edges.append(f"{quote(src)} -> {q_node} "
+                                  f"[label={_label(f'{o.dtype.name} {o.shape}')}{style}];")
+        out.append("  " + node_line)
         out.append("}")
+        return feeds
 
 
 _UNKNOWN = object()
@@ -507,8 +669,8 @@ def _emit(tree: dict, children: dict, prefix: str, out: list[str]) -> None:
             out.append("  " * len(depth_open) + "}")
         pad = "  " * depth
         out.append(f"{pad}subgraph {quote('cluster_' + prefix + scope)} {{")
-        out.append(f"{pad}  label={_label(scope.rsplit('/', 1)[-1])}; style=rounded; "
-                   'color="#aaaaaa"; fontname="Helvetica"; fontsize=10;')
+        out.append(f"{pad}  label={_label(_short(scope.rsplit('/', 1)[-1], NAME_LIMIT))}; "
+                   'style=rounded; color="#aaaaaa";')
         out.extend(f"{pad}  {line}" for line in tree[scope])
         depth_open.append(depth)
         stack.extend((c, depth + 1) for c in reversed(children[scope]))
@@ -537,7 +699,9 @@ def node_ids(graph, collapse=None, prefix: str = "") -> dict:
     out = {svg_title(prefix + op.name): prefix + op.name for op in graph.operations}
     for path in _scope_paths(graph, names):
         out.setdefault(svg_title(prefix + path), prefix + path)
-    size = block_size(graph)
+    scopes, series, size = _layout(graph)
+    for name in set(series.values()):
+        out.setdefault(svg_title(prefix + name), prefix + name)
     if size:
         for start in range(0, len(graph.operations), size):
             name = prefix + block_of(start, size)
@@ -559,6 +723,7 @@ def cluster_ids(graph, prefix: str = "") -> dict:
     out = {svg_title("cluster_" + prefix + p): prefix + p for p in _scope_paths(graph, names)}
     for op in graph.operations:
         if _has_bodies(op):
+            out[svg_title("cluster_" + prefix + op.name)] = prefix + op.name
             for label, fn in _bodies(op):
                 body = f"{prefix}{op.name}/{label}"
                 out[svg_title("cluster_" + body)] = body

@@ -27,7 +27,8 @@ def _style() -> str:
             ".tfg-graph.tfg-no-dot pre{font-size:11px;max-height:24em;overflow:auto;}"
             ".tfg-hint{color:#8a5300;}"
             ".tfg-caption{font-size:12px;color:#555;margin:2px 0;}"
-            ".tfg-legend{font-size:11px;color:#555;margin:2px 0;}"
+            ".tfg-legend{font-size:11px;color:#555;margin:2px 0;white-space:normal;}"
+            ".tfg-legend>span.tfg-key+*{white-space:nowrap;}"
             ".tfg-legend span.tfg-key{display:inline-block;width:10px;height:10px;"
             "border:1px solid #888;margin:0 3px 0 8px;vertical-align:middle;}"
             ".tfg-table td,.tfg-table th{text-align:left;padding:2px 8px;vertical-align:top;}"
@@ -55,14 +56,15 @@ def svg_or_dot_html(dot_text: str) -> str:
             f"{escape(render.INSTALL_HINT)}</p><pre>{escape(dot_text)}</pre></div>")
 
 
-def legend_html(kinds=None, changes=()) -> str:
+def legend_html(kinds=None, changes=(), words=None) -> str:
     """A one-line key of node colours: ``kinds`` (default: all of ``KINDS``) and highlight
-    kinds ``changes``."""
+    kinds ``changes``; ``words``: kind -> the text to show (default: the kind's name)."""
+    words = words or {}
     parts = []
     for k in KINDS if kinds is None else [k for k in KINDS if k in set(kinds)]:
         parts.append(f'<span class="tfg-key tfg-key-{k}" title="{escape(KINDS[k][3])}"></span>'
-                     f"{escape(k.replace('_', ' '))}")
+                     f"{escape(words.get(k, k.replace('_', ' ')))}")
     for k in [k for k in HIGHLIGHTS if k in set(changes)]:
         parts.append(f'<span class="tfg-key tfg-key-{k}" title="{escape(HIGHLIGHTS[k][1])}">'
-                     f"</span>{escape(k)}")
+                     f"</span>{escape(words.get(k, k))}")
     return f'<div class="tfg-legend">{"".join(parts)}</div>' if parts else ""

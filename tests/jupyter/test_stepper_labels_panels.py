@@ -1,0 +1,154 @@
+"""Step mode into branches and loop iterations; the three-language table; %%trace's panels;
+timing runs kept out of the learner's counts."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import tfgraph_edu as tf
+from tfgraph_edu.function.events import timing_runs
+from tfgraph_edu.jupyter import labels, panels, timing
+from tfgraph_edu.jupyter.stepper import step_through, summary
+from tfgraph_edu.jupyter.widgets import GraphViewer, TraceExplorer
+
+
+@tf.function
+def loop_and_branch(x):
+    for i in tf.range(3):
+        if x[0] > 2.0:
+            x = x - 1.0
+        else:
+            x = x + tf.cast(i, tf.float32)
+    return x
+
+
+def _plain(x):  # the same program in plain Python, for the expected values
+    seen = []
+    for i in range(3):
+        if x[0] > 2.0:
+            x = x - 1.0
+            seen.append(("then", x.copy()))
+        else:
+            x = x + float(i)
+            seen.append(("else", x.copy()))
+    return x, seen
+
+
+def test_steps_walk_into_the_branch_taken_on_each_loop_iteration():
+    x0 = np.array([1.0, 5.0], np.float32)
+    cf = loop_and_branch.get_concrete_function(tf.constant(x0))
+    graph = cf.graph
+    values, steps = step_through(graph, graph.inputs, [x0], graph.outputs)
+    expected, seen = _plain(x0.copy())
+    np.testing.assert_allclose(values[0], expected)
+    loop = next(op for op in graph.operations if "While" in op.type)
+    body = loop.get_attr("body")
+    inner = next(op for op in body.graph.operations if "If" in op.type)
+    # per iteration, the branch the plain program took, and only that one
+    for i, (branch, after) in enumerate(seen, 1):
+        here = [s for s in steps if s.where == f"{loop.name}: {i}"]
+        prefix = f"{loop.name}/body/{inner.name}/"
+        taken = {s.node[len(prefix):].split("/")[0] for s in here if s.node.startswith(prefix)}
+        assert taken == {branch}, (i, taken)
+        # the If's output at this iteration is the value the plain program had
+        out = next(s for s in here if s.node == f"{loop.name}/body/{inner.name}")
+        text = out.outputs[f"{inner.name}:0"]["text"]
+        np.testing.assert_allclose(np.array(re.findall(r"-?\d+\.?\d*", text), float), after)
+    # a fourth test of the condition ends the loop; the loop op comes after its iterations
+    assert [s.where for s in steps if s.node == f"{loop.name}/cond/Less"] == [
+        f"{loop.name}: {i}" for i in (1, 2, 3, 4)]
+    order = [s.node for s in steps]
+    assert order.index(loop.name) > max(i for i, s in enumerate(steps) if s.where)
+
+
+def test_the_viewer_steps_to_an_op_inside_the_loop_body_on_a_later_iteration():
+    loop_and_branch(tf.constant([1.0, 5.0]))
+    viewer = GraphViewer(loop_and_branch)
+    loop = next(n for n, d in viewer.nodes.items() if "While" in d["type"])
+    viewer._on_message(viewer, {"type": "step", "to": 10_000}, [])
+    assert viewer.step == len(viewer.step_order)
+    later = [i for i, (n, w) in enumerate(zip(viewer.step_order, viewer.step_where))
+             if n.startswith(f"{loop}/body/") and w == f"{loop}: 3"]
+    assert later
+    node = viewer.step_order[later[0]]
+    # every stepped node has its details, at any depth, with its concrete function
+    info = viewer.nodes[node]
+    assert info["function"].startswith("while_body") and "body" in info["inside"]
+    viewer._on_message(viewer, {"type": "step", "to": later[0] + 1}, [])
+    assert viewer.step == later[0] + 1
+
+
+def test_summaries_show_small_tensors_in_full_and_big_ones_by_their_numbers():
+    assert summary(np.array([1.5, 2.0]))["text"] == "[1.5 2. ]"
+    big = np.arange(1000, dtype=np.float32).reshape(10, 100)
+    s = summary(big)
+    assert s["shape"] == [10, 100] and s["min"] == 0 and s["max"] == 999
+    assert s["mean"] == pytest.approx(499.5) and "..." in s["text"]
+    assert len(s["heat"]) == 10 and len(s["heat"][0]) == 16
+    assert s["heat"][0][0] == 0 and s["heat"][-1][-1] == 1
+
+
+def test_every_label_exists_in_three_languages_and_chinese_rows_are_translated():
+    en = labels.table("en")
+    for lang in ("zh-Hant", "zh-Hans"):
+        table = labels.table(lang)
+        assert set(table) == set(en)
+        for key, text in table.items():
+            assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", en[key]))
+            if re.search(r"[a-z]{4,}", en[key]) and key not in ("export_svg", "export_png"):
+                assert re.search(r"[\u4e00-\u9fff]", text), (lang, key, text)
+    # glossary terms
+    assert "計算圖" in labels.label("graph", "zh-Hant") and "计算图" in labels.label("graph",
+                                                                                    "zh-Hans")
+    assert "具體函式" in labels.label("in_function", "zh-Hant")
+    assert "具体函数" in labels.label("in_function", "zh-Hans")
+    with pytest.raises(ValueError, match="Unknown language"):
+        labels.label("graph", "fr")
+
+
+def test_trace_reasons_are_translated_part_by_part():
+    assert labels.reason("first call", "zh-Hant") == "第一次呼叫"
+    text = "argument x: shape (3,) was not seen before; Python argument n changed from 1 to 2"
+    assert labels.reason(text, "zh-Hans") == ("参数 x：形状 (3,) 之前没出现过；"
+                                              "Python 参数 n 从 1 变为 2")
+    assert labels.reason(text, "en") == text
+    assert labels.reason("something new", "zh-Hant") == "something new"
+
+
+def test_timing_runs_are_not_the_learners_calls():
+    f = tf.function(lambda x: x * 2.0)
+    f(tf.constant(1.0))
+    explorer = TraceExplorer(f)
+    with timing_runs():
+        for _ in range(5):
+            f(tf.constant(1.0))
+    f(tf.constant(2.0))
+    assert [e.index for e in f.events.calls] == [1, 2]
+    assert len(f.events.timing_calls) == 5 and all(e.timing for e in f.events.timing_calls)
+    assert explorer.timing_runs == 5
+    assert [e["index"] for e in explorer.events if e["kind"] == "call"] == [1, 2]
+
+
+def test_trace_panels_put_the_graph_first_across_the_width_in_the_cells_language():
+    @tf.function
+    def g(x):
+        if x > 0:
+            return x * 2.0
+        return -x
+
+    g(tf.constant(1.0))
+    timings = timing.compare(g, 3)
+    assert len(g.events.calls) == 1  # the timing runs are not counted
+    html = panels.function_panels(g, "g", "zh-Hant", panels=list(("source", "code", "graph",
+                                                                  "concrete", "timing")),
+                                  optimized=True, timings=timings)
+    first = html.index('class="tfg-panel')
+    assert html[first:].startswith('class="tfg-panel tfg-wide"><h4>計算圖')
+    for words in ("Python 原始碼", "具體函式", "第一次呼叫", "各執行 3 次", "中位數", "最快 … 最慢",
+                  "產生的每一行前面的數字", "%graph_viewer g", "計時用的執行不算在呼叫次數內"):
+        assert words in html, words
+    assert "runs each" not in html and "why it was traced" not in html
+    assert ".tfg-trace th,.tfg-trace h4{white-space:nowrap" in panels.CSS
