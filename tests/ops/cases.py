@@ -215,3 +215,8 @@ TESTED_ELSEWHERE = {
     "While": "tests/function/test_control_flow.py",
     "StatelessWhile": "tests/function/test_control_flow.py",
 }
+
+from .cases_api import API_CASES, API_TESTED_ELSEWHERE  # noqa: E402 - needs Case defined above
+
+CASES.update(API_CASES)
+TESTED_ELSEWHERE.update(API_TESTED_ELSEWHERE)

@@ -7,10 +7,15 @@ from . import (  # noqa: F401 - importing registers the ops
     convert,
     graph_ops,
     io_ops,
+    linalg_ops,
     list_ops,
+    math_extra_ops,
     math_ops,
+    nn_ops,
     random_ops,
     reduction_ops,
+    script_ops,
     state_ops,
+    string_ops,
 )
 from ._core import REGISTRY, OpDef, bind  # noqa: F401
