@@ -101,4 +101,7 @@ API_CASES = {
 API_TESTED_ELSEWHERE = {
     "EagerPyFunc": "tests/guides/test_api_ops.py (py_function)",
     "PyFunc": "tests/guides/test_api_ops.py (numpy_function)",
+    "MakeIterator": "tests/guides/test_data.py (for over a dataset in tf.function)",
+    "IteratorHasNext": "tests/guides/test_data.py",
+    "IteratorGetNext": "tests/guides/test_data.py",
 }

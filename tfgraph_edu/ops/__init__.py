@@ -5,6 +5,7 @@ from . import (  # noqa: F401 - importing registers the ops
     array_ops,
     control_flow_ops,
     convert,
+    dataset_ops,
     graph_ops,
     io_ops,
     linalg_ops,
