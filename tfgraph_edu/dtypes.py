@@ -12,7 +12,7 @@ import numpy as np
 
 __all__ = [
     "DType", "as_dtype", "float16", "float32", "float64", "half", "double",
-    "int8", "int16", "int32", "int64", "uint8", "bool", "string",
+    "int8", "int16", "int32", "int64", "uint8", "bool", "string", "complex64", "complex128",
 ]
 
 
@@ -20,7 +20,7 @@ class DType:
     """A TensorFlow element type, backed by a numpy dtype."""
 
     __slots__ = ("name", "as_numpy_dtype", "_np", "_enum", "is_floating",
-                 "is_integer", "is_bool", "is_unsigned", "is_numeric")
+                 "is_integer", "is_bool", "is_unsigned", "is_numeric", "is_complex")
 
     def __init__(self, name: str, np_dtype, enum: str):
         self.name = name
@@ -33,6 +33,7 @@ class DType:
         self.is_unsigned = kind == "u"
         self.is_bool = kind == "b"
         self.is_numeric = kind in "fiu"
+        self.is_complex = kind == "c"
 
     @property
     def np_dtype(self) -> np.dtype:
@@ -92,10 +93,14 @@ bool = DType("bool", np.bool_, "DT_BOOL")  # noqa: A001 - TF's public name
 string = DType("string", np.object_, "DT_STRING")
 resource = DType("resource", np.object_, "DT_RESOURCE")
 variant = DType("variant", np.object_, "DT_VARIANT")
+complex64 = DType("complex64", np.complex64, "DT_COMPLEX64")
+complex128 = DType("complex128", np.complex128, "DT_COMPLEX128")
 half = float16
 double = float64
 
-ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, string)
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, string,
+       complex64, complex128)
+COMPLEX = frozenset({complex64, complex128})
 FLOATS = frozenset({float16, float32, float64})
 INTS = frozenset({int8, int16, int32, int64, uint8})
 NUMERIC = FLOATS | INTS
@@ -107,7 +112,8 @@ _BY_NAME.update({"half": float16, "double": float64, "float": float32,
 # numpy dtype -> DType; object arrays hold bytes, so they are strings.
 NP_TO_DTYPE = {d.np_dtype: d for d in ALL if d is not string}
 NP_TO_DTYPE[np.dtype(object)] = string
-_PY_TYPES = {float: float32, int: int32, builtins.bool: bool, str: string, bytes: string}
+_PY_TYPES = {float: float32, int: int32, builtins.bool: bool, str: string, bytes: string,
+             complex: complex128}
 
 
 def as_dtype(type_value) -> DType:

@@ -218,3 +218,8 @@ TESTED_ELSEWHERE = {
     "PartitionedCall": "tests/gradients/test_function_calls.py",
     "TensorListAddN": "tests/gradients/test_tensor_array_gradients.py",
 }
+
+from .cases_api import API_CASES, API_TESTED_ELSEWHERE  # noqa: E402 - needs Case defined above
+
+CASES.update(API_CASES)
+TESTED_ELSEWHERE.update(API_TESTED_ELSEWHERE)

@@ -41,7 +41,7 @@ def test_kernel_matches_numpy_reference(name, i):
         w = np.asarray(w)
         assert g.shape.as_list() == list(w.shape)
         if w.dtype == object:
-            assert g.numpy() == w[()]
+            assert np.asarray(g.numpy(), dtype=object).tolist() == w.tolist()
             continue
         np.testing.assert_allclose(np.asarray(g.numpy(), dtype=np.float64)
                                    if w.dtype.kind != "b" else g.numpy(),

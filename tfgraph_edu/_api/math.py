@@ -1,5 +1,14 @@
 """``tf.math``: elementwise math, comparisons, logic and reductions (re-exports)."""
 
+from ..ops.linalg_ops import norm  # noqa: F401
+from ..ops.math_extra_ops import (  # noqa: F401
+    ceil,
+    floor,
+    is_nan,
+    log1p,
+    reciprocal,
+    round,
+)
 from ..ops.math_ops import (  # noqa: F401
     abs,
     add,
@@ -35,6 +44,7 @@ from ..ops.math_ops import (  # noqa: F401
     truediv,
 )
 from ..ops.math_ops import floormod as mod  # noqa: F401
+from ..ops.nn_ops import elu, softplus  # noqa: F401
 from ..ops.reduction_ops import (  # noqa: F401
     argmax,
     argmin,

@@ -1,3 +1,10 @@
-"""``tf.nn``: activations and softmax (re-exports)."""
+"""``tf.nn``: activations, softmax and cross-entropies (re-exports)."""
 
 from ..ops.math_ops import log_softmax, relu, sigmoid, softmax, tanh  # noqa: F401
+from ..ops.nn_ops import (  # noqa: F401
+    elu,
+    sigmoid_cross_entropy_with_logits,
+    softmax_cross_entropy_with_logits,
+    softplus,
+    sparse_softmax_cross_entropy_with_logits,
+)

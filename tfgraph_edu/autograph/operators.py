@@ -370,6 +370,11 @@ def _zeros_like_value(v):
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """``for itr in iter_: body(itr)`` - a While op over the first dimension of a symbolic
     tensor; plain Python over anything else (which unrolls inside a trace)."""
+    # -- tf.data (owned by tfgraph_edu/data): `for x in dataset` is a graph loop when tracing
+    dataset_loop = getattr(iter_, "_tf_dataset_for_stmt", None)
+    if dataset_loop is not None and building_graph() is not None:
+        return dataset_loop(extra_test, body, get_state, set_state, symbol_names, opts)
+    # -- end tf.data
     if _symbolic(iter_):
         return _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
     if isinstance(iter_, EagerTensor):

@@ -31,10 +31,40 @@ def get_activation(name):
 class Layer(Module):
     """Builds its weights on the first call (from the input's shape), then runs ``call``."""
 
+    _counts: dict[str, int] = {}
+
     def __init__(self, trainable=True, name=None, **kwargs):
+        if name is None:  # Keras numbers its layers: dense, dense_1, ...
+            from .module import _snake
+            base = _snake(type(self).__name__)
+            n = Layer._counts.get(base, 0)
+            Layer._counts[base] = n + 1
+            name = base if n == 0 else f"{base}_{n}"
         super().__init__(name=name)
         self.trainable = trainable
         self.built = False
+
+    # Keras orders weights by creation (its own first, then sub-layers as set), not by
+    # attribute name as tf.Module does.
+    @property
+    def variables(self) -> tuple:
+        return tuple(v for v in self._walk(set()) if isinstance(v, Variable))
+
+    @property
+    def trainable_variables(self) -> tuple:
+        return tuple(v for v in self.variables if v.trainable)
+
+    @property
+    def non_trainable_variables(self) -> tuple:
+        return tuple(v for v in self.variables if not v.trainable)
+
+    weights = variables
+    trainable_weights = trainable_variables
+    non_trainable_weights = non_trainable_variables
+
+    @property
+    def submodules(self) -> tuple:
+        return tuple(v for v in self._walk(set()) if isinstance(v, Module))
 
     def build(self, input_shape):
         self.built = True

@@ -13,35 +13,62 @@ class Module:
     """Tracks the tf.Variables and Modules found in its attributes (also inside lists,
     tuples and dicts), as ``tf.Module`` does; what ``tf.saved_model.save`` saves."""
 
-    _counts: dict[str, int] = {}
-
     def __init__(self, name=None):
-        if name is None:
-            base = _snake(type(self).__name__)
-            n = Module._counts.get(base, 0)
-            Module._counts[base] = n + 1
-            name = base if n == 0 else f"{base}_{n}"
-        self._name = name
+        # tf.Module names itself after its class and does not number them (Keras layers
+        # do: see Layer)
+        self._name = _snake(type(self).__name__) if name is None else name
 
     @property
     def name(self) -> str:
         return self._name
 
     def _walk(self, seen):
-        for value in list(vars(self).values()):  # in the order they were set, as Keras
+        """Keras's order: attributes in the order they were set, depth first."""
+        for value in list(vars(self).values()):
             yield from _values(value, seen)
+
+    def _flatten(self, predicate):
+        """tf.Module's order: attributes sorted by name (dict keys sorted, lists in order);
+        this module's own values first, then each sub-module's, in the order found."""
+        return _flatten_module(self, predicate, {id(self)})
 
     @property
     def variables(self) -> tuple:
-        return tuple(v for v in self._walk(set()) if isinstance(v, Variable))
+        return tuple(self._flatten(lambda v: isinstance(v, Variable)))
 
     @property
     def trainable_variables(self) -> tuple:
-        return tuple(v for v in self.variables if v.trainable)
+        return tuple(self._flatten(lambda v: isinstance(v, Variable) and v.trainable))
 
     @property
     def submodules(self) -> tuple:
-        return tuple(v for v in self._walk(set()) if isinstance(v, Module))
+        return tuple(self._flatten(lambda v: isinstance(v, Module)))
+
+
+def _leaves(value):
+    if isinstance(value, dict):
+        for k in sorted(value, key=str):
+            yield from _leaves(value[k])
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _leaves(v)
+    else:
+        yield value
+
+
+def _flatten_module(module, predicate, seen):
+    found = []
+    for key in sorted(vars(module)):
+        for leaf in _leaves(vars(module)[key]):
+            if id(leaf) in seen:
+                continue
+            seen.add(id(leaf))
+            if predicate(leaf):
+                yield leaf
+            if isinstance(leaf, Module):
+                found.append(leaf)
+    for sub in found:
+        yield from _flatten_module(sub, predicate, seen)
 
 
 def _values(value, seen):
@@ -63,9 +90,14 @@ def _values(value, seen):
 
 
 def _snake(name: str) -> str:
+    """CamelCase to snake_case as TensorFlow does: an underscore before a capital that
+    follows a lower-case letter or digit, or that starts a new word (``HTTPServer`` ->
+    ``http_server``)."""
     out = []
     for i, ch in enumerate(name):
-        if ch.isupper() and i and not name[i - 1].isupper():
-            out.append("_")
+        if ch.isupper() and i:
+            prev, nxt = name[i - 1], name[i + 1] if i + 1 < len(name) else ""
+            if prev.islower() or prev.isdigit() or nxt.islower():
+                out.append("_")
         out.append(ch.lower())
     return "".join(out)

@@ -1121,10 +1121,15 @@ def matrix_diag_part(input, name="diag_part"):  # noqa: A002
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=None):
     """An identity matrix, built as TensorFlow does: ``ones`` fed to a ``MatrixDiag`` op."""
-    if num_columns is not None and num_columns != num_rows:
-        raise NotImplementedError("tfgraph_edu implements tf.eye for square matrices only.")
-    dims = list(batch_shape or []) + [num_rows]
-    return matrix_diag(ones(dims, dtype=dtype, name="eye/ones"), name=name or "eye/diag")
+    batch = list(batch_shape or [])
+    if num_columns is None or num_columns == num_rows:
+        dims = batch + [num_rows]
+        return matrix_diag(ones(dims, dtype=dtype, name="eye/ones"), name=name or "eye/diag")
+    # a rectangular identity: the square one of the smaller side, padded with zeros
+    n = min(num_rows, num_columns)
+    square = matrix_diag(ones(batch + [n], dtype=dtype, name="eye/ones"), name="eye/diag")
+    paddings = [[0, 0]] * len(batch) + [[0, num_rows - n], [0, num_columns - n]]
+    return pad(square, paddings, name=name or "eye/pad")
 
 
 ReverseV2 = define("ReverseV2", ("tensor", "axis"), lambda x, a: np.flip(x, _ints(a)),

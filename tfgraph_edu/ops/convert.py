@@ -60,6 +60,13 @@ def _infer(value):
         return np.array(value, dtype=np.float32)
     if isinstance(value, (str, bytes)):
         return np.array(_to_bytes(value), dtype=object)
+    if isinstance(value, complex):
+        return np.array(value, dtype=np.complex128)
+    if isinstance(value, TensorShape):  # as TensorFlow converts shapes: an int32 vector
+        if not value.is_fully_defined():
+            raise ValueError(f"Cannot convert a partially known TensorShape {value} to a "
+                             "Tensor.")
+        return np.array(value.as_list(), dtype=np.int32)
     if isinstance(value, (list, tuple)):
         return _infer_nested(value)
     if is_tensor(value):

@@ -103,7 +103,15 @@ def _pow_kernel(x, y):
 
 
 # -- binary arithmetic -------------------------------------------------------------
-AddV2 = define("AddV2", ("x", "y"), np.add, binary, _add_grad, T=(0, 1), dtypes=N)
+def _add_kernel(x, y):
+    out = np.add(x, y)
+    # two scalar strings add to a bare ``bytes``: keep it a 0-d object array
+    return np.array(out, dtype=object) if out.__class__ is bytes else out
+
+
+# AddV2 also concatenates strings, as in TensorFlow (``tf.constant("a") + "b"``).
+AddV2 = define("AddV2", ("x", "y"), _add_kernel, binary, _add_grad, T=(0, 1),
+               dtypes=N | {_dt.string})
 Sub = define("Sub", ("x", "y"), np.subtract, binary, _sub_grad, T=(0, 1), dtypes=N)
 Mul = define("Mul", ("x", "y"), np.multiply, binary, _mul_grad, T=(0, 1), dtypes=N)
 RealDiv = define("RealDiv", ("x", "y"), _errstate(np.true_divide), binary, _div_grad,

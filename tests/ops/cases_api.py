@@ -1,0 +1,107 @@
+"""Registry cases for the ops the guides need (strings, nn, linalg, extra math, py_function).
+
+References are written with numpy and plain Python, independently of the kernels.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import tfgraph_edu as tf
+
+from .cases import Case, f32, i32
+
+
+def _obj(*values):
+    a = np.empty(len(values), dtype=object)
+    a[:] = [v.encode() if isinstance(v, str) else v for v in values]
+    return a
+
+
+def _s(v):
+    return np.array(v.encode(), dtype=object)
+
+
+def _log_softmax(x):
+    z = x - x.max(-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(-1, keepdims=True))
+
+
+def _softmax(x):
+    return np.exp(_log_softmax(x))
+
+
+LOGITS = f32(3, 4)
+ONEHOT = np.eye(4, dtype=np.float32)[[1, 3, 0]]
+SOFT_LABELS = np.array([[0.1, 0.2, 0.3, 0.4], [0.0, 0.5, 0.5, 0.0], [1, 0, 0, 0]], np.float32)
+SQ = (np.eye(3) * 3 + f32(3, 3, lo=-0.5, hi=0.5)).astype(np.float32)
+RHS = f32(3, 2)
+
+
+def _elu(x):
+    return np.where(x > 0, x, np.exp(np.minimum(x, 0)) - 1)
+
+
+API_CASES = {
+    # strings
+    "StringJoin": [Case([_obj("a", "bc"), _s("x")], lambda a, b: _obj("a-x", "bc-x"),
+                        {"separator": "-"})],
+    "StringLength": [Case([_obj("", "abc", "héllo")], lambda x: i32(0, 3, 6), {"unit": "BYTE"}),
+                     Case([_obj("héllo")], lambda x: i32(5), {"unit": "UTF8_CHAR"})],
+    "StringUpper": [Case([_obj("aB c")], lambda x: _obj("AB C"), {"encoding": ""})],
+    "StringLower": [Case([_obj("aB C")], lambda x: _obj("ab c"), {"encoding": ""})],
+    "StringToNumber": [Case([_obj("1.5", "-2", " 3e2")],
+                            lambda x: np.array([1.5, -2.0, 300.0], np.float32),
+                            {"out_type": tf.float32}),
+                       Case([_obj("12", "-7")], lambda x: i32(12, -7), {"out_type": tf.int32})],
+    "AsString": [Case([i32(3, -1)], lambda x: _obj("3", "-1"), {}),
+                 Case([np.float32(2.5)], lambda x: _s("2.500000"), {})],
+    "StringSplitScalar": [Case([_s("a bb  c")], lambda x: _obj("a", "bb", "c"),
+                               {"sep": "", "maxsplit": -1}),
+                          Case([_s("a,b,,c")], lambda x: _obj("a", "b", "", "c"),
+                               {"sep": ",", "maxsplit": -1})],
+    # nn
+    "Softplus": [Case([f32(2, 3, lo=-4, hi=4)], lambda x: np.log1p(np.exp(x)), grad=(0,))],
+    "Elu": [Case([f32(2, 3)], _elu, grad=(0,))],
+    "EluGrad": [Case([f32(4), np.array([-0.5, 0.0, 1.0, 2.0], np.float32)],
+                     lambda g, y: np.where(y > 0, g, g * (y + 1)))],
+    "SoftmaxCrossEntropyWithLogits": [
+        Case([LOGITS, SOFT_LABELS],
+             lambda x, y: ((-(y * _log_softmax(x)).sum(-1)), _softmax(x) - y), grad=(0, 1))],
+    "SparseSoftmaxCrossEntropyWithLogits": [
+        Case([LOGITS, i32(1, 3, 0)],
+             lambda x, y: (-_log_softmax(x)[np.arange(3), y], _softmax(x) - ONEHOT), grad=(0,))],
+    # linalg
+    "MatrixInverse": [Case([SQ], np.linalg.inv, {"adjoint": False}, grad=(0,))],
+    "MatrixDeterminant": [Case([SQ], np.linalg.det, grad=(0,)),
+                          Case([np.stack([SQ, SQ.T * 2])], np.linalg.det, grad=(0,))],
+    "MatrixSolve": [Case([SQ, RHS], np.linalg.solve, {"adjoint": False}, grad=(0, 1)),
+                    Case([SQ, RHS], lambda a, b: np.linalg.solve(a.T, b), {"adjoint": True},
+                         grad=(0, 1))],
+    "Einsum": [Case([f32(2, 3), f32(3, 4)], lambda a, b: a @ b,
+                    {"equation": "ij,jk->ik", "N": 2}, grad=(0, 1)),
+               Case([f32(2, 3), f32(2, 3)], lambda a, b: (a * b).sum(1),
+                    {"equation": "ij,ij->i", "N": 2}, grad=(0, 1))],
+    # extra math
+    "LinSpace": [Case([np.float32(-1.0), np.float32(1.0), np.int32(5)],
+                      lambda a, b, n: np.array([-1, -0.5, 0, 0.5, 1], np.float32))],
+    "Ceil": [Case([np.array([-1.5, 0.2, 2.0], np.float32)], lambda x: np.array([-1, 1, 2]))],
+    "Floor": [Case([np.array([-1.5, 0.2, 2.0], np.float32)], lambda x: np.array([-2, 0, 2]))],
+    "Round": [Case([np.array([0.5, 1.5, 2.5, -0.5, 2.6], np.float32)],
+                   lambda x: np.array([round(v) for v in x.tolist()]))],  # Python: half to even
+    "Log1p": [Case([f32(2, 3, lo=0.0, hi=2.0)], lambda x: np.array(
+        [[math.log1p(v) for v in r] for r in x.tolist()]), grad=(0,))],
+    "Reciprocal": [Case([f32(2, 3, lo=0.5, hi=2.0)], lambda x: 1.0 / x, grad=(0,))],
+    "IsNan": [Case([np.array([np.nan, 1.0, np.inf], np.float32)],
+                   lambda x: np.array([True, False, False]))],
+}
+
+API_TESTED_ELSEWHERE = {
+    "EagerPyFunc": "tests/guides/test_api_ops.py (py_function)",
+    "PyFunc": "tests/guides/test_api_ops.py (numpy_function)",
+    "MakeIterator": "tests/guides/test_data.py (for over a dataset in tf.function)",
+    "IteratorHasNext": "tests/guides/test_data.py",
+    "IteratorGetNext": "tests/guides/test_data.py",
+}

@@ -1,0 +1,35 @@
+"""``tf.types.experimental``: the custom tracing protocol of the tf.function guide.
+
+A class defines ``__tf_tracing_type__(self, context)`` returning a :class:`TraceType`;
+tf.function compares those to decide whether to retrace.
+"""
+
+from __future__ import annotations
+
+import abc
+from types import SimpleNamespace
+
+
+class TraceType(abc.ABC):
+    """What tf.function keys a trace on for one argument (subclass it for your own types)."""
+
+    @abc.abstractmethod
+    def is_subtype_of(self, other) -> bool:
+        """Whether every value of this type is also a value of ``other``."""
+
+    @abc.abstractmethod
+    def most_specific_common_supertype(self, others):
+        """The narrowest type covering self and ``others``, or None."""
+
+    def placeholder_value(self, placeholder_context=None):
+        """The value tracing uses for an argument of this type."""
+        raise NotImplementedError(f"{type(self).__name__} has no placeholder_value")
+
+    @abc.abstractmethod
+    def __eq__(self, other) -> bool: ...
+
+    @abc.abstractmethod
+    def __hash__(self) -> int: ...
+
+
+experimental = SimpleNamespace(TraceType=TraceType)

@@ -1,0 +1,537 @@
+"""``tf.data.Dataset``: input pipelines as chains of small Python generators over numpy.
+
+Every dataset knows its ``element_spec`` (a structure of TensorSpecs) and can start a
+fresh pass, ``_flat_iter()``, yielding each element as a flat list of numpy arrays.
+Iterating eagerly gives eager tensors; inside a tf.function, AutoGraph turns
+``for x in dataset`` into a While loop over the iterator ops of ``ops/dataset_ops.py``.
+``map`` and ``filter`` trace their function once into a graph, as TensorFlow does (a
+Python ``print`` inside runs once, at tracing).
+
+Deliberate departure: ``shuffle`` with a seed is reproducible, but its order is numpy's,
+not TensorFlow's (TF's exact order comes from its own random kernels).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..ops import convert
+from ..ops._core import using_interpreter
+from ..shapes import TensorShape, TensorSpec
+from . import structure as _nest
+
+INFINITE = -1
+UNKNOWN = -2
+AUTOTUNE = -1
+
+
+def _eager(flat, spec):
+    with using_interpreter(None):
+        tensors = [convert.constant(v, dtype=s.dtype) for v, s in zip(flat, _nest.flatten(spec))]
+    return _nest.pack(spec, tensors)
+
+
+def _spec_of(arr, batch_dims=0) -> TensorSpec:
+    arr = np.asarray(arr)
+    dtype = _dt.NP_TO_DTYPE.get(arr.dtype)
+    if dtype is None:
+        raise TypeError(f"Unsupported element dtype {arr.dtype} in a dataset.")
+    return TensorSpec(TensorShape(list(arr.shape[batch_dims:])), dtype)
+
+
+def _to_flat_arrays(value):
+    """A nested value of Python/numpy/tensors as (structure spec, flat numpy arrays)."""
+    leaves = _nest.flatten(value)
+    arrays = [np.asarray(convert.to_tensor(v).numpy()) if convert.is_tensor(v)
+              else np.asarray(convert.to_numpy(v)) for v in leaves]
+    return arrays
+
+
+class Dataset:
+    """A finite or infinite sequence of elements with a fixed ``element_spec``."""
+
+    _name = "_Dataset"
+
+    def __init__(self, element_spec, cardinality):
+        self._element_spec = element_spec
+        self._cardinality = cardinality
+
+    # -- what it is ------------------------------------------------------------------------
+    @property
+    def element_spec(self):
+        return self._element_spec
+
+    def cardinality(self):
+        """The number of elements as an int64 tensor: -1 infinite, -2 unknown."""
+        with using_interpreter(None):
+            return convert.constant(self._cardinality, dtype=_dt.int64)
+
+    def __len__(self):
+        if self._cardinality == INFINITE:
+            raise TypeError("The dataset is infinite.")
+        if self._cardinality == UNKNOWN:
+            raise TypeError("The dataset length is unknown.")
+        return self._cardinality
+
+    def __repr__(self):
+        return f"<{self._name} element_spec={_nest.spec_repr(self._element_spec)}>"
+
+    def __bool__(self):
+        return True
+
+    # -- iteration -----------------------------------------------------------------------------
+    def _flat_iter(self):
+        raise NotImplementedError
+
+    def __iter__(self):
+        spec = self._element_spec
+        for flat in self._flat_iter():
+            yield _eager(flat, spec)
+
+    def as_numpy_iterator(self):
+        """Elements as numpy values (0-d arrays become numpy scalars, strings bytes)."""
+        spec = self._element_spec
+        for flat in self._flat_iter():
+            yield _nest.pack(spec, [a[()] if a.ndim == 0 else a for a in flat])
+
+    def _as_graph_value(self):
+        from ..ops.dataset_ops import DatasetValue
+        return DatasetValue(self._flat_iter, self._name)
+
+    def _tf_dataset_for_stmt(self, extra_test, body, get_state, set_state, symbol_names, opts):
+        from .graph_loop import dataset_for_stmt
+        return dataset_for_stmt(self, extra_test, body, get_state, set_state, symbol_names, opts)
+
+    def reduce(self, initial_state, reduce_func):
+        """Folds ``reduce_func(state, element)`` over the elements (run eagerly)."""
+        state = initial_state
+        for elem in self:
+            state = reduce_func(state, elem)
+        return state
+
+    # -- sources -------------------------------------------------------------------------------
+    @staticmethod
+    def range(*args, output_type=_dt.int64, name=None):
+        """``range(stop)``, ``range(start, stop[, step])`` as int64 scalars."""
+        if not 1 <= len(args) <= 3:
+            raise ValueError("Invalid arguments to range: expected 1 to 3 arguments.")
+        r = range(*[int(a) for a in args])
+        return _RangeDataset(r, _dt.as_dtype(output_type))
+
+    @staticmethod
+    def from_tensor_slices(tensors, name=None):
+        """One element per row of ``tensors`` (a tensor, or a tuple/dict of them)."""
+        arrays = _to_flat_arrays(tensors)
+        if any(a.ndim == 0 for a in arrays):
+            raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+        n = arrays[0].shape[0]
+        for a in arrays[1:]:
+            if a.shape[0] != n:
+                raise ValueError(f"Dimensions {n} and {a.shape[0]} are not compatible")
+        spec = _nest.pack(tensors, [_spec_of(a, 1) for a in arrays])
+        return _SliceDataset(arrays, spec, n)
+
+    @staticmethod
+    def from_tensors(tensors, name=None):
+        """A dataset of one element: ``tensors`` itself."""
+        arrays = _to_flat_arrays(tensors)
+        spec = _nest.pack(tensors, [_spec_of(a) for a in arrays])
+        return _TensorDataset(arrays, spec)
+
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None,
+                       output_signature=None, name=None):
+        """Elements from a Python generator function, called afresh for every pass."""
+        if output_signature is None:
+            if output_types is None:
+                raise TypeError("The `output_signature` argument must be set.")
+            types = output_types
+            shapes = output_shapes if output_shapes is not None else _nest.map_structure(
+                lambda _: TensorShape(None), output_types)
+            output_signature = _nest.map_structure_up_to(
+                types, lambda t, s: TensorSpec(s, t), types, shapes)
+        return _GeneratorDataset(generator, tuple(args or ()), output_signature)
+
+    @staticmethod
+    def zip(*datasets, name=None):
+        """Elements of several datasets side by side, as long as the shortest."""
+        if len(datasets) == 1 and isinstance(datasets[0], (tuple, dict)):
+            datasets = datasets[0]
+        return _ZipDataset(datasets)
+
+    # -- transformations -------------------------------------------------------------------------
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
+              deterministic=None, name=None):
+        return _BatchDataset(self, int(batch_size), bool(drop_remainder))
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
+        return _ShuffleDataset(self, int(buffer_size), seed, reshuffle_each_iteration)
+
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        return _MapDataset(self, map_func, parallel=num_parallel_calls is not None)
+
+    def filter(self, predicate, name=None):
+        return _FilterDataset(self, predicate)
+
+    def repeat(self, count=None, name=None):
+        return _RepeatDataset(self, -1 if count is None else int(count))
+
+    def take(self, count, name=None):
+        return _TakeDataset(self, int(count))
+
+    def skip(self, count, name=None):
+        return _SkipDataset(self, int(count))
+
+    def prefetch(self, buffer_size, name=None):
+        return _PassThrough(self, "_PrefetchDataset")
+
+    def cache(self, filename="", name=None):
+        return _PassThrough(self, "_CacheDataset")
+
+    def enumerate(self, start=0, name=None):
+        return _ZipDataset((Dataset.range(start, 2 ** 62), self))
+
+    def concatenate(self, dataset, name=None):
+        return _ConcatenateDataset(self, dataset)
+
+    def unbatch(self, name=None):
+        return _UnbatchDataset(self)
+
+
+# -- sources -------------------------------------------------------------------------------
+class _RangeDataset(Dataset):
+    _name = "_RangeDataset"
+
+    def __init__(self, r, dtype):
+        super().__init__(TensorSpec([], dtype), len(r))
+        self._range, self._np = r, dtype.np_dtype
+
+    def _flat_iter(self):
+        t = self._np.type
+        for i in self._range:
+            yield [np.asarray(t(i))]
+
+
+class _SliceDataset(Dataset):
+    _name = "_TensorSliceDataset"
+
+    def __init__(self, arrays, spec, n):
+        super().__init__(spec, n)
+        self._arrays = arrays
+
+    def _flat_iter(self):
+        for i in range(self._cardinality):
+            yield [a[i] if a.ndim > 1 else np.asarray(a[i]) for a in self._arrays]
+
+
+class _TensorDataset(Dataset):
+    _name = "_TensorDataset"
+
+    def __init__(self, arrays, spec):
+        super().__init__(spec, 1)
+        self._arrays = arrays
+
+    def _flat_iter(self):
+        yield list(self._arrays)
+
+
+class _GeneratorDataset(Dataset):
+    _name = "_FlatMapDataset"
+
+    def __init__(self, generator, args, signature):
+        super().__init__(signature, UNKNOWN)
+        self._gen, self._args = generator, args
+
+    def _flat_iter(self):
+        specs = _nest.flatten(self._element_spec)
+        for value in self._gen(*self._args):
+            leaves = _nest.flatten_up_to(self._element_spec, value)
+            out = []
+            for v, s in zip(leaves, specs):
+                arr = np.asarray(convert.to_numpy(v, s.dtype))
+                if not s.shape.is_compatible_with(TensorShape(list(arr.shape))):
+                    from ..errors import InvalidArgumentError
+                    raise InvalidArgumentError(
+                        None, None, f"`generator` yielded an element of shape {arr.shape} "
+                                    f"where an element of shape {s.shape} was expected.")
+                out.append(arr)
+            yield out
+
+
+class _ZipDataset(Dataset):
+    _name = "_ZipDataset"
+
+    def __init__(self, datasets):
+        self._parts = datasets
+        members = list(datasets.values()) if isinstance(datasets, dict) else list(datasets)
+        cards = [d._cardinality for d in members]
+        finite = [c for c in cards if c >= 0]
+        card = min(finite) if finite else (UNKNOWN if UNKNOWN in cards else INFINITE)
+        if UNKNOWN in cards and finite:
+            card = UNKNOWN
+        spec = _nest.pack(datasets, [d._element_spec for d in members], shallow=True)
+        super().__init__(spec, card)
+        self._members = members
+
+    def _flat_iter(self):
+        its = [d._flat_iter() for d in self._members]
+        while True:
+            flat = []
+            for it in its:
+                nxt = next(it, None)
+                if nxt is None:
+                    return
+                flat.extend(nxt)
+            yield flat
+
+
+class _ConcatenateDataset(Dataset):
+    _name = "_ConcatenateDataset"
+
+    def __init__(self, a, b):
+        fa, fb = _nest.flatten(a._element_spec), _nest.flatten(b._element_spec)
+        if len(fa) != len(fb) or any(x.dtype is not y.dtype for x, y in zip(fa, fb)):
+            raise TypeError(f"Incompatible dataset elements:\n  {a._element_spec} vs. "
+                            f"  {b._element_spec}")
+        specs = [TensorSpec(x.shape.most_specific_compatible_shape(y.shape)
+                            if hasattr(x.shape, "most_specific_compatible_shape")
+                            else _common_shape(x.shape, y.shape), x.dtype)
+                 for x, y in zip(fa, fb)]
+        cards = (a._cardinality, b._cardinality)
+        card = (INFINITE if INFINITE in cards else UNKNOWN if UNKNOWN in cards
+                else sum(cards))
+        super().__init__(_nest.pack(a._element_spec, specs), card)
+        self._a, self._b = a, b
+
+    def _flat_iter(self):
+        yield from self._a._flat_iter()
+        yield from self._b._flat_iter()
+
+
+# -- transformations ------------------------------------------------------------------------------
+def _common_shape(a: TensorShape, b: TensorShape) -> TensorShape:
+    if a.rank is None or b.rank is None or a.rank != b.rank:
+        return TensorShape(None)
+    return TensorShape([x if x == y else None for x, y in zip(a.dims, b.dims)])
+
+
+class _BatchDataset(Dataset):
+    _name = "_BatchDataset"
+
+    def __init__(self, ds, size, drop_remainder):
+        if size <= 0:
+            from ..errors import InvalidArgumentError
+            raise InvalidArgumentError(None, None, "Batch size must be greater than zero.")
+        c = ds._cardinality
+        if c >= 0:
+            card = c // size if drop_remainder else -(-c // size)
+        else:
+            card = c
+        known = size if drop_remainder else None
+        specs = [TensorSpec(TensorShape([known]).concatenate(s.shape), s.dtype)
+                 for s in _nest.flatten(ds._element_spec)]
+        super().__init__(_nest.pack(ds._element_spec, specs), card)
+        self._ds, self._size, self._drop = ds, size, drop_remainder
+
+    def _flat_iter(self):
+        buf = []
+        for flat in self._ds._flat_iter():
+            buf.append(flat)
+            if len(buf) == self._size:
+                yield _stack(buf)
+                buf = []
+        if buf and not self._drop:
+            yield _stack(buf)
+
+
+def _stack(rows):
+    out = []
+    for parts in zip(*rows):
+        shapes = {np.shape(p) for p in parts}
+        if len(shapes) > 1:
+            from ..errors import InvalidArgumentError
+            a, b = sorted(shapes)[:2]
+            raise InvalidArgumentError(
+                None, None, f"Cannot batch tensors with different shapes in component 0. "
+                            f"First element had shape {list(a)} and element 1 had shape "
+                            f"{list(b)}.")
+        out.append(np.stack(parts))
+    return out
+
+
+class _ShuffleDataset(Dataset):
+    _name = "_ShuffleDataset"
+
+    def __init__(self, ds, buffer_size, seed, reshuffle):
+        super().__init__(ds._element_spec, ds._cardinality)
+        self._ds, self._buffer = ds, max(1, buffer_size)
+        from ..ops import random_ops
+        op_seed = None if seed is None else int(seed)
+        global_seed, op_seed = random_ops.get_seed(op_seed)
+        self._seed = None if global_seed is None and op_seed is None else (
+            (global_seed or 0) * 1_000_003 + (op_seed or 0))
+        self._reshuffle = reshuffle
+        self._passes = 0
+
+    def _flat_iter(self):
+        if self._seed is None:
+            rng = np.random.default_rng()
+        else:
+            epoch = self._passes if self._reshuffle else 0
+            rng = np.random.default_rng([self._seed, epoch])
+        self._passes += 1
+        buf = []
+        for flat in self._ds._flat_iter():
+            buf.append(flat)
+            if len(buf) >= self._buffer:
+                yield buf.pop(int(rng.integers(len(buf))))
+        while buf:
+            yield buf.pop(int(rng.integers(len(buf))))
+
+
+class _RepeatDataset(Dataset):
+    _name = "_RepeatDataset"
+
+    def __init__(self, ds, count):
+        c = ds._cardinality
+        if count < 0:
+            card = 0 if c == 0 else INFINITE
+        else:
+            card = c * count if c >= 0 else c
+        super().__init__(ds._element_spec, card)
+        self._ds, self._count = ds, count
+
+    def _flat_iter(self):
+        n = 0
+        while self._count < 0 or n < self._count:
+            empty = True
+            for flat in self._ds._flat_iter():
+                empty = False
+                yield flat
+            if empty:
+                return
+            n += 1
+
+
+class _TakeDataset(Dataset):
+    _name = "_TakeDataset"
+
+    def __init__(self, ds, count):
+        c = ds._cardinality
+        if count < 0:
+            card = c
+        elif c >= 0:
+            card = min(c, count)
+        else:
+            card = count if c == INFINITE else UNKNOWN
+        super().__init__(ds._element_spec, card)
+        self._ds, self._count = ds, count
+
+    def _flat_iter(self):
+        if self._count == 0:
+            return
+        for i, flat in enumerate(self._ds._flat_iter()):
+            yield flat
+            if self._count >= 0 and i + 1 >= self._count:
+                return
+
+
+class _SkipDataset(Dataset):
+    _name = "_SkipDataset"
+
+    def __init__(self, ds, count):
+        c = ds._cardinality
+        card = max(c - count, 0) if c >= 0 and count >= 0 else (0 if count < 0 and c >= 0 else c)
+        super().__init__(ds._element_spec, card)
+        self._ds, self._count = ds, count
+
+    def _flat_iter(self):
+        for i, flat in enumerate(self._ds._flat_iter()):
+            if self._count < 0 or i < self._count:
+                continue
+            yield flat
+
+
+class _PassThrough(Dataset):
+    def __init__(self, ds, name):
+        super().__init__(ds._element_spec, ds._cardinality)
+        self._ds, self._name = ds, name
+
+    def _flat_iter(self):
+        return self._ds._flat_iter()
+
+
+class _UnbatchDataset(Dataset):
+    _name = "_UnbatchDataset"
+
+    def __init__(self, ds):
+        specs = _nest.flatten(ds._element_spec)
+        if any(s.shape.rank in (None, 0) for s in specs):
+            raise ValueError("Unbatching a dataset is only supported for rank >= 1")
+        out = [TensorSpec(TensorShape(s.shape.dims[1:]), s.dtype) for s in specs]
+        super().__init__(_nest.pack(ds._element_spec, out), UNKNOWN)
+        self._ds = ds
+
+    def _flat_iter(self):
+        for flat in self._ds._flat_iter():
+            for i in range(flat[0].shape[0]):
+                yield [np.asarray(a[i]) for a in flat]
+
+
+class _Traced:
+    """``map_func`` traced once into a concrete function for the element spec."""
+
+    def __init__(self, func, spec, what):
+        from ..function import function
+
+        def call_with_element(*leaves):
+            elem = _nest.pack(spec, list(leaves))
+            if isinstance(elem, tuple):
+                return func(*elem)
+            return func(elem)
+
+        call_with_element.__name__ = getattr(func, "__name__", what)
+        leaf_specs = _nest.flatten(spec)
+        self.concrete = function(call_with_element).get_concrete_function(*leaf_specs)
+        self.output_spec = _nest.map_structure(
+            lambda t: TensorSpec(t.shape, t.dtype), self.concrete.structured_outputs)
+
+    def __call__(self, flat):
+        with using_interpreter(None):
+            args = [convert.constant(a) for a in flat]
+            out = self.concrete(*args)
+        return [np.asarray(t.numpy()) for t in _nest.flatten(out)]
+
+
+class _MapDataset(Dataset):
+    _name = "_MapDataset"
+
+    def __init__(self, ds, func, parallel=False):
+        self._fn = _Traced(func, ds._element_spec, "map_func")
+        super().__init__(self._fn.output_spec, ds._cardinality)
+        self._ds = ds
+        if parallel:
+            self._name = "_ParallelMapDataset"
+
+    def _flat_iter(self):
+        for flat in self._ds._flat_iter():
+            yield self._fn(flat)
+
+
+class _FilterDataset(Dataset):
+    _name = "_FilterDataset"
+
+    def __init__(self, ds, predicate):
+        self._fn = _Traced(predicate, ds._element_spec, "predicate")
+        out = _nest.flatten(self._fn.output_spec)
+        if len(out) != 1 or out[0].dtype is not _dt.bool or out[0].shape.rank not in (0, None):
+            raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
+                             f"tensor, but its return type is {self._fn.output_spec}.")
+        super().__init__(ds._element_spec, UNKNOWN if ds._cardinality != INFINITE else INFINITE)
+        self._ds = ds
+
+    def _flat_iter(self):
+        for flat in self._ds._flat_iter():
+            if bool(self._fn(flat)[0]):
+                yield flat

@@ -1,0 +1,237 @@
+"""Small linear algebra the guides touch: inv, det, solve, einsum, tensordot, norm (layer 1).
+
+Square-matrix ops work on the last two dimensions of a batch, as TensorFlow's do.
+``tensordot`` and ``norm`` are composites of public ops, so they need no gradient of their own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..errors import InvalidArgumentError
+from ..shapes import TensorShape
+from . import array_ops, convert, math_ops, reduction_ops
+from ._core import bind, define, shape_error
+from ._rules import fmt
+
+F = _dt.FLOATS
+
+
+def _square_shape(x, **_):
+    s = x.shape
+    if s.rank is not None:
+        if s.rank < 2:
+            raise shape_error(f"Input must have rank >= 2, got {s.rank}")
+        a, b = s.dims[-2:]
+        if a is not None and b is not None and a != b:
+            raise shape_error(f"Input matrices must be squares, got {a} != {b}")
+    return s, x.dtype
+
+
+def _mT(x):
+    return array_ops.matrix_transpose(x)
+
+
+def _mm(a, b):
+    return math_ops.matmul(a, b)
+
+
+def _inv_kernel(x, adjoint=False):
+    try:
+        out = np.linalg.inv(np.swapaxes(x, -1, -2) if adjoint else x)
+    except np.linalg.LinAlgError:
+        raise InvalidArgumentError(None, None, "Input is not invertible.") from None
+    return out.astype(x.dtype, copy=False)
+
+
+def _inv_grad(op, g):
+    ainv = op.outputs[0]
+    return (math_ops.negative(_mm(_mT(ainv), _mm(g, _mT(ainv)))),)
+
+
+MatrixInverse = define("MatrixInverse", ("input",), _inv_kernel, _square_shape, _inv_grad,
+                       T=(0,), dtypes=F)
+
+
+def inv(input, adjoint=False, name=None):  # noqa: A002 - TensorFlow's argument name
+    """The inverse of each square matrix in ``input`` (op ``MatrixInverse``)."""
+    return bind(MatrixInverse, (input,), {"adjoint": bool(adjoint)}, name)
+
+
+def _det_shape(x):
+    s, dt = _square_shape(x)
+    return (TensorShape(s.dims[:-2]) if s.rank is not None else TensorShape(None)), dt
+
+
+def _det_grad(op, g):
+    a, det = op.inputs[0], op.outputs[0]
+    scale = array_ops.expand_dims(array_ops.expand_dims(math_ops.multiply(g, det), -1), -1)
+    return (math_ops.multiply(scale, _mT(inv(a))),)
+
+
+MatrixDeterminant = define("MatrixDeterminant", ("input",),
+                           lambda x: np.asarray(np.linalg.det(x)).astype(x.dtype),
+                           _det_shape, _det_grad, T=(0,), dtypes=F)
+
+
+def det(input, name=None):  # noqa: A002
+    """The determinant of each square matrix (op ``MatrixDeterminant``)."""
+    return bind(MatrixDeterminant, (input,), None, name)
+
+
+def _solve_kernel(a, b, adjoint=False):
+    try:
+        out = np.linalg.solve(np.swapaxes(a, -1, -2) if adjoint else a, b)
+    except np.linalg.LinAlgError:
+        raise InvalidArgumentError(None, None, "Input matrix is not invertible.") from None
+    return out.astype(a.dtype, copy=False)
+
+
+def _solve_shape(a, b, adjoint=False):
+    _square_shape(a)
+    sa, sb = a.shape, b.shape
+    if sb.rank is not None and sb.rank < 2:
+        raise shape_error(f"Input rhs must have rank >= 2, got {sb.rank}")
+    if sa.rank is not None and sb.rank is not None:
+        n, m = sa.dims[-2], sb.dims[-2]
+        if n is not None and m is not None and n != m:
+            raise shape_error(f"Input matrix and right-hand side must have the same number of "
+                              f"rows: {fmt(sa)} vs. {fmt(sb)}")
+    return sb, b.dtype
+
+
+def _solve_grad(op, g):
+    a, x = op.inputs[0], op.outputs[0]
+    adjoint = op.get_attr("adjoint")
+    gb = bind(MatrixSolve, (a, g), {"adjoint": not adjoint})
+    ga = math_ops.negative(_mm(x, _mT(gb)) if adjoint else _mm(gb, _mT(x)))
+    return ga, gb
+
+
+MatrixSolve = define("MatrixSolve", ("matrix", "rhs"), _solve_kernel, _solve_shape, _solve_grad,
+                     T=(0, 1), dtypes=F)
+
+
+def solve(matrix, rhs, adjoint=False, name=None):
+    """X with ``matrix @ X = rhs`` for each square matrix (op ``MatrixSolve``)."""
+    return bind(MatrixSolve, (matrix, rhs), {"adjoint": bool(adjoint)}, name)
+
+
+# -- einsum --------------------------------------------------------------------------------------
+def _parse(equation: str):
+    eq = equation.replace(" ", "")
+    if "..." in eq:
+        raise NotImplementedError("tfgraph_edu's tf.einsum does not take ellipses ('...').")
+    if "->" in eq:
+        ins, out = eq.split("->")
+    else:
+        ins = eq
+        letters = "".join(ins.split(","))
+        out = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    return ins.split(","), out
+
+
+def _einsum_shape(*inputs, equation, N=1):
+    subs, out = _parse(equation)
+    if len(subs) != len(inputs):
+        raise shape_error(f"Expected {len(subs)} inputs but got: {len(inputs)}")
+    sizes: dict[str, int | None] = {}
+    for sub, x in zip(subs, inputs):
+        if x.shape.rank is None:
+            continue
+        if x.shape.rank != len(sub):
+            raise shape_error(f"Expected input {subs.index(sub)} to have rank {len(sub)} but "
+                              f"got: {x.shape.rank}")
+        for c, d in zip(sub, x.shape.dims):
+            if d is not None and sizes.get(c) not in (None, d):
+                raise shape_error(f"Expected dimension {sizes[c]} at axis of the input shaped "
+                                  f"{fmt(x.shape)} but got dimension {d}")
+            if d is not None:
+                sizes[c] = d
+    return TensorShape([sizes.get(c) for c in out]), inputs[0].dtype
+
+
+def _einsum_grad(op, g):
+    subs, out = _parse(op.get_attr("equation"))
+    grads = []
+    for i, sub in enumerate(subs):
+        others = [s for j, s in enumerate(subs) if j != i]
+        available = set(out).union(*others) if others else set(out)
+        if len(set(sub)) != len(sub) or not set(sub) <= available:
+            raise NotImplementedError(
+                f"tfgraph_edu has no gradient for einsum {op.get_attr('equation')!r}: an index "
+                f"of operand {i} is repeated or summed over that operand alone.")
+        eq = ",".join([out] + others) + "->" + sub
+        operands = [g] + [op.inputs[j] for j in range(len(subs)) if j != i]
+        grads.append(bind(Einsum, tuple(operands), {"equation": eq, "N": len(operands)}))
+    return tuple(grads)
+
+
+Einsum = define("Einsum", ("inputs*",),
+                lambda *xs, equation, N=1: np.asarray(np.einsum(equation, *xs)),
+                _einsum_shape, _einsum_grad, dtypes=_dt.NUMERIC)
+
+
+def einsum(equation, *inputs, name=None):
+    """Tensor contraction by Einstein summation (op ``Einsum``), without ellipses."""
+    _parse(equation)
+    return bind(Einsum, tuple(inputs), {"equation": equation.replace(" ", ""),
+                                        "N": len(inputs)}, name)
+
+
+# -- composites ----------------------------------------------------------------------------------
+def tensordot(a, b, axes, name=None):
+    """Sums products over ``axes`` (an int, or two lists), as reshape + matmul + reshape."""
+    a, b = convert.matching_tensors(a, b)
+    ra, rb = a.shape.rank, b.shape.rank
+    if ra is None or rb is None or not (a.shape.is_fully_defined() and b.shape.is_fully_defined()):
+        raise NotImplementedError("tfgraph_edu's tf.tensordot needs fully known shapes.")
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError(f"'axes' must be at least 0, got {axes}.")
+        a_axes, b_axes = list(range(ra - axes, ra)), list(range(axes))
+    else:
+        a_axes, b_axes = axes
+        a_axes = [a_axes] if isinstance(a_axes, int) else list(a_axes)
+        b_axes = [b_axes] if isinstance(b_axes, int) else list(b_axes)
+        a_axes, b_axes = [x % ra for x in a_axes], [x % rb for x in b_axes]
+    sa, sb = a.shape.as_list(), b.shape.as_list()
+    for i, j in zip(a_axes, b_axes):
+        if sa[i] != sb[j]:
+            raise ValueError(f"Dimension {i} in a {sa} and dimension {j} in b {sb} must be "
+                             "equal to be contracted.")
+    free_a = [i for i in range(ra) if i not in a_axes]
+    free_b = [i for i in range(rb) if i not in b_axes]
+    k = int(np.prod([sa[i] for i in a_axes])) if a_axes else 1
+    ma = int(np.prod([sa[i] for i in free_a])) if free_a else 1
+    nb = int(np.prod([sb[i] for i in free_b])) if free_b else 1
+    a2 = array_ops.reshape(array_ops.transpose(a, free_a + a_axes), [ma, k])
+    b2 = array_ops.reshape(array_ops.transpose(b, b_axes + free_b), [k, nb])
+    out_shape = [sa[i] for i in free_a] + [sb[i] for i in free_b]
+    return array_ops.reshape(math_ops.matmul(a2, b2), out_shape, name=name)
+
+
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
+    """Vector norms (euclidean/2, 1, inf) over ``axis`` (all elements when None), and the
+    Frobenius norm of matrices; built from public ops so gradients follow."""
+    x = convert.to_tensor(tensor)
+    keep = bool(keepdims)
+    if ord in ("euclidean", 2, 2.0, "fro"):
+        if ord == "fro" and (axis is None or not isinstance(axis, (list, tuple))):
+            if axis is not None:
+                raise ValueError(f"'ord' must be a supported vector norm, got {ord}.")
+        return math_ops.sqrt(reduction_ops.reduce_sum(math_ops.multiply(x, x), axis=axis,
+                                                      keepdims=keep), name=name)
+    if isinstance(axis, (list, tuple)) and len(axis) == 2:
+        raise NotImplementedError("tfgraph_edu's tf.norm computes matrix norms for 'fro' and "
+                                  "'euclidean' only.")
+    if ord in (1, 1.0):
+        return reduction_ops.reduce_sum(math_ops.abs(x), axis=axis, keepdims=keep, name=name)
+    if ord == np.inf:
+        return reduction_ops.reduce_max(math_ops.abs(x), axis=axis, keepdims=keep, name=name)
+    if isinstance(ord, (int, float)) and ord > 0:
+        p = float(ord)
+        s = reduction_ops.reduce_sum(math_ops.pow(math_ops.abs(x), p), axis=axis, keepdims=keep)
+        return math_ops.pow(s, 1.0 / p, name=name)
+    raise ValueError(f"'ord' must be a supported vector norm, got {ord}.")

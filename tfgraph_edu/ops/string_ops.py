@@ -1,0 +1,209 @@
+"""String ops: ``tf.strings`` join, length, format, split, to_number, as_string, upper/lower.
+
+String tensors hold ``bytes`` in numpy object arrays, as TensorFlow's ``tf.string``
+holds byte strings; ``+`` on two string tensors is ``AddV2`` (see math_ops), which
+concatenates.  None of these ops has a gradient (TensorFlow registers none).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..errors import InvalidArgumentError
+from ..shapes import TensorShape
+from . import io_ops
+from ._core import bind, constant_value, define
+from ._rules import broadcast_shapes
+
+S = frozenset({_dt.string})
+_NUM_OUT = frozenset({_dt.float32, _dt.float64, _dt.int32, _dt.int64})
+
+
+def _obj(fn, arr):
+    """Apply ``fn`` to every element of an object array (scalars stay 0-d arrays)."""
+    out = np.empty(np.shape(arr), dtype=object)
+    flat_in = np.asarray(arr, dtype=object).reshape(-1)
+    flat_out = out.reshape(-1)
+    for i, v in enumerate(flat_in):
+        flat_out[i] = fn(v)
+    return out
+
+
+def _as_bytes(v) -> bytes:
+    return v if isinstance(v, bytes) else str(v).encode("utf-8")
+
+
+# -- join ------------------------------------------------------------------------------
+def _join_kernel(*inputs, separator=""):
+    sep = separator.encode("utf-8")
+    shape = np.broadcast_shapes(*[np.shape(x) for x in inputs])
+    parts = [np.broadcast_to(np.asarray(x, dtype=object), shape).reshape(-1) for x in inputs]
+    out = np.empty(shape, dtype=object)
+    flat = out.reshape(-1)
+    for i in range(flat.size):
+        flat[i] = sep.join(_as_bytes(p[i]) for p in parts)
+    return out
+
+
+def _join_shape(*inputs, separator=""):
+    shape = inputs[0].shape
+    for x in inputs[1:]:
+        shape = broadcast_shapes(shape, x.shape)
+    return shape, _dt.string
+
+
+StringJoin = define("StringJoin", ("inputs*",), _join_kernel, _join_shape, None, dtypes=S)
+
+
+def join(inputs, separator="", name=None):
+    """Joins the strings of ``inputs`` element-wise with ``separator`` (op ``StringJoin``)."""
+    return bind(StringJoin, tuple(inputs), {"separator": separator}, name)
+
+
+# -- length, upper, lower ----------------------------------------------------------------
+def _length_kernel(x, unit="BYTE"):
+    if unit == "UTF8_CHAR":
+        return _obj(lambda v: len(v.decode("utf-8")), x).astype(np.int32)
+    return _obj(len, x).astype(np.int32)
+
+
+StringLength = define("StringLength", ("input",), _length_kernel,
+                      lambda x, unit="BYTE": (x.shape, _dt.int32), None, T=(0,), dtypes=S)
+
+
+def length(input, unit="BYTE", name=None):  # noqa: A002 - TensorFlow's argument name
+    """The length of each string in bytes, or in characters with ``unit="UTF8_CHAR"``."""
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise ValueError(f"unit must be 'BYTE' or 'UTF8_CHAR', got {unit!r}")
+    return bind(StringLength, (input,), {"unit": unit}, name)
+
+
+def _case(fn):
+    return lambda x, encoding="": _obj(lambda v: fn(v.decode("utf-8")).encode("utf-8"), x)
+
+
+StringUpper = define("StringUpper", ("input",), _case(str.upper),
+                     lambda x, encoding="": (x.shape, _dt.string), None, T=(0,), dtypes=S)
+StringLower = define("StringLower", ("input",), _case(str.lower),
+                     lambda x, encoding="": (x.shape, _dt.string), None, T=(0,), dtypes=S)
+
+
+def upper(input, encoding="", name=None):  # noqa: A002
+    """Upper-cases each string (op ``StringUpper``)."""
+    return bind(StringUpper, (input,), {"encoding": encoding}, name)
+
+
+def lower(input, encoding="", name=None):  # noqa: A002
+    """Lower-cases each string (op ``StringLower``)."""
+    return bind(StringLower, (input,), {"encoding": encoding}, name)
+
+
+# -- to_number, as_string -------------------------------------------------------------------
+def _to_number_kernel(x, out_type=_dt.float32):
+    np_dt = out_type.np_dtype
+
+    def one(v):
+        text = v.decode("utf-8").strip()
+        try:
+            if out_type.is_integer:
+                return np_dt.type(int(text))
+            return np_dt.type(float(text))
+        except (ValueError, OverflowError):
+            raise InvalidArgumentError(
+                None, None, f"StringToNumberOp could not correctly convert string: {text}"
+            ) from None
+    return _obj(one, x).astype(np_dt)
+
+
+StringToNumber = define("StringToNumber", ("string_tensor",), _to_number_kernel,
+                        lambda x, out_type=_dt.float32: (x.shape, out_type), None, T=(0,),
+                        dtypes=S)
+
+
+def to_number(input, out_type=_dt.float32, name=None):  # noqa: A002
+    """Parses each string as a number of ``out_type`` (op ``StringToNumber``)."""
+    out_type = _dt.as_dtype(out_type)
+    if out_type not in _NUM_OUT:
+        raise TypeError(f"Value for attr 'out_type' of {out_type.name} is not in the list of "
+                        "allowed values: float, double, int32, int64")
+    return bind(StringToNumber, (input,), {"out_type": out_type}, name)
+
+
+def _as_string_kernel(x, precision=-1, scientific=False, shortest=False, width=-1, fill=""):
+    def one(v):
+        if isinstance(v, (bool, np.bool_)):
+            text = "true" if v else "false"
+        elif isinstance(v, (float, np.floating)):
+            if shortest:
+                text = f"{v:g}"
+            elif precision >= 0:
+                text = f"{v:.{precision}e}" if scientific else f"{v:.{precision}f}"
+            else:
+                text = f"{v:e}" if scientific else f"{v:f}"
+        else:
+            text = str(v)
+        if width > 0:
+            text = text.rjust(width, fill or " ")
+        return text.encode("utf-8")
+    return _obj(one, x)
+
+
+AsString = define("AsString", ("input",), _as_string_kernel,
+                  lambda x, **attrs: (x.shape, _dt.string), None, T=(0,),
+                  dtypes=_dt.REAL_AND_BOOL)
+
+
+def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="",
+              name=None):  # noqa: A002
+    """Each number as text; floats print six decimals by default, as TF's ``%f`` does."""
+    return bind(AsString, (input,), {"precision": precision, "scientific": scientific,
+                                     "shortest": shortest, "width": width, "fill": fill}, name)
+
+
+# -- split ----------------------------------------------------------------------------------------
+def _split_kernel(x, sep="", maxsplit=-1):
+    text = x[()] if isinstance(x, np.ndarray) else x
+    parts = text.split(sep.encode("utf-8") or None, maxsplit)
+    out = np.empty(len(parts), dtype=object)
+    out[:] = parts
+    return out
+
+
+def _split_shape(x, **attrs):
+    known = constant_value(x)
+    n = None if known is None else len(_split_kernel(known, **attrs))
+    return TensorShape([n]), _dt.string
+
+
+StringSplitScalar = define("StringSplitScalar", ("input",), _split_kernel, _split_shape, None,
+                           T=(0,),
+                           dtypes=S,
+                           doc="tf.strings.split of a scalar: a 1-D string tensor of pieces.")
+
+
+def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
+    """Splits a scalar string into a 1-D tensor of pieces (on whitespace when ``sep`` is None).
+
+    Deliberate departure: TensorFlow returns a ``tf.RaggedTensor`` for inputs of rank 1 or
+    more; ragged tensors are not implemented here, so those raise NotImplementedError."""
+    from . import convert
+    t = convert.to_tensor(input)
+    if t.shape.rank != 0:
+        raise NotImplementedError(
+            "tfgraph_edu's tf.strings.split takes a scalar string; splitting a batch gives a "
+            "tf.RaggedTensor in TensorFlow, which is not implemented here. Split each element.")
+    return bind(StringSplitScalar, (t,), {"sep": sep or "", "maxsplit": int(maxsplit)}, name)
+
+
+# -- format ------------------------------------------------------------------------------------
+def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa: A001
+    """Formats tensors into ``template`` as ``tf.print`` shows them (op ``StringFormat``)."""
+    if not isinstance(inputs, (list, tuple)):
+        inputs = [inputs]
+    if template.count(placeholder) != len(inputs):
+        raise ValueError(f"num placeholders in template and num inputs must match: "
+                         f"{template.count(placeholder)} vs. {len(inputs)}")
+    return bind(io_ops.StringFormat, tuple(inputs),
+                {"template": template, "placeholder": placeholder,
+                 "summarize": int(summarize)}, name)

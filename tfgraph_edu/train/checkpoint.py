@@ -1,0 +1,380 @@
+"""``tf.train.Checkpoint``: variables of modules and optimizers saved as data.
+
+A checkpoint ``prefix`` is two files, named as TensorFlow names them:
+``prefix.index`` (JSON: each variable's key, dtype, shape) and
+``prefix.data-00000-of-00001`` (a numpy ``.npz`` archive of ``.npy`` arrays, read with
+``allow_pickle=False``).  Loading reads numbers only and runs no code.
+
+Keys follow TensorFlow's object-graph paths: attribute names from the Checkpoint's keyword
+arguments down to each variable, e.g. ``model/dense_1/w/.ATTRIBUTES/VARIABLE_VALUE``; an
+optimizer's slot for variable ``P`` is ``P/.OPTIMIZER_SLOT/optimizer/m/.ATTRIBUTES/...``.
+
+Deliberate departures: the files are JSON + npz, not TensorFlow's binary format (so they do
+not load in TensorFlow); a variable must exist when ``restore`` runs (TensorFlow can also
+defer the restore until it is created).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..eager.context import init_scope
+from ..eager.variables import Variable
+from ..errors import DataLossError, NotFoundError
+from ..keras.module import Module
+from ..keras.optimizers import Optimizer
+
+FORMAT = "tfgraph_edu-checkpoint"
+_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
+_DATA = ".data-00000-of-00001"
+_INDEX = ".index"
+_OBJECT_GRAPH = "_CHECKPOINTABLE_OBJECT_GRAPH"
+
+
+def _is_node(value) -> bool:
+    return isinstance(value, (Module, Optimizer, Checkpoint))
+
+
+def _children(obj):
+    """(name, value) of an object's tracked attributes, sorted by name as TF lists them."""
+    items = vars(obj).items() if not isinstance(obj, Checkpoint) else obj._deps.items()
+    return sorted(items)
+
+
+def _walk(obj, path, out, seen, optimizers):
+    if isinstance(obj, Variable):
+        if id(obj) not in seen:
+            seen[id(obj)] = path
+            out.append((path, obj))
+        return
+    if isinstance(obj, (list, tuple)):
+        for i, v in enumerate(obj):
+            _walk(v, f"{path}/{i}", out, seen, optimizers)
+        return
+    if isinstance(obj, dict):
+        for k in sorted(obj, key=str):
+            _walk(obj[k], f"{path}/{k}", out, seen, optimizers)
+        return
+    if not _is_node(obj) or id(obj) in seen:
+        return
+    seen[id(obj)] = path
+    if isinstance(obj, Optimizer):
+        optimizers.append((path, obj))
+        if obj.iterations is not None:
+            _walk(obj.iterations, f"{path}/iter", out, seen, optimizers)
+        return
+    for name, value in _children(obj):
+        if name.startswith("__") or name == "_deps":
+            continue
+        _walk(value, f"{path}/{name}" if path else name, out, seen, optimizers)
+
+
+def _slot_name(var_path, opt_path, slot):
+    return f"{var_path}/.OPTIMIZER_SLOT/{opt_path}/{slot}"
+
+
+def _collect(root):
+    """Every variable under ``root`` with its key, optimizer slots included."""
+    out, seen, optimizers = [], {}, []
+    _walk(root, "", out, seen, optimizers)
+    paths = {id(v): p for p, v in out}
+    for opt_path, opt in optimizers:
+        for (ref, slot), var in sorted(opt._slots.items(), key=lambda kv: kv[0][1]):
+            owner = ref.deref() if hasattr(ref, "deref") else ref
+            if id(owner) in paths:
+                out.append((_slot_name(paths[id(owner)], opt_path, slot), var))
+    return out, optimizers, paths
+
+
+class _Status:
+    """What ``restore`` returns: checks of how the checkpoint matched the objects."""
+
+    def __init__(self, unused_keys, unmatched_paths):
+        self._unused, self._unmatched = unused_keys, unmatched_paths
+
+    def assert_consumed(self):
+        if self._unused or self._unmatched:
+            raise AssertionError(
+                "Unresolved object in checkpoint: "
+                + ", ".join(sorted(self._unused) + sorted(self._unmatched)))
+        return self
+
+    def assert_existing_objects_matched(self):
+        if self._unmatched:
+            raise AssertionError("Objects not found in the checkpoint: "
+                                 + ", ".join(sorted(self._unmatched)))
+        return self
+
+    def assert_nontrivial_match(self):
+        return self
+
+    def expect_partial(self):
+        return self
+
+    def run_restore_ops(self, session=None):
+        return None
+
+
+def _read_index(prefix):
+    index_path = prefix + _INDEX
+    if not os.path.exists(index_path) or not os.path.exists(prefix + _DATA):
+        raise NotFoundError(None, None, f"Failed to find any matching files for {prefix}")
+    try:
+        with open(index_path, encoding="utf-8") as f:
+            index = json.load(f)
+    except (OSError, ValueError) as e:
+        raise DataLossError(None, None, f"Unable to read checkpoint index {index_path}: {e}") \
+            from None
+    if not isinstance(index, dict) or index.get("format") != FORMAT or not isinstance(
+            index.get("variables"), dict):
+        raise DataLossError(None, None, f"{index_path} is not a tfgraph_edu checkpoint index")
+    return index["variables"]
+
+
+def _read_arrays(prefix, entries):
+    try:
+        with np.load(prefix + _DATA, allow_pickle=False) as data:
+            arrays = {}
+            for key, meta in entries.items():
+                if not isinstance(meta, dict) or not isinstance(meta.get("entry"), str):
+                    raise DataLossError(None, None, f"Malformed index entry for {key!r}")
+                arr = data[meta["entry"]]
+                if list(arr.shape) != meta.get("shape"):
+                    raise DataLossError(None, None, f"Shape of {key!r} in the data file does "
+                                                    "not match the index")
+                arrays[key] = arr
+            return arrays
+    except (OSError, ValueError, KeyError) as e:
+        raise DataLossError(None, None, f"Unable to read checkpoint data {prefix}{_DATA}: {e}") \
+            from None
+
+
+def write_checkpoint(prefix, variables):
+    """Write ``[(key, variable)]`` as ``prefix.index`` + ``prefix.data-00000-of-00001``."""
+    directory = os.path.dirname(prefix)
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    entries, arrays = {}, {}
+    for i, (key, var) in enumerate(variables):
+        value = np.asarray(var.numpy())
+        if value.dtype == object:
+            raise ValueError(f"Cannot checkpoint string variable {key!r} as numbers.")
+        name = f"v{i}"
+        arrays[name] = value
+        entries[key + _SUFFIX] = {"entry": name, "dtype": var.dtype.name,
+                                  "shape": list(value.shape)}
+    with open(prefix + _DATA, "wb") as f:
+        np.savez(f, **arrays)
+    with open(prefix + _INDEX, "w", encoding="utf-8") as f:
+        json.dump({"format": FORMAT, "version": 1, "variables": entries}, f, indent=1,
+                  sort_keys=True)
+    return prefix
+
+
+class Checkpoint:
+    """Groups objects to save and restore: ``tf.train.Checkpoint(model=m, optimizer=opt)``."""
+
+    def __init__(self, root=None, **kwargs):
+        deps = dict(kwargs)
+        if root is not None:
+            deps["root"] = root
+        for value in deps.values():
+            if not (_is_node(value) or isinstance(value, (Variable, list, tuple, dict))):
+                raise ValueError(f"`Checkpoint` was expecting a trackable object (an object "
+                                 f"derived from `Trackable`), got {value}. If you believe this "
+                                 "object should be trackable (i.e. it is part of the TensorFlow "
+                                 "Python API and manages state), please open an issue.")
+        self._deps = deps
+        self._save_counter = None
+
+    def __getattr__(self, name):
+        deps = self.__dict__.get("_deps", {})
+        if name in deps:
+            return deps[name]
+        raise AttributeError(f"'Checkpoint' object has no attribute '{name}'")
+
+    @property
+    def save_counter(self):
+        """How many times ``save`` ran (an int64 variable, saved with the checkpoint)."""
+        if self._save_counter is None:
+            with init_scope():
+                self._save_counter = Variable(0, dtype=_dt.int64, trainable=False,
+                                              name="save_counter")
+            self._deps["save_counter"] = self._save_counter
+        return self._save_counter
+
+    def _variables(self):
+        out, _, _ = _collect(self)
+        return out
+
+    def write(self, file_prefix, options=None):
+        """Writes the checkpoint to ``file_prefix`` exactly (no counter); returns the path."""
+        return write_checkpoint(os.fspath(file_prefix), self._variables())
+
+    def save(self, file_prefix, options=None):
+        """Writes ``file_prefix-N`` (N counts saves) and records it in the ``checkpoint``
+        file of its directory, for ``tf.train.latest_checkpoint``."""
+        counter = self.save_counter
+        counter.assign_add(1)
+        path = f"{os.fspath(file_prefix)}-{int(counter.numpy())}"
+        self.write(path)
+        _update_state_file(os.path.dirname(path) or ".", path)
+        return path
+
+    def read(self, save_path, options=None):
+        return self.restore(save_path)
+
+    def restore(self, save_path, options=None):
+        """Assigns the saved values to the matching variables (created lazily: optimizer
+        slots of known variables are made as needed)."""
+        if save_path is None:
+            return _Status([], [])
+        prefix = os.fspath(save_path)
+        entries = _read_index(prefix)
+        arrays = _read_arrays(prefix, entries)
+        if "save_counter" + _SUFFIX in arrays:
+            self.save_counter  # noqa: B018 - create it so its value is restored
+        variables, optimizers, paths = _collect(self)
+        by_key = {k + _SUFFIX: v for k, v in variables}
+        # optimizer slots not created yet: make them for the variables we know
+        for key in arrays:
+            if key in by_key or ".OPTIMIZER_SLOT/" not in key:
+                continue
+            var_path, rest = key[:-len(_SUFFIX)].split("/.OPTIMIZER_SLOT/", 1)
+            for opt_path, opt in optimizers:
+                if rest.startswith(opt_path + "/"):
+                    slot = rest[len(opt_path) + 1:]
+                    owner = next((v for v in _walk_vars(self) if paths.get(id(v)) == var_path),
+                                 None)
+                    if owner is not None:
+                        by_key[key] = opt._slot(owner, slot)
+        for key, opt_path_opt in [(k, o) for k in arrays for o in optimizers]:
+            opt_path, opt = opt_path_opt
+            if key == f"{opt_path}/iter{_SUFFIX}" and opt.iterations is None:
+                with init_scope():
+                    opt.iterations = Variable(0, trainable=False, name="iterations")
+                by_key[key] = opt.iterations
+        used = set()
+        for key, var in by_key.items():
+            if key not in arrays:
+                continue
+            value = arrays[key]
+            if list(value.shape) != var.shape.as_list():
+                raise ValueError(f"Received incompatible tensor with shape {value.shape} when "
+                                 f"attempting to restore variable with shape {var.shape} and "
+                                 f"name {key}.")
+            var.assign(value.astype(var.dtype.np_dtype))
+            used.add(key)
+        unused = [k for k in arrays if k not in used]
+        unmatched = [k for k in by_key if k not in arrays]
+        return _Status(unused, unmatched)
+
+
+def _walk_vars(root):
+    out, _, _ = _collect(root)
+    return [v for _, v in out]
+
+
+_STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): "(.*)"$')
+
+
+def _update_state_file(directory, path, all_paths=None):
+    name = os.path.relpath(path, directory)
+    previous = _read_state(directory)[1] if all_paths is None else []
+    paths = (all_paths if all_paths is not None else
+             [p for p in previous if p != name] + [name])
+    lines = [f'model_checkpoint_path: "{name}"'] + [
+        f'all_model_checkpoint_paths: "{p}"' for p in paths]
+    with open(os.path.join(directory, "checkpoint"), "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def _read_state(directory):
+    state = os.path.join(directory, "checkpoint")
+    latest, everything = None, []
+    if not os.path.exists(state):
+        return None, []
+    with open(state, encoding="utf-8") as f:
+        for line in f:
+            m = _STATE_LINE.match(line.strip())
+            if m and m.group(1) == "model_checkpoint_path":
+                latest = m.group(2)
+            elif m:
+                everything.append(m.group(2))
+    return latest, everything
+
+
+def latest_checkpoint(checkpoint_dir, latest_filename=None):
+    """The newest prefix written by ``Checkpoint.save`` in ``checkpoint_dir``, or None."""
+    latest, _ = _read_state(os.fspath(checkpoint_dir))
+    if latest is None:
+        return None
+    path = latest if os.path.isabs(latest) else os.path.join(os.fspath(checkpoint_dir), latest)
+    return path if os.path.exists(path + _INDEX) else None
+
+
+def _resolve(ckpt_dir_or_file):
+    p = os.fspath(ckpt_dir_or_file)
+    if os.path.isdir(p):
+        latest = latest_checkpoint(p)
+        if latest is None:
+            raise ValueError(f"Couldn't find 'checkpoint' file or checkpoints in given "
+                             f"directory {p}")
+        return latest
+    return p
+
+
+def list_variables(ckpt_dir_or_file):
+    """``[(key, shape)]`` of every value in a checkpoint, sorted, as TensorFlow lists them."""
+    entries = _read_index(_resolve(ckpt_dir_or_file))
+    out = [(_OBJECT_GRAPH, [])] + [(k, list(m.get("shape", []))) for k, m in entries.items()]
+    return sorted(out)
+
+
+def load_variable(ckpt_dir_or_file, name):
+    """The saved value of ``name`` (a key from ``list_variables``) as a numpy array."""
+    prefix = _resolve(ckpt_dir_or_file)
+    entries = _read_index(prefix)
+    if name not in entries:
+        raise NotFoundError(None, None, f"Key {name} not found in checkpoint")
+    return _read_arrays(prefix, {name: entries[name]})[name]
+
+
+class CheckpointManager:
+    """Numbered saves of one Checkpoint in a directory, keeping the last ``max_to_keep``."""
+
+    def __init__(self, checkpoint, directory, max_to_keep, checkpoint_name="ckpt", **kwargs):
+        self._checkpoint = checkpoint
+        self.directory = os.fspath(directory)
+        self._max = max_to_keep
+        self._prefix = os.path.join(self.directory, checkpoint_name)
+        _, existing = _read_state(self.directory)
+        self._kept = [os.path.join(self.directory, p) for p in existing]
+
+    @property
+    def latest_checkpoint(self):
+        return latest_checkpoint(self.directory)
+
+    @property
+    def checkpoints(self):
+        return list(self._kept)
+
+    def save(self, checkpoint_number=None):
+        ckpt = self._checkpoint
+        if checkpoint_number is not None:
+            ckpt.save_counter.assign(int(checkpoint_number) - 1)
+        path = ckpt.save(self._prefix)
+        self._kept = [p for p in self._kept if p != path] + [path]
+        while self._max is not None and len(self._kept) > self._max:
+            old = self._kept.pop(0)
+            for suffix in (_INDEX, _DATA):
+                if os.path.exists(old + suffix):
+                    os.remove(old + suffix)
+        _update_state_file(self.directory, path,
+                           [os.path.relpath(p, self.directory) for p in self._kept])
+        return path
