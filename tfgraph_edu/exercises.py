@@ -161,8 +161,8 @@ class Feedback:
         return self
 
     def __add__(self, other: Feedback) -> Feedback:
-        return Feedback(self.items + other.items,
-                        self.hints + [h for h in other.hints if h not in self.hints])
+        items = self.items + [i for i in other.items if i not in self.items]  # said once
+        return Feedback(items, self.hints + [h for h in other.hints if h not in self.hints])
 
     def __bool__(self) -> bool:
         return self.ok
@@ -193,10 +193,14 @@ def _name(fn) -> str:
 def _show(value) -> str:
     if hasattr(value, "numpy"):
         value = value.numpy()
-    if isinstance(value, np.ndarray):
-        return np.array2string(value, precision=4, separator=", ")
+    if isinstance(value, (np.ndarray, np.generic)):
+        value = np.asarray(value)
+        if value.ndim == 0:
+            value = value.item()
+        else:
+            return np.array2string(value, precision=4, separator=", ")
     if isinstance(value, float):
-        return f"{value:.4g}"
+        return np.format_float_positional(value, precision=4, trim="0")
     return repr(value)
 
 
