@@ -39,6 +39,7 @@ setup: $(STAMP) graphviz
 
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
+# JupyterLab opens on the index; Jupyter Notebook 7 (installed too) is at /tree on the same server
 lab: setup
 	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir=notebooks --LabApp.default_url=/lab/tree/index.ipynb
 

@@ -6,7 +6,9 @@ its metadata (``+++ {"lang": "en"}`` or ``"zh-Hant"``).  Simplified Chinese is m
 from Traditional with OpenCC's Taiwan-to-mainland phrase conversion, glossary terms
 protected so they come out as shared/GLOSSARY.md (copied in src/glossary.tsv) says.
 Each notebook gets links to its other languages on top, is executed, and saved
-with its outputs in ``notebooks/<lang>/``.
+with its outputs in ``notebooks/<lang>/``.  Exercise cells are tagged ``exercise``; the
+reference solution of each is a code cell also tagged ``solution``, which is built with
+its source collapsed (``jupyter.source_hidden``) and runs, so nbval checks it.
 
     python notebooks/build.py            # build and execute everything
     python notebooks/build.py --check    # exit 1 if a built notebook differs from its source
@@ -114,6 +116,8 @@ def build(path: Path, lang: str) -> nbformat.NotebookNode:
             tags = cell.metadata.get("tags")
             if tags:
                 new.metadata["tags"] = list(tags)
+            if "solution" in (tags or ()):  # reference solutions start collapsed
+                new.metadata["jupyter"] = {"source_hidden": True}
             cells.append(new)
     for i, cell in enumerate(cells):
         cell["id"] = f"{path.stem[:2]}-{i:02d}"

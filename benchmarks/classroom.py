@@ -1,0 +1,167 @@
+"""A class of learners at once: N real Jupyter kernels, each running every tutorial.
+
+Each simulated learner is one process that opens the tutorials one after the other, each in a
+fresh kernel (as Jupyter does when a learner opens a notebook), and runs it top to bottom with
+nbclient.  All N learners start together.  Per learner it reports the peak resident memory of
+its kernels (the kernel's own high-water mark, ``VmHWM`` in ``/proc``, not a sample), the CPU
+seconds its kernels used (user + system, including the ``dot`` processes they ran) and the wall
+time, then how these grow with N.
+
+    python benchmarks/classroom.py                    # 2 learners (what `make bench` runs)
+    python benchmarks/classroom.py -n 5,10,20         # the figures in docs/teaching.md
+    python benchmarks/classroom.py -n 5 --lang zh-Hant
+
+Linux only (reads /proc).  The stored outputs of the notebooks are not touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+MIB = 1024 * 1024
+
+
+def _proc_status(pid: int) -> dict:
+    fields = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            fields[key] = value.strip()
+    return fields
+
+
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime + cutime + cstime of ``pid`` (children it has waited for included)."""
+    with open(f"/proc/{pid}/stat") as f:
+        stat = f.read()
+    parts = stat[stat.rindex(")") + 2:].split()  # the command name may contain spaces
+    ticks = sum(int(parts[i]) for i in (11, 12, 13, 14))
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def run_notebook(path: Path) -> dict:
+    """Run one notebook in a fresh kernel; the kernel's peak RSS and CPU time, and wall time."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=900, startup_timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}})
+    start = time.perf_counter()
+    with client.setup_kernel(stderr=subprocess.DEVNULL):  # the kernel's own log lines
+        pid = client.km.provisioner.pid
+        for index, cell in enumerate(nb.cells):
+            client.execute_cell(cell, index)
+        status = _proc_status(pid)
+        cpu = _cpu_seconds(pid)
+    return {"peak_mib": int(status["VmHWM"].split()[0]) / 1024, "cpu_s": cpu,
+            "wall_s": time.perf_counter() - start}
+
+
+def _run_with_retry(path: Path, attempts: int = 3) -> dict:
+    """Kernels started at the same instant by many processes can pick the same free port
+    and die at start; such a start is retried (the notebook had not run yet)."""
+    for attempt in range(attempts):
+        try:
+            return run_notebook(path)
+        except RuntimeError as exc:
+            if "before replying to kernel_info" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.5 + attempt)
+    raise AssertionError("unreachable")
+
+
+def learner(paths: list[str]) -> dict:
+    """One learner: every tutorial in order, each in its own kernel."""
+    start = time.perf_counter()
+    runs = [_run_with_retry(Path(p)) for p in paths]
+    return {"peak_mib": max(r["peak_mib"] for r in runs),
+            "all_open_mib": sum(r["peak_mib"] for r in runs),
+            "cpu_s": sum(r["cpu_s"] for r in runs),
+            "wall_s": time.perf_counter() - start,
+            "per_notebook": runs}
+
+
+def classroom(n: int, paths: list[str]) -> list[dict]:
+    with ProcessPoolExecutor(max_workers=n) as pool:
+        return list(pool.map(learner, [paths] * n))
+
+
+def _summary(values: list[float]) -> str:
+    return f"{statistics.median(values):7.1f} {max(values):7.1f}"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", "--learners", default="2",
+                        help="comma-separated class sizes to run, e.g. 5,10,20 (default 2)")
+    parser.add_argument("--lang", default="en", choices=["en", "zh-Hant", "zh-Hans"])
+    parser.add_argument("--only", default=None,
+                        help="comma-separated notebook name prefixes (e.g. 01,05); default all")
+    parser.add_argument("--node-gib", type=float, default=24.0,
+                        help="memory of the node for the capacity estimate (default 24)")
+    parser.add_argument("--node-cores", type=int, default=2,
+                        help="cores of the node for the capacity estimate (default 2)")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.learners.split(",") if s.strip()]
+    paths = sorted((NOTEBOOKS / args.lang).glob("[0-9][0-9]_*.ipynb"))
+    if args.only:
+        prefixes = tuple(p.strip() for p in args.only.split(","))
+        paths = [p for p in paths if p.name.startswith(prefixes)]
+    if not paths:
+        print(f"no tutorials found in {NOTEBOOKS / args.lang}", file=sys.stderr)
+        return 1
+    env_path = os.environ.get("PYTHONPATH", "")
+    if str(ROOT) not in env_path.split(os.pathsep):  # kernels import this checkout
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
+
+    print(f"{len(paths)} tutorials ({args.lang}), each in a fresh kernel, per learner; "
+          f"{os.cpu_count()} cores here")
+    print(f"{'N':>3} | {'peak RSS MiB':>15} | {'CPU s':>15} | {'wall s':>15} | round s")
+    print(f"{'':>3} | {'median     max':>15} | {'median     max':>15} | "
+          f"{'median     max':>15} |")
+    rows = []
+    for n in sizes:
+        start = time.perf_counter()
+        results = classroom(n, [str(p) for p in paths])
+        round_s = time.perf_counter() - start
+        peak = [r["peak_mib"] for r in results]
+        cpu = [r["cpu_s"] for r in results]
+        wall = [r["wall_s"] for r in results]
+        rows.append((n, peak, cpu, wall, round_s))
+        last = results
+        print(f"{n:>3} | {_summary(peak)} | {_summary(cpu)} | {_summary(wall)} | {round_s:7.1f}")
+
+    n0, peak0, cpu0, wall0, _ = rows[0]
+    print("\nGrowth with N (relative to the first size):")
+    for n, peak, cpu, wall, _ in rows:
+        print(f"  N={n:<3} peak RSS x{statistics.median(peak) / statistics.median(peak0):.2f}, "
+              f"CPU s x{statistics.median(cpu) / statistics.median(cpu0):.2f}, "
+              f"wall s x{statistics.median(wall) / statistics.median(wall0):.2f}")
+    worst_peak = max(max(p) for _, p, _, _, _ in rows)
+    all_open = max(r["all_open_mib"] for r in last)
+    cpu_per_learner = statistics.median(cpu0)
+    by_memory = int(args.node_gib * 1024 * 0.8 / worst_peak)
+    print(f"\nCapacity of a {args.node_cores}-core, {args.node_gib:g} GiB node:")
+    print(f"  memory: 80% of the node / worst kernel peak ({worst_peak:.0f} MiB) = "
+          f"{by_memory} kernels open at once; a learner who leaves every tutorial's kernel "
+          f"running holds up to {all_open:.0f} MiB ({int(args.node_gib * 1024 * 0.8 / all_open)} "
+          f"such learners)")
+    print(f"  CPU: one learner's whole course costs {cpu_per_learner:.0f} CPU-seconds; "
+          f"{args.node_cores} cores give {args.node_cores * 3600:.0f} CPU-seconds an hour, "
+          f"i.e. about {args.node_cores * 3600 / cpu_per_learner:.0f} complete runs of the "
+          f"course per hour")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
