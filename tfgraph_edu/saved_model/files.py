@@ -44,7 +44,7 @@ def model_folder(export_dir) -> str:
     return real
 
 
-def open_inside(folder: str, relative: str, limit: int, what: str):
+def open_inside(folder: str, relative: str, limit: int, what: str, param: str):
     """``relative`` (inside the real ``folder``) opened for reading, if it is a regular file
     of at most ``limit`` bytes; returns (binary file, size)."""
     real = os.path.realpath(os.path.join(folder, relative))
@@ -59,7 +59,7 @@ def open_inside(folder: str, relative: str, limit: int, what: str):
     if before.st_size > limit:
         raise SavedModelError(
             f"{what} {relative} has {before.st_size} bytes, over the budget of {limit}; "
-            "raise the limit in tf.saved_model.load(...) if you trust this model.")
+            f"raise {param} in tf.saved_model.load(...) if you trust this model.")
     try:
         fd = os.open(real, _FLAGS)
     except OSError as exc:
@@ -73,7 +73,7 @@ def open_inside(folder: str, relative: str, limit: int, what: str):
 
 
 def read_text(folder: str, relative: str, limit: int, what: str) -> str:
-    f, size = open_inside(folder, relative, limit, what)
+    f, size = open_inside(folder, relative, limit, what, "max_manifest_bytes")
     with f:
         data = f.read(size + 1)
     if len(data) != size:
@@ -86,7 +86,8 @@ def read_text(folder: str, relative: str, limit: int, what: str) -> str:
 
 def read_npy(folder: str, relative: str, budget: list) -> np.ndarray:
     """The array in ``relative``; ``budget[0]`` (bytes still allowed) is reduced by its size."""
-    f, size = open_inside(folder, relative, budget[0] + 65536 + 16, "Array file")
+    f, size = open_inside(folder, relative, budget[0] + 65536 + 16, "Array file",
+                          "max_array_bytes")
     with f:
         head = f.read(10)
         if len(head) < 10 or head[:6] != _MAGIC or head[6] not in (1, 2, 3) or head[7] != 0:

@@ -289,6 +289,7 @@ class _Loader:
             _dict(v, "A variable", ("value", "dtype", "trainable", "name"))
             value = self.array(v["value"])
             _check(self.dtype(v["dtype"]).np_dtype == value.dtype, "Variable dtype mismatch")
+            _check(v.get("shape") == list(value.shape), "Variable shape mismatch")
             _check(isinstance(v["name"], str) and len(v["name"]) < 1000, "Bad variable name")
             _check(isinstance(v["trainable"], bool), "Bad variable trainable flag")
             variables.append(Variable(value, trainable=v["trainable"],
@@ -333,6 +334,16 @@ class _Loader:
         n_args = c["n_args"]
         _check(type(n_args) is int and len(fn.inputs) == n_args + len(captures),
                "Inputs do not match")
+        for ph, value in zip(fn.inputs[n_args:], captures):
+            if ph.dtype is _dt.resource:
+                _check(getattr(value, "var_dtype", None) is ph.handle_dtype and
+                       ph.handle_shape is not None and
+                       ph.handle_shape.is_compatible_with(value.var_shape),
+                       "A captured variable does not fit the graph's resource input")
+            else:
+                _check(isinstance(value, np.ndarray) and value.dtype == ph.dtype.np_dtype and
+                       ph.shape.is_compatible_with(TensorShape(list(value.shape))),
+                       "A captured constant does not fit the graph's input")
         _check_structure(c["outputs"], len(fn.outputs))
         return LoadedConcreteFunction(fn, params, captures, c["outputs"])
 
