@@ -206,6 +206,8 @@ class Graph:
         old = self._scope
         if name:
             check_scope_name(name, nested=bool(old))
+            if name.endswith("/") and len(name) > 1:  # an absolute scope starts node names
+                check_scope_name(name[:-1], nested=False)
         if name is None or name == "":
             self._scope = "" if name == "" else old
         elif name.endswith("/"):

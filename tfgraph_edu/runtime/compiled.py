@@ -162,6 +162,7 @@ class CompiledGraph:
         self.code = self._layout(entries, args, outs)
         linecache.cache[self.filename] = (len(self.code), None,
                                           self.code.splitlines(True), self.filename)
+        weakref.finalize(self, linecache.cache.pop, self.filename, None)  # freed: forgotten
         exec(compile(self.code, self.filename, "exec"), namespace)  # noqa: S102 - see above
         self.fn = namespace[self.py_name]
         self._namespace = namespace
