@@ -64,6 +64,17 @@ def _full(v):
     return v + tf.zeros([2, 3], tf.float64)
 
 
+def _cond(p, a, then_op, else_op):
+    return tf.cond(tf.reduce_sum(p) > 0, lambda: then_op(a) * p, lambda: else_op(a) - p)
+
+
+def _while(a, c, n, w):
+    _, out = tf.while_loop(lambda i, v: i < n,
+                           lambda i, v: (i + 1, tf.tanh(tf.matmul(v, w) * 0.3) + c * 0.5),
+                           [tf.constant(0), a])
+    return out
+
+
 def run(program, x, y, w, b, weights):
     """Interpret ``program`` over the inputs; returns a scalar."""
     env = [x, y]
@@ -81,17 +92,10 @@ def run(program, x, y, w, b, weights):
             a = env[ins[2] % len(env)]
             env.append(REDUCE[ins[1]](_full(a), axis=ins[3], keepdims=ins[3] is not None))
         elif kind == "cond":
-            p, a = env[ins[1] % len(env)], env[ins[2] % len(env)]
-            then_op, else_op = UNARY[ins[3]], UNARY[ins[4]]
-            env.append(tf.cond(tf.reduce_sum(p) > 0, lambda: then_op(a) * p,
-                               lambda: else_op(a) - p))
+            env.append(_cond(env[ins[1] % len(env)], env[ins[2] % len(env)], UNARY[ins[3]],
+                             UNARY[ins[4]]))
         elif kind == "while":
-            a, c = _full(env[ins[1] % len(env)]), env[ins[2] % len(env)]
-            _, out = tf.while_loop(
-                lambda i, v: i < ins[3],
-                lambda i, v: (i + 1, tf.tanh(tf.matmul(v, w) * 0.3) + c * 0.5),
-                [tf.constant(0), a])
-            env.append(out)
+            env.append(_while(_full(env[ins[1] % len(env)]), env[ins[2] % len(env)], ins[3], w))
         elif kind == "ag_if":
             env.append(AG_IF(env[ins[1] % len(env)], env[ins[2] % len(env)],
                              env[ins[3] % len(env)]))
