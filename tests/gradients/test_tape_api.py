@@ -221,3 +221,43 @@ def test_output_gradients_weight_the_targets():
         y = x * x
     g = tape.gradient(y, x, output_gradients=tf.constant([10.0, 100.0]))
     assert g.numpy().tolist() == [20.0, 400.0]
+
+
+def test_integer_watch_target_and_source_warn_as_tensorflow_does(caplog):
+    x = tf.constant(10)
+    with tf.GradientTape() as g:
+        g.watch(x)
+        y = x * x
+    assert g.gradient(y, x) is None
+    text = caplog.text
+    assert ("The dtype of the watched tensor must be floating (e.g. tf.float32), got "
+            "tf.int32") in text
+    assert ("The dtype of the target tensor must be floating (e.g. tf.float32) when calling "
+            "GradientTape.gradient, got tf.int32") in text
+    assert ("The dtype of the source tensor must be floating (e.g. tf.float32) when calling "
+            "GradientTape.gradient, got tf.int32") in text
+
+
+def test_input_gradient_regularisation_through_relu_matches_differences():
+    xv = np.array([[1.0, -2.0], [0.5, 3.0]])
+    wv = np.array([[0.3, -0.7], [1.1, 0.4]])
+    c = np.array([[1.0, 2.0]])
+    x, w = tf.constant(xv), tf.Variable(wv)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(tf.nn.relu(tf.matmul(x, w)) * c)
+        gx = inner.gradient(y, x)
+        penalty = tf.reduce_sum(gx * gx)
+    got = outer.gradient(penalty, w).numpy()
+
+    def plain(wa):
+        gxa = ((xv @ wa) > 0) * c @ wa.T
+        return float((gxa ** 2).sum())
+    eps = 1e-6
+    want = np.zeros_like(wv)
+    for idx in np.ndindex(*wv.shape):
+        e = np.zeros_like(wv)
+        e[idx] = eps
+        want[idx] = (plain(wv + e) - plain(wv - e)) / (2 * eps)
+    np.testing.assert_allclose(got, want, rtol=1e-6)

@@ -205,6 +205,12 @@ class GradientTape:
                 raise ValueError(f"Passed in object {s!r} of type {type(s).__name__!r}, not "
                                  "tf.Tensor or tf.Variable.")
         targets = _flatten(target, [])
+        for kind, values in (("target", targets), ("source", flat_sources)):
+            for t in values:
+                dtype = getattr(t, "dtype", None)
+                if dtype is not None and not _trainable_dtype(dtype):
+                    _log.warning(f"The dtype of the {kind} tensor must be floating (e.g. "
+                                 "tf.float32) when calling GradientTape.gradient, got %r", dtype)
         out_grads = _flatten(output_gradients, []) if output_gradients is not None else None
         if self._recording and self._persistent:
             _log.warning(
@@ -338,6 +344,10 @@ class GradientTape:
                     c[k] = zero
             out.append(c)
         return out
+
+
+def _trainable_dtype(dtype) -> bool:
+    return dtype.is_floating or dtype.name in ("complex64", "complex128", "resource", "variant")
 
 
 def _unconnected(value) -> UnconnectedGradients:
