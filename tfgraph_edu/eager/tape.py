@@ -5,6 +5,11 @@ tape keeps only ops that touch something it watches.  ``gradient`` walks the
 recorded ops in reverse (program order is a topological order) and calls each
 OpDef's gradient, which is built from public ops: eagerly that computes
 numbers, inside a tf.function it adds the gradient to the graph.
+
+An eager call of a tf.function is recorded as one entry whose gradient is its
+backward function (function/gradients.py); ``tf.custom_gradient`` records an
+entry whose gradient is the user's.  ``jacobian`` and ``batch_jacobian`` run one
+backward pass per target element (TensorFlow vectorises them with pfor).
 """
 
 from __future__ import annotations
