@@ -261,3 +261,44 @@ def test_input_gradient_regularisation_through_relu_matches_differences():
         e[idx] = eps
         want[idx] = (plain(wv + e) - plain(wv - e)) / (2 * eps)
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_hessian_as_the_jacobian_of_a_gradient():
+    rng = np.random.default_rng(5)
+    xv = rng.normal(size=(4, 3))
+    kv = rng.normal(size=(3, 2))
+    x, kernel = tf.constant(xv), tf.Variable(kv)
+
+    def grad_of(k):
+        h = np.tanh(xv @ k)
+        return xv.T @ (2 * h * (1 - h ** 2)) / h.size  # d mean(tanh(xk)**2) / dk
+
+    with tf.GradientTape() as t2:
+        with tf.GradientTape() as t1:
+            loss = tf.reduce_mean(tf.tanh(tf.matmul(x, kernel)) ** 2)
+        g = t1.gradient(loss, kernel)
+    hess = t2.jacobian(g, kernel).numpy()
+    assert hess.shape == (3, 2, 3, 2)
+    eps = 1e-6
+    want = np.zeros((3, 2, 3, 2))
+    for idx in np.ndindex(3, 2):
+        e = np.zeros_like(kv)
+        e[idx] = eps
+        want[(...,) + idx] = (grad_of(kv + e) - grad_of(kv - e)) / (2 * eps)
+    np.testing.assert_allclose(hess, want, rtol=1e-6, atol=1e-10)
+    flat = hess.reshape(6, 6)
+    np.testing.assert_allclose(flat, flat.T, atol=1e-12)
+
+
+def test_jacobian_without_pfor_needs_a_persistent_tape():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    with pytest.raises(RuntimeError, match="must be created with persistent=True to compute "
+                                           "the jacobian with eager execution enabled"):
+        tape.jacobian(y, x, experimental_use_pfor=False)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x * x
+    assert tape.jacobian(y, x, experimental_use_pfor=False).numpy().tolist() == [[2, 0], [0, 4]]

@@ -93,7 +93,7 @@ def build_backward(graph, sources, targets, name: str) -> Backward:
     with each forward op's gradient rule (TensorFlow's backward function)."""
     try:
         return _build_backward(graph, sources, targets, name)
-    except NotImplementedError as exc:  # raised when (and only if) the gradient is asked for
+    except (NotImplementedError, LookupError) as exc:  # raised if the gradient is asked for
         return Backward(None, [], [], len(targets), error=exc)
 
 
