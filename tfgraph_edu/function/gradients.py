@@ -332,17 +332,21 @@ def call_recorded(cf, leaves, leaf_values):
     for v in cf.graph.variables:
         _tape.variable_accessed(v)
     recording = 0
+    persistent = False
     for tape in _tape.ACTIVE:
         if tape._recording:
             watched = tape._watched
             if any(id(x) in watched for x in inputs):
                 recording += 1
+                persistent = persistent or tape._persistent
     if not recording:
         return None
     fg = cf.__dict__.get("_gradient")
     if fg is None:
         fg = cf._gradient = _FunctionGradient(cf)
-    fc = fg.call(recording > 1)
+    # several tapes, or a persistent one (it may record its own gradient), may differentiate
+    # the gradient again: then the forward run keeps every tensor
+    fc = fg.call(recording > 1 or persistent)
     values = fc.forward(*leaf_values, *cf._capture_values)
     outs = [_wrap(v) for v in values]
     attrs = None
