@@ -18,9 +18,12 @@ the same:
   (``PartitionedCall``'s gradient recomputes the saved tensors of its function,
   which is pure, and calls that function's own backward).
 
-When more than one tape records a call (nested tapes), the forward run saves
-every tensor of the graph, so the outer tape can also send gradients back
-through the saved tensors that the inner gradient used.
+When more than one tape records a call (nested tapes), or a persistent one does
+(it may record its own gradient), the forward run saves every tensor of the
+graph, so a gradient of the gradient can also flow back through the saved
+tensors that the first backward function read.
+
+Loaded SavedModel functions are recorded the same way (saved_model/load.py).
 """
 
 from __future__ import annotations
