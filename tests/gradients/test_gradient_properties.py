@@ -4,8 +4,9 @@ tape equal the gradients of the same code run eagerly, and both equal central di
 A program is data (a list of instructions) run by a small interpreter, so the same code runs
 eagerly and traced without generating source.  Instructions cover elementwise math, matmul
 with a variable, reductions, a bias variable, tf.cond, tf.while_loop (with a variable read in
-its body) and AutoGraph's tensor ``if`` and ``while``.  Everything is float64, so the
-central differences are accurate to ~1e-8.
+its body), a TensorArray written in a loop, AutoGraph's tensor ``if`` and ``while``, and
+tf.stop_gradient (checked eager against traced only: it changes the gradient on purpose).
+Everything is float64, so the central differences are accurate to ~1e-8.
 """
 
 from __future__ import annotations
@@ -75,6 +76,15 @@ def _while(a, c, n, w):
     return out
 
 
+def _tensor_array_loop(a, n):
+    """Writes tanh(a * (i + 1)) for i < n into a TensorArray in a loop, then sums the stack."""
+    def body(i, ta):
+        return i + 1, ta.write(i, tf.tanh(a * tf.cast(i + 1, tf.float64)))
+    _, ta = tf.while_loop(lambda i, ta: i < n, body,
+                          [tf.constant(0), tf.TensorArray(tf.float64, size=n)])
+    return tf.reduce_sum(ta.stack(), axis=0)
+
+
 def run(program, x, y, w, b, weights):
     """Interpret ``program`` over the inputs; returns a scalar."""
     env = [x, y]
@@ -101,6 +111,11 @@ def run(program, x, y, w, b, weights):
                              env[ins[3] % len(env)]))
         elif kind == "ag_while":
             env.append(AG_WHILE(env[ins[1] % len(env)], tf.constant(ins[2])))
+        elif kind == "tensor_array":
+            env.append(_tensor_array_loop(_full(env[ins[1] % len(env)]), ins[2]))
+        elif kind == "stop":
+            a = env[ins[1] % len(env)]
+            env.append(tf.stop_gradient(a) * a)
     return tf.reduce_sum(_full(env[-1]) * weights)
 
 
@@ -117,6 +132,8 @@ _instruction = st.one_of(
     st.tuples(st.just("while"), _index, _index, st.integers(0, 3)),
     st.tuples(st.just("ag_if"), _index, _index, _index),
     st.tuples(st.just("ag_while"), _index, st.integers(0, 3)),
+    st.tuples(st.just("tensor_array"), _index, st.integers(1, 3)),
+    st.tuples(st.just("stop"), _index),
 )
 _values = st.integers(0, 2**31 - 1)
 
@@ -152,6 +169,8 @@ def test_traced_gradients_equal_eager_gradients_and_central_differences(program,
     for ge, gt in zip(g_eager, g_traced):
         np.testing.assert_allclose(gt.numpy(), ge.numpy(), rtol=1e-9, atol=1e-12)
 
+    if any(ins[0] == "stop" for ins in program):
+        return  # tf.stop_gradient changes the gradient on purpose: no difference check
     # central differences of the eager program, one element at a time
     eps = 1e-6
 
