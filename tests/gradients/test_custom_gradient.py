@@ -153,3 +153,12 @@ def test_gradient_matches_the_true_derivative_where_it_should():
         tape.watch(x)
         y = log1pexp(x)
     np.testing.assert_allclose(tape.gradient(y, x).numpy(), 1 / (1 + np.exp(-xs)), rtol=1e-6)
+
+
+def test_custom_rule_closing_over_forward_tensors_in_a_tf_function():
+    f = tf.function(log1pexp)
+    x = tf.constant(100.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert float(tape.gradient(y, x)) == 1.0

@@ -273,3 +273,16 @@ def test_gradient_of_a_variable_itself_is_one():
         result = [v0, v1 * 3.0]
     g0, g1 = tape.gradient(result, [v0, v1])
     assert float(g0) == 1.0 and g1.numpy().tolist() == [3.0, 3.0]
+
+
+def test_persistent_tape_differentiates_its_own_gradient_through_a_call():
+    @tf.function
+    def f(x):
+        return x * x * x
+
+    x = tf.constant(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = f(x)
+        dy = tape.gradient(y, x)
+    assert float(dy) == 12.0 and float(tape.gradient(dy, x)) == 12.0

@@ -221,3 +221,84 @@ def test_output_gradients_weight_the_targets():
         y = x * x
     g = tape.gradient(y, x, output_gradients=tf.constant([10.0, 100.0]))
     assert g.numpy().tolist() == [20.0, 400.0]
+
+
+def test_integer_watch_target_and_source_warn_as_tensorflow_does(caplog):
+    x = tf.constant(10)
+    with tf.GradientTape() as g:
+        g.watch(x)
+        y = x * x
+    assert g.gradient(y, x) is None
+    text = caplog.text
+    assert ("The dtype of the watched tensor must be floating (e.g. tf.float32), got "
+            "tf.int32") in text
+    assert ("The dtype of the target tensor must be floating (e.g. tf.float32) when calling "
+            "GradientTape.gradient, got tf.int32") in text
+    assert ("The dtype of the source tensor must be floating (e.g. tf.float32) when calling "
+            "GradientTape.gradient, got tf.int32") in text
+
+
+def test_input_gradient_regularisation_through_relu_matches_differences():
+    xv = np.array([[1.0, -2.0], [0.5, 3.0]])
+    wv = np.array([[0.3, -0.7], [1.1, 0.4]])
+    c = np.array([[1.0, 2.0]])
+    x, w = tf.constant(xv), tf.Variable(wv)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(tf.nn.relu(tf.matmul(x, w)) * c)
+        gx = inner.gradient(y, x)
+        penalty = tf.reduce_sum(gx * gx)
+    got = outer.gradient(penalty, w).numpy()
+
+    def plain(wa):
+        gxa = ((xv @ wa) > 0) * c @ wa.T
+        return float((gxa ** 2).sum())
+    eps = 1e-6
+    want = np.zeros_like(wv)
+    for idx in np.ndindex(*wv.shape):
+        e = np.zeros_like(wv)
+        e[idx] = eps
+        want[idx] = (plain(wv + e) - plain(wv - e)) / (2 * eps)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_hessian_as_the_jacobian_of_a_gradient():
+    rng = np.random.default_rng(5)
+    xv = rng.normal(size=(4, 3))
+    kv = rng.normal(size=(3, 2))
+    x, kernel = tf.constant(xv), tf.Variable(kv)
+
+    def grad_of(k):
+        h = np.tanh(xv @ k)
+        return xv.T @ (2 * h * (1 - h ** 2)) / h.size  # d mean(tanh(xk)**2) / dk
+
+    with tf.GradientTape() as t2:
+        with tf.GradientTape() as t1:
+            loss = tf.reduce_mean(tf.tanh(tf.matmul(x, kernel)) ** 2)
+        g = t1.gradient(loss, kernel)
+    hess = t2.jacobian(g, kernel).numpy()
+    assert hess.shape == (3, 2, 3, 2)
+    eps = 1e-6
+    want = np.zeros((3, 2, 3, 2))
+    for idx in np.ndindex(3, 2):
+        e = np.zeros_like(kv)
+        e[idx] = eps
+        want[(...,) + idx] = (grad_of(kv + e) - grad_of(kv - e)) / (2 * eps)
+    np.testing.assert_allclose(hess, want, rtol=1e-6, atol=1e-10)
+    flat = hess.reshape(6, 6)
+    np.testing.assert_allclose(flat, flat.T, atol=1e-12)
+
+
+def test_jacobian_without_pfor_needs_a_persistent_tape():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    with pytest.raises(RuntimeError, match="must be created with persistent=True to compute "
+                                           "the jacobian with eager execution enabled"):
+        tape.jacobian(y, x, experimental_use_pfor=False)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x * x
+    assert tape.jacobian(y, x, experimental_use_pfor=False).numpy().tolist() == [[2, 0], [0, 4]]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
+import secrets
 
 from ..ops import array_ops
 from ..ops._core import bind, interpreter
@@ -26,6 +27,8 @@ from .tensor import EagerTensor
 __all__ = ["custom_gradient"]
 
 _uid = itertools.count(1)
+# keys are saved with graphs: a per-process token keeps another process's keys from matching
+_PROCESS = secrets.token_hex(4)
 
 
 def custom_gradient(f=None):
@@ -91,7 +94,7 @@ def _call(f, args, kwargs):
         outs = [EagerTensor(t._value) for t in flat_result]
         _tape.record(_CustomOp(name, gradient), flat_result + inputs, None, outs)
     else:
-        key = f"CustomGradient-{next(_uid)}"
+        key = f"CustomGradient-{next(_uid)}-{_PROCESS}"
         array_ops.GRADIENT_OVERRIDES[key] = gradient
         all_in = flat_result + inputs
         outs = bind(array_ops.IdentityN, tuple(all_in),

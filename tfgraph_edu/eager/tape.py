@@ -5,6 +5,11 @@ tape keeps only ops that touch something it watches.  ``gradient`` walks the
 recorded ops in reverse (program order is a topological order) and calls each
 OpDef's gradient, which is built from public ops: eagerly that computes
 numbers, inside a tf.function it adds the gradient to the graph.
+
+An eager call of a tf.function is recorded as one entry whose gradient is its
+backward function (function/gradients.py); ``tf.custom_gradient`` records an
+entry whose gradient is the user's.  ``jacobian`` and ``batch_jacobian`` run one
+backward pass per target element (TensorFlow vectorises them with pfor).
 """
 
 from __future__ import annotations
@@ -205,6 +210,12 @@ class GradientTape:
                 raise ValueError(f"Passed in object {s!r} of type {type(s).__name__!r}, not "
                                  "tf.Tensor or tf.Variable.")
         targets = _flatten(target, [])
+        for kind, values in (("target", targets), ("source", flat_sources)):
+            for t in values:
+                dtype = getattr(t, "dtype", None)
+                if dtype is not None and not _trainable_dtype(dtype):
+                    _log.warning(f"The dtype of the {kind} tensor must be floating (e.g. "
+                                 "tf.float32) when calling GradientTape.gradient, got %r", dtype)
         out_grads = _flatten(output_gradients, []) if output_gradients is not None else None
         if self._recording and self._persistent:
             _log.warning(
@@ -338,6 +349,10 @@ class GradientTape:
                     c[k] = zero
             out.append(c)
         return out
+
+
+def _trainable_dtype(dtype) -> bool:
+    return dtype.is_floating or dtype.name in ("complex64", "complex128", "resource", "variant")
 
 
 def _unconnected(value) -> UnconnectedGradients:

@@ -18,9 +18,12 @@ the same:
   (``PartitionedCall``'s gradient recomputes the saved tensors of its function,
   which is pure, and calls that function's own backward).
 
-When more than one tape records a call (nested tapes), the forward run saves
-every tensor of the graph, so the outer tape can also send gradients back
-through the saved tensors that the inner gradient used.
+When more than one tape records a call (nested tapes), or a persistent one does
+(it may record its own gradient), the forward run saves every tensor of the
+graph, so a gradient of the gradient can also flow back through the saved
+tensors that the first backward function read.
+
+Loaded SavedModel functions are recorded the same way (saved_model/load.py).
 """
 
 from __future__ import annotations
@@ -93,7 +96,7 @@ def build_backward(graph, sources, targets, name: str) -> Backward:
     with each forward op's gradient rule (TensorFlow's backward function)."""
     try:
         return _build_backward(graph, sources, targets, name)
-    except NotImplementedError as exc:  # raised when (and only if) the gradient is asked for
+    except (NotImplementedError, LookupError) as exc:  # raised if the gradient is asked for
         return Backward(None, [], [], len(targets), error=exc)
 
 
@@ -332,17 +335,21 @@ def call_recorded(cf, leaves, leaf_values):
     for v in cf.graph.variables:
         _tape.variable_accessed(v)
     recording = 0
+    persistent = False
     for tape in _tape.ACTIVE:
         if tape._recording:
             watched = tape._watched
             if any(id(x) in watched for x in inputs):
                 recording += 1
+                persistent = persistent or tape._persistent
     if not recording:
         return None
     fg = cf.__dict__.get("_gradient")
     if fg is None:
         fg = cf._gradient = _FunctionGradient(cf)
-    fc = fg.call(recording > 1)
+    # several tapes, or a persistent one (it may record its own gradient), may differentiate
+    # the gradient again: then the forward run keeps every tensor
+    fc = fg.call(recording > 1 or persistent)
     values = fc.forward(*leaf_values, *cf._capture_values)
     outs = [_wrap(v) for v in values]
     attrs = None

@@ -182,7 +182,8 @@ TensorListLength = define("TensorListLength", ("input_handle",),
 TensorListFromTensor = define("TensorListFromTensor", ("tensor",), _from_tensor, _list_shape,
                               _from_tensor_grad)
 TensorListAddN = define(
-    "TensorListAddN", ("inputs*",), lambda *lists: _reduce_add(lists), _list_shape, None,
+    "TensorListAddN", ("inputs*",), lambda *lists: _reduce_add(lists), _list_shape,
+    lambda op, g: (g,) * len(op.inputs),
     doc="Sums gradient lists item by item (TensorFlow does this with AddN on variants).")
 
 

@@ -218,9 +218,14 @@ def _relu_kernel(x):
     return np.maximum(x, x.dtype.type(0))
 
 
+def _relu_grad_grad(op, gg):
+    """ReluGrad is linear in its gradients input and flat in its features."""
+    return bind(ReluGrad, (gg, op.inputs[1])), array_ops.zeros_like(op.inputs[1])
+
+
 ReluGrad = define("ReluGrad", ("gradients", "features"),
                   lambda g, y: np.where(y > 0, g, g.dtype.type(0)),
-                  lambda g, y: (g.shape, g.dtype), None, T=(0, 1), dtypes=N)
+                  lambda g, y: (g.shape, g.dtype), _relu_grad_grad, T=(0, 1), dtypes=N)
 Relu = _unary("Relu", _relu_kernel, lambda op, g: (bind(ReluGrad, (g, op.outputs[0])),))
 
 

@@ -21,8 +21,10 @@ import re
 import numpy as np
 
 from .. import dtypes as _dt
+from ..eager import tape as _tape
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
+from ..function.gradients import call_recorded
 from ..graph.graph import Graph
 from ..graph.limits import MAX_NODES
 from ..graph.naming import is_valid_node_name
@@ -306,14 +308,17 @@ class _Loader:
 
     def concrete(self, c, variables):
         fn = self.graph(c["graph"])
-        captures = []
+        captures, captured = [], []
         for cap in _list(c["captures"], "captures"):
             _dict(cap, "A capture")
             if "variable" in cap:
-                captures.append(variables[_index(cap["variable"], len(variables),
-                                                 "Variable")]._handle._value)
+                variable = variables[_index(cap["variable"], len(variables), "Variable")]
+                captures.append(variable._handle._value)
+                captured.append(variable._handle)
+                fn.graph.variables.append(variable)
             else:
                 captures.append(self.array(cap["constant"]))
+                captured.append(EagerTensor(captures[-1]))
         params = []
         for p in _list(c["params"], "params"):
             _dict(p, "A parameter", ("name", "kind"))
@@ -345,7 +350,7 @@ class _Loader:
                        ph.shape.is_compatible_with(TensorShape(list(value.shape))),
                        "A captured constant does not fit the graph's input")
         _check_structure(c["outputs"], len(fn.outputs))
-        return LoadedConcreteFunction(fn, params, captures, c["outputs"])
+        return LoadedConcreteFunction(fn, params, captures, c["outputs"], captured)
 
 
 def _str_ref(ref) -> str:
@@ -368,16 +373,21 @@ class Loaded:
 
 
 class LoadedConcreteFunction:
-    def __init__(self, fn, params, captures, outputs):
+    def __init__(self, fn, params, captures, outputs, captured=()):
         self.graph = fn.graph
         self._params = params
         self._captures = captures
         self._outputs = outputs
         self._compiled = CompiledGraph(fn.graph, fn.inputs, fn.outputs, fn.function_name)
+        # what a GradientTape records the call with (function/gradients.py)
+        self.name, self.inputs, self.outputs = fn.function_name, fn.inputs, fn.outputs
+        self.captured_inputs, self._capture_values = list(captured), captures
 
-    def bind(self, args):
-        """The feed values for ``args``, or None when they do not fit this signature."""
+    def bind(self, args, leaves=None):
+        """The feed values for ``args``, or None when they do not fit this signature;
+        ``leaves`` (a list) receives the tensors and variables fed."""
         feeds = []
+        leaves = [] if leaves is None else leaves
         args = list(args)
         for _name, kind, info in self._params:
             if kind == "value":
@@ -391,6 +401,7 @@ class LoadedConcreteFunction:
                 if not isinstance(a, Variable):
                     return None
                 feeds.append(a._handle._value)
+                leaves.append(a)
                 continue
             shape, dtype = info
             try:
@@ -400,11 +411,16 @@ class LoadedConcreteFunction:
             if t.dtype is not dtype or not shape.is_compatible_with(t.shape):
                 return None
             feeds.append(t._value if isinstance(t, EagerTensor) else np.asarray(t))
+            leaves.append(t)
         if args:
             return None
         return feeds
 
-    def run(self, feeds):
+    def run(self, feeds, leaves=None):
+        if leaves is not None and _tape.ACTIVE:  # one op on the tape, as a tf.function call
+            flat = call_recorded(self, leaves, feeds)
+            if flat is not None:
+                return _rebuild(self._outputs, flat, wrapped=True)
         values = self._compiled(*feeds, *self._captures)
         return _rebuild(self._outputs, values)
 
@@ -427,9 +443,10 @@ class LoadedFunction:
 
     def __call__(self, *args):
         for cf in self.concrete_functions:
-            feeds = cf.bind(args)
+            leaves: list = []
+            feeds = cf.bind(args, leaves)
             if feeds is not None:
-                return cf.run(feeds)
+                return cf.run(feeds, leaves)
         sigs = "\n  ".join(cf.signature() for cf in self.concrete_functions)
         raise TypeError(f"The saved function {self.__name__} was not saved for these "
                         f"arguments. Saved signatures:\n  {sigs}")
@@ -456,18 +473,20 @@ def _check_structure(s, n_outputs: int) -> None:
         raise SavedModelError(f"Bad output structure {kind!r}")
 
 
-def _rebuild(structure, values):
+def _rebuild(structure, values, wrapped=False):
     (kind, x), = structure.items()
     if kind == "output":
+        if wrapped:
+            return values[int(x)]
         t = object.__new__(EagerTensor)
         t._value = values[int(x)]
         return t
     if kind == "list":
-        return [_rebuild(s, values) for s in x]
+        return [_rebuild(s, values, wrapped) for s in x]
     if kind == "tuple":
-        return tuple(_rebuild(s, values) for s in x)
+        return tuple(_rebuild(s, values, wrapped) for s in x)
     if kind == "dict":
-        return {k: _rebuild(s, values) for k, s in x.items()}
+        return {k: _rebuild(s, values, wrapped) for k, s in x.items()}
     if kind == "value":
         return x
     raise SavedModelError(f"Bad output structure {kind!r}")
