@@ -125,8 +125,10 @@ class Function:
         return self._signature
 
     def __repr__(self):
-        n = len(self._concretes)
-        return f"<tf.function {self._name}: {n} concrete function{'s' if n != 1 else ''}>"
+        """As TensorFlow prints a Function (its class path; Jupyter shows the rich display of
+        viz/displays.py instead)."""
+        return ("<tensorflow.python.eager.polymorphic_function.polymorphic_function.Function "
+                f"object at 0x{id(self):x}>")
 
     def __get__(self, instance, owner=None):
         """Methods: one Function per instance, so each object gets its own graphs."""
