@@ -25,7 +25,7 @@ from ..eager import context
 from ..eager.graph_builder import GraphBuilder
 from ..eager.tensor import EagerTensor
 from ..eager.tensor_array import TensorArray
-from ..eager.variables import Variable
+from ..eager.variables import Variable, watching_creation
 from ..graph.graph import Graph, Tensor
 from ..ops import _core, array_ops
 from ..ops.convert import is_tensor, to_tensor
@@ -309,8 +309,8 @@ class Function:
         start = time.perf_counter()
         if self._created_variables is None:  # the first trace may create variables
             cf, created = self._build(params, "allow")
-            self._created_variables = created
-            if created:  # as TF: trace again; this trace must reuse them
+            self._created_variables = bool(created)
+            if any(in_graph for in_graph in created):  # as TF: trace again, reusing them
                 self._initializing_traces += 1
                 reason += ("; it created tf.Variables, so it was traced a second time that "
                            "must not create any (as TensorFlow does)")
@@ -336,8 +336,14 @@ class Function:
         return cf
 
     def _build(self, params, variables: str):
-        """Trace once: (ConcreteFunction, whether tf.Variables were created).  ``variables``
-        is "allow" or "singleton" (creating one raises TF's ValueError)."""
+        """Trace once: (ConcreteFunction, one flag per tf.Variable created: True if created in
+        the graph, False if inside tf.init_scope).  ``variables`` is "allow" or "singleton"
+        (creating one raises TF's ValueError).
+
+        Deliberate difference: TensorFlow traces a first call again when it created variables
+        in any way; here only variables created in the graph itself cause the second trace
+        (those made under tf.init_scope - Keras weights, optimizer slots - are kept, and
+        their creation cannot differ between the two traces)."""
         _refuse_generators(self._python_function)
         name = f"__inference_{self._name}_{next(_uid)}"
         graph = Graph(name)
@@ -350,16 +356,17 @@ class Function:
             def refuse(variable):
                 raise ValueError(_SINGLETON_ERROR + _VARIABLE_HINT.format(name=self._name,
                                                                           when=when))
-            builder.on_variable_created = refuse
+            watch = refuse
         else:
-            builder.on_variable_created = created.append
+            def watch(variable):
+                created.append(not _core.interpreter().executing_eagerly)
         placeholders: list = []
         leaf_specs: list = []
         call_values = []
         shown = []
         self._tracing_depth += 1
         try:
-            with _core.using_interpreter(builder), _gc.paused():
+            with _core.using_interpreter(builder), _gc.paused(), watching_creation(watch):
                 for pname, kind, value in params:
                     call_values.append(_placeholders_for(value, pname, builder, placeholders,
                                                          leaf_specs))
@@ -383,7 +390,7 @@ class Function:
         cf = ConcreteFunction(graph, name, shown, placeholders, leaf_specs, structured, flat,
                               structure, self._name)
         graph.verify()
-        return cf, bool(created)
+        return cf, created
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
