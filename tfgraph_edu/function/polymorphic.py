@@ -71,8 +71,9 @@ class Function:
         self._jit_compile = jit_compile
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
         self._signature = _signature_of(python_function)
-        self._input_signature = (None if input_signature is None
+        self._input_signature = (None if input_signature is None  # specs named (x, x_0)
                                  else _check_input_signature(input_signature, self._signature))
+        self._given_signature = None if input_signature is None else tuple(input_signature)
         self._cache: dict[tuple, ConcreteFunction] = {}
         self._general: list[tuple[tuple, ConcreteFunction]] = []
         self._concretes: list[ConcreteFunction] = []
@@ -101,7 +102,8 @@ class Function:
 
     @property
     def input_signature(self):
-        return self._input_signature
+        """The input_signature as given (None if none)."""
+        return self._given_signature
 
     @property
     def function_spec(self):
@@ -144,7 +146,7 @@ class Function:
             bound = None
         if bound is None:
             bound = Function(functools.partial(self._python_function, instance),
-                             name=self._name, input_signature=self._input_signature,
+                             name=self._name, input_signature=self._given_signature,
                              autograph=self._autograph, reduce_retracing=self._reduce_retracing)
             bound._signature = _drop_first(self._signature)
             params = list(bound._signature.parameters.values())
