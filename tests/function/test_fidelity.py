@@ -379,3 +379,45 @@ def test_the_retracing_warning_is_printed_as_tensorflow_prints_it(tmp_path):
     assert len(lines) == 2
     assert re.fullmatch(expected.format(5, 5), lines[0])
     assert re.fullmatch(expected.format(6, 6), lines[1])
+
+
+def test_a_concrete_function_called_with_its_tensor_inputs_only():
+    class SimpleModel(tf.Module):
+        def __init__(self):
+            self.bias = 0.
+            self.weight = 2.
+
+    def evaluate(model, x):
+        return model.weight * x + model.bias
+
+    x = tf.constant(10.)
+    new_model = SimpleModel()
+    evaluate_no_bias = tf.function(evaluate).get_concrete_function(new_model, x)
+    # `model` is not given: as TF, the flat signature (the graph's tensor inputs) binds x
+    assert str(evaluate_no_bias(x)) == "tf.Tensor(20.0, shape=(), dtype=float32)"
+    new_model.bias += 5.0
+    evaluate_with_bias = tf.function(evaluate).get_concrete_function(new_model, x)
+    assert str(evaluate_with_bias(x)) == "tf.Tensor(25.0, shape=(), dtype=float32)"
+    with pytest.raises(TypeError, match="(?s)Binding inputs to tf.function failed.*\nFallback "
+                                        "to flat signature also failed due to: .*expected "
+                                        "argument #0\\(zero-based\\) to be a Tensor; got float"):
+        evaluate_no_bias(3.0)
+
+
+def test_one_concrete_function_per_optimizer():
+    opt1 = tf.keras.optimizers.Adam(learning_rate=1e-2)
+    opt2 = tf.keras.optimizers.Adam(learning_rate=1e-3)
+
+    def train_step(w, x, y, optimizer):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.square(w * x - y))
+        gradients = tape.gradient(loss, [w])
+        optimizer.apply_gradients(zip(gradients, [w]))
+
+    w, x, y = tf.Variable(2.), tf.constant([-1.]), tf.constant([2.])
+    train_step_1 = tf.function(train_step).get_concrete_function(w, x, y, opt1)
+    train_step_2 = tf.function(train_step).get_concrete_function(w, x, y, opt2)
+    for i in range(10):
+        (train_step_1 if i % 2 == 0 else train_step_2)(w, x, y)
+    # the gradient keeps its sign, so each Adam step moves w by about its learning rate
+    np.testing.assert_allclose(w.numpy(), 2.0 - 5 * 1e-2 - 5 * 1e-3, atol=1e-4)
