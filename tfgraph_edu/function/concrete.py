@@ -149,7 +149,7 @@ class ConcreteFunction:
         or by their names (TensorFlow's flat signature: ``evaluate_no_bias(x)`` after tracing
         ``evaluate(model, x)``)."""
         names = [ph.op.name for ph in self._arg_placeholders]
-        summary = f"{self.graph.name}({', '.join(names)})"
+        summary = f"{self._python_name}({', '.join(names)})"
         if len(args) > len(names):
             raise _BindError(f"{summary} takes {len(names)} positional arguments, got "
                              f"{len(args)}.")
