@@ -143,7 +143,7 @@ def test_python_arguments_are_bound_into_concrete_functions(square):
     assert str(info.value) == (
         "Binding inputs to tf.function failed due to `Can not cast 3 to Literal[2]`. Received "
         "args: (<tf.Tensor: shape=(), dtype=float32, numpy=10.0>,) and kwargs: {'b': 3} for "
-        f"signature: {signature}.\nFallback to flat signature also failed due to: pow(a): got "
+        f"signature: {signature}.\nFallback to flat signature also failed due to: pow(a) got "
         "unexpected keyword arguments: b.")
     with pytest.raises(TypeError, match="failed due to `missing a required argument: 'a'`"):
         square()
