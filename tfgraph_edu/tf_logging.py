@@ -1,9 +1,10 @@
 """``tf.get_logger()``: the ``tensorflow`` logger, set up as TensorFlow sets it up (layer 0).
 
-On first use, if the root logger has no handlers, the ``tensorflow`` logger gets its own
-handler printing Python's basic format, so warnings read as in TensorFlow's output:
-``WARNING:tensorflow:5 out of the last 5 calls to ...`` (on stderr; on stdout, at level
-INFO, in an interactive interpreter).  Whoever configures logging first keeps control.
+When tfgraph_edu is imported (as when TensorFlow is), if the root logger has no handlers,
+the ``tensorflow`` logger gets its own handler printing Python's basic format, so every
+warning of the package reads as in TensorFlow's output: ``WARNING:tensorflow:5 out of the
+last 5 calls to ...`` (on stderr; on stdout, at level INFO, in an interactive interpreter).
+Whoever configures logging first keeps control.
 """
 
 from __future__ import annotations
@@ -29,3 +30,6 @@ def get_logger() -> logging.Logger:
         logger.addHandler(handler)
     _logger = logger
     return logger
+
+
+get_logger()  # set up on import, as TensorFlow's own modules do
