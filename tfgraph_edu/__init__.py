@@ -118,6 +118,7 @@ from .ops.reduction_ops import (  # noqa: F401
     reduce_variance,
 )
 from .shapes import TensorShape, TensorSpec  # noqa: F401
+from .tf_logging import get_logger  # noqa: F401
 
 newaxis = None
 __version__ = "0.1.0"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import numpy as np
 
@@ -19,6 +21,19 @@ _SKIP = {"__slots__", "__module__", "__dict__", "__weakref__", "__doc__", "__qua
 _OPERATORS = {k: v for k, v in vars(TensorOperators).items()
               if k.startswith("__") and k not in _SKIP}
 _uid = itertools.count()
+# Called with each new tf.Variable while a tf.function traces - also inside tf.init_scope,
+# as TensorFlow's variable creator scopes are - so tracing can apply TF's singleton rule.
+_CREATION_WATCH: ContextVar = ContextVar("tfgraph_edu_variable_creation", default=None)
+
+
+@contextmanager
+def watching_creation(callback):
+    """Call ``callback(variable)`` before each tf.Variable is created in the body."""
+    token = _CREATION_WATCH.set(callback)
+    try:
+        yield
+    finally:
+        _CREATION_WATCH.reset(token)
 
 
 class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc]
@@ -31,9 +46,13 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         if initial_value is None:
             raise ValueError("The `initial_value` arg (None) must be specified.")
         interp = _core.interpreter()
-        creator = getattr(interp, "variable_created", None)
-        if creator is not None:
-            creator(self)
+        watch = _CREATION_WATCH.get()
+        if watch is not None:
+            watch(self)
+        else:
+            creator = getattr(interp, "variable_created", None)
+            if creator is not None:
+                creator(self)
         evaluate = getattr(interp, "evaluate_constant", None)
         if evaluate is not None and is_tensor(initial_value) and not isinstance(
                 initial_value, EagerTensor):

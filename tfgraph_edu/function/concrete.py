@@ -144,18 +144,47 @@ class ConcreteFunction:
         try:
             values = self._bind_values(args, kwargs)
         except _BindError as exc:
-            raise TypeError(
+            structured = (
                 f"Binding inputs to tf.function failed due to `{exc}`. Received args: {args} and "
                 f"kwargs: {kwargs} for signature: "
-                f"{signatures.short_signature(self._params, self.structured_outputs)}."
-                ) from None
-        leaves: list = []
-        for v in values:
-            encode(v, leaves, "argument")
+                f"{signatures.short_signature(self._params, self.structured_outputs)}.")
+            try:  # as TF: then the flat signature, the graph's tensor inputs in order
+                leaves = self._bind_flat(args, kwargs)
+            except _BindError as flat:
+                raise TypeError(f"{structured}\nFallback to flat signature also failed due to: "
+                                f"{flat}") from None
+        else:
+            leaves = []
+            for v in values:
+                encode(v, leaves, "argument")
         out = []
         for i, (leaf, ph) in enumerate(zip(leaves, self._arg_placeholders)):
             out.append(self._check_leaf(i, leaf, ph))
         return out, leaves
+
+    def _bind_flat(self, args, kwargs) -> list:
+        """The leaves of a call that passes the graph's tensor inputs themselves, positionally
+        or by their names (TensorFlow's flat signature: ``evaluate_no_bias(x)`` after tracing
+        ``evaluate(model, x)``)."""
+        names = [ph.op.name for ph in self._arg_placeholders]
+        summary = f"{self._python_name}({', '.join(names)})"
+        if len(args) > len(names):
+            raise _BindError(f"{summary} takes {len(names)} positional arguments, got "
+                             f"{len(args)}.")
+        args, kwargs = list(args), dict(kwargs)
+        for name in names[len(args):]:
+            if name not in kwargs:
+                missing = sorted(set(names) - set(names[:len(args)]) - set(kwargs))
+                raise _BindError(f"{summary} missing required arguments: {', '.join(missing)}.")
+            args.append(kwargs.pop(name))
+        if kwargs:
+            raise _BindError(f"{summary} got unexpected keyword arguments: "
+                             f"{', '.join(sorted(kwargs))}.")
+        for i, arg in enumerate(args):
+            if not isinstance(arg, (EagerTensor, Variable)):
+                raise _BindError(f"{summary}: expected argument #{i}(zero-based) to be a Tensor; "
+                                 f"got {type(arg).__name__} ({arg}).")
+        return args
 
     def _bind_values(self, args, kwargs) -> list:
         params = self._params

@@ -12,6 +12,7 @@ import functools
 import inspect
 import itertools
 import time
+import types
 import weakref
 
 import numpy as np
@@ -24,7 +25,7 @@ from ..eager import context
 from ..eager.graph_builder import GraphBuilder
 from ..eager.tensor import EagerTensor
 from ..eager.tensor_array import TensorArray
-from ..eager.variables import Variable
+from ..eager.variables import Variable, watching_creation
 from ..graph.graph import Graph, Tensor
 from ..ops import _core, array_ops
 from ..ops.convert import is_tensor, to_tensor
@@ -69,9 +70,10 @@ class Function:
         self._converted = None
         self._jit_compile = jit_compile
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
-        self._signature = inspect.signature(python_function)
-        self._input_signature = (None if input_signature is None
+        self._signature = _signature_of(python_function)
+        self._input_signature = (None if input_signature is None  # specs named (x, x_0)
                                  else _check_input_signature(input_signature, self._signature))
+        self._given_signature = None if input_signature is None else tuple(input_signature)
         self._cache: dict[tuple, ConcreteFunction] = {}
         self._general: list[tuple[tuple, ConcreteFunction]] = []
         self._concretes: list[ConcreteFunction] = []
@@ -88,7 +90,10 @@ class Function:
         simple = all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
         self._fast_arity = len(params) if simple else -1
         self._param_names = [p.name for p in params]
-        functools.update_wrapper(self, python_function)
+        try:
+            functools.update_wrapper(self, python_function)
+        except (AttributeError, TypeError):  # a numpy ufunc or other builtin callable
+            pass
 
     # -- public attributes ---------------------------------------------------------------------
     @property
@@ -97,7 +102,8 @@ class Function:
 
     @property
     def input_signature(self):
-        return self._input_signature
+        """The input_signature as given (None if none)."""
+        return self._given_signature
 
     @property
     def function_spec(self):
@@ -125,8 +131,10 @@ class Function:
         return self._signature
 
     def __repr__(self):
-        n = len(self._concretes)
-        return f"<tf.function {self._name}: {n} concrete function{'s' if n != 1 else ''}>"
+        """As TensorFlow prints a Function (its class path; Jupyter shows the rich display of
+        viz/displays.py instead)."""
+        return ("<tensorflow.python.eager.polymorphic_function.polymorphic_function.Function "
+                f"object at 0x{id(self):x}>")
 
     def __get__(self, instance, owner=None):
         """Methods: one Function per instance, so each object gets its own graphs."""
@@ -138,7 +146,7 @@ class Function:
             bound = None
         if bound is None:
             bound = Function(functools.partial(self._python_function, instance),
-                             name=self._name, input_signature=self._input_signature,
+                             name=self._name, input_signature=self._given_signature,
                              autograph=self._autograph, reduce_retracing=self._reduce_retracing)
             bound._signature = _drop_first(self._signature)
             params = list(bound._signature.parameters.values())
@@ -192,11 +200,18 @@ class Function:
 
     def _call_inside_trace(self, args, kwargs):
         """Called while another function is traced: trace the body into the same graph."""
-        if self._tracing_depth > 50:
+        if self._tracing_depth > MAX_NESTED_TRACES:
+            if _has_symbolic((args, kwargs)):
+                raise RecursionError(
+                    f"tf.function '{self._name}' keeps calling itself while it is being traced. "
+                    "A recursive tf.function must stop on a Python condition: a condition on a "
+                    "tensor is only known when the graph runs, so tracing would never end.")
             raise RecursionError(
-                f"tf.function '{self._name}' keeps calling itself while it is being traced. A "
-                "recursive tf.function must stop on a Python condition: a condition on a tensor "
-                "is only known when the graph runs, so tracing would never end.")
+                f"tf.function '{self._name}' called itself more than {MAX_NESTED_TRACES} levels "
+                "deep while being traced. Its arguments are Python values, so the recursion "
+                "would stop, but every level is traced into the graph: TensorFlow does not "
+                "support recursive tf.functions either. Write the recursion as a loop (a "
+                "`for i in tf.range(n)` or `while` loop on a tensor stays one graph loop).")
         self._tracing_depth += 1
         try:
             return self._traced_callable()(*args, **kwargs)
@@ -296,8 +311,8 @@ class Function:
         start = time.perf_counter()
         if self._created_variables is None:  # the first trace may create variables
             cf, created = self._build(params, "allow")
-            self._created_variables = created
-            if created:  # as TF: trace again; this trace must reuse them
+            self._created_variables = bool(created)
+            if any(in_graph for in_graph in created):  # as TF: trace again, reusing them
                 self._initializing_traces += 1
                 reason += ("; it created tf.Variables, so it was traced a second time that "
                            "must not create any (as TensorFlow does)")
@@ -323,8 +338,14 @@ class Function:
         return cf
 
     def _build(self, params, variables: str):
-        """Trace once: (ConcreteFunction, whether tf.Variables were created).  ``variables``
-        is "allow" or "singleton" (creating one raises TF's ValueError)."""
+        """Trace once: (ConcreteFunction, one flag per tf.Variable created: True if created in
+        the graph, False if inside tf.init_scope).  ``variables`` is "allow" or "singleton"
+        (creating one raises TF's ValueError).
+
+        Deliberate difference: TensorFlow traces a first call again when it created variables
+        in any way; here only variables created in the graph itself cause the second trace
+        (those made under tf.init_scope - Keras weights, optimizer slots - are kept, and
+        their creation cannot differ between the two traces)."""
         _refuse_generators(self._python_function)
         name = f"__inference_{self._name}_{next(_uid)}"
         graph = Graph(name)
@@ -337,16 +358,17 @@ class Function:
             def refuse(variable):
                 raise ValueError(_SINGLETON_ERROR + _VARIABLE_HINT.format(name=self._name,
                                                                           when=when))
-            builder.on_variable_created = refuse
+            watch = refuse
         else:
-            builder.on_variable_created = created.append
+            def watch(variable):
+                created.append(not _core.interpreter().executing_eagerly)
         placeholders: list = []
         leaf_specs: list = []
         call_values = []
         shown = []
         self._tracing_depth += 1
         try:
-            with _core.using_interpreter(builder), _gc.paused():
+            with _core.using_interpreter(builder), _gc.paused(), watching_creation(watch):
                 for pname, kind, value in params:
                     call_values.append(_placeholders_for(value, pname, builder, placeholders,
                                                          leaf_specs))
@@ -355,6 +377,9 @@ class Function:
                 try:
                     result = self._traced_callable()(*args, **kwargs)
                 except Exception as exc:  # noqa: BLE001 - re-raised, pointed at the user's line
+                    if _is_builtin(self._python_function) and isinstance(
+                            exc, (TypeError, NotImplementedError, ValueError)):
+                        raise _builtin_error(self._python_function, exc) from exc
                     better = in_user_code(exc) if self._autograph else None
                     if better is None:
                         raise
@@ -367,7 +392,7 @@ class Function:
         cf = ConcreteFunction(graph, name, shown, placeholders, leaf_specs, structured, flat,
                               structure, self._name)
         graph.verify()
-        return cf, bool(created)
+        return cf, created
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
@@ -392,6 +417,63 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
 
 
 # -- helpers -
+MAX_NESTED_TRACES = 50  # a tf.function calling itself while traced, at most this deep
+_GENERIC = inspect.Signature([inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
+                              inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+_OP_INSTEAD = {"max": "tf.reduce_max or tf.maximum", "min": "tf.reduce_min or tf.minimum",
+               "sum": "tf.reduce_sum", "sorted": "tf.sort", "round": "tf.round",
+               "pow": "tf.pow", "sqrt": "tf.sqrt", "exp": "tf.exp", "log": "tf.math.log",
+               "square": "tf.square", "mean": "tf.reduce_mean", "any": "tf.reduce_any",
+               "all": "tf.reduce_all"}
+
+
+def _signature_of(python_function) -> inspect.Signature:
+    """The Python signature; ``(*args, **kwargs)`` for builtins and numpy ufuncs, which have
+    none that Python can read."""
+    try:
+        return inspect.signature(python_function)
+    except (ValueError, TypeError):
+        if not callable(python_function):
+            raise TypeError(f"tf.function expects a callable, got {python_function!r}.") \
+                from None
+        return _GENERIC
+
+
+def _is_builtin(f) -> bool:
+    return isinstance(f, (types.BuiltinFunctionType, np.ufunc)) or (
+        not isinstance(f, (types.FunctionType, types.MethodType, functools.partial))
+        and type(f).__module__.split(".")[0] in ("numpy", "builtins", "math"))
+
+
+def _builtin_error(f, exc):
+    """The builtin's own error class, saying why a builtin cannot run on graph tensors."""
+    name = getattr(f, "__name__", repr(f))
+    instead = _OP_INSTEAD.get(name)
+    hint = (f"Use {instead} instead." if instead else
+            "Use the TensorFlow op that does the same, or wrap the call in tf.numpy_function.")
+    if isinstance(f, np.ufunc):  # what TensorFlow says when numpy meets a graph tensor
+        exc = NotImplementedError(
+            "Cannot convert a symbolic tf.Tensor to a numpy array. This error may indicate "
+            "that you're trying to pass a Tensor to a NumPy call, which is not supported.")
+    try:
+        return type(exc)(
+            f"tf.function({name}): `{name}` is not Python code that AutoGraph can convert; "
+            "while tracing it is called as it is, on symbolic tensors that have no values "
+            f"yet, and it failed: {exc}\n{hint}")
+    except TypeError:  # an error class with other constructor arguments: keep it
+        return exc
+
+
+def _has_symbolic(value, depth=0) -> bool:
+    if isinstance(value, Tensor):
+        return True
+    if depth < 20 and isinstance(value, (list, tuple)):
+        return any(_has_symbolic(v, depth + 1) for v in value)
+    if depth < 20 and isinstance(value, dict):
+        return any(_has_symbolic(v, depth + 1) for v in value.values())
+    return False
+
+
 _NOT_TRACEABLE = (
     (inspect.isasyncgenfunction, "async_generator", "an async generator function (`async def` "
      "with `yield`)"),

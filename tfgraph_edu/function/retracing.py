@@ -2,19 +2,19 @@
 
 The rule, as TensorFlow applies it: per Python function (so re-creating a
 tf.function in a loop counts too), keep the traces of the last ten calls; when
-five of them traced, warn through the ``tensorflow`` logger, at most twice per
-Python function.
+five of them traced, warn through the ``tensorflow`` logger (``tf.get_logger()``:
+``WARNING:tensorflow:...``), at most twice per Python function.
 """
 
 from __future__ import annotations
 
-import logging
 import weakref
+
+from ..tf_logging import get_logger
 
 THRESHOLD = 5
 HISTORY = 10
 MAX_WARNINGS = 2
-logger = logging.getLogger("tensorflow")
 
 
 class _Detector:
@@ -30,14 +30,15 @@ class _Detector:
             self.calls -= self.calls_per_trace.pop(0)
         if self.warnings < MAX_WARNINGS and len(self.calls_per_trace) >= THRESHOLD:
             self.warnings += 1
-            logger.warning(
+            get_logger().warning(  # TensorFlow's words, so the output reads as TF's
                 "%d out of the last %d calls to %s triggered tf.function retracing. Tracing is "
                 "expensive and the excessive number of tracings could be due to (1) creating "
                 "@tf.function repeatedly in a loop, (2) passing tensors with different shapes, "
-                "(3) passing Python objects instead of tensors. For (1), define the "
-                "@tf.function once, outside the loop. For (2), @tf.function has the "
+                "(3) passing Python objects instead of tensors. For (1), please define your "
+                "@tf.function outside of the loop. For (2), @tf.function has "
                 "reduce_retracing=True option that can avoid unnecessary retracing. For (3), "
-                "pass tensors, or see 'Controlling retracing' in the tf.function guide.",
+                "please refer to https://www.tensorflow.org/guide/function#controlling_retracing"
+                " and https://www.tensorflow.org/api_docs/python/tf/function for  more details.",
                 len(self.calls_per_trace), self.calls, function_repr)
 
     def not_traced(self) -> None:
