@@ -144,18 +144,20 @@ def convert(fn):
 
 
 def _source_of(fn):
+    """The source of ``fn``'s own code: a wrapper made with ``functools.wraps`` is the
+    wrapper, not the function it wraps (whose ``__wrapped__`` inspect would follow)."""
+    code = fn.__code__
     try:
-        lines, start = inspect.getsourcelines(fn)
+        lines, start = inspect.getsourcelines(code)
     except (OSError, TypeError) as exc:
         raise ConversionError(f"could not get source code ({exc})") from None
-    return textwrap.dedent("".join(lines)), start, inspect.getsourcefile(fn) or \
-        fn.__code__.co_filename
+    return textwrap.dedent("".join(lines)), start, inspect.getsourcefile(code) or \
+        code.co_filename
 
 
 def _find_node(tree, fn):
     """The FunctionDef (or Lambda, made into a def) in ``tree`` that defines ``fn``."""
-    name = fn.__name__
-    if name == "<lambda>":
+    if fn.__code__.co_name == "<lambda>":
         lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)]
         want = fn.__code__.co_varnames[:fn.__code__.co_argcount]
         lambdas = [n for n in lambdas if tuple(a.arg for a in n.args.args) == want]
@@ -168,10 +170,12 @@ def _find_node(tree, fn):
                                decorator_list=[], returns=None, type_params=[],
                                lineno=lam.lineno, col_offset=lam.col_offset)
         return node
-    for n in ast.walk(tree):
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name:
-            return n
-    raise ConversionError(f"could not find the definition of {name} in its source")
+    name = fn.__code__.co_name  # not __name__, which functools.wraps copies from elsewhere
+    defs = [n for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
+    if not defs:
+        raise ConversionError(f"could not find the definition of {name} in its source")
+    return defs[0]
 
 
 def _parse(source):
@@ -202,7 +206,8 @@ def _convert(fn) -> Converted:
         params.append(node.args.vararg.arg)
     if node.args.kwarg:
         params.append(node.args.kwarg.arg)
-    ctx = _Context(fn.__name__ if fn.__name__ != "<lambda>" else "lambda_", params, node)
+    own_name = fn.__code__.co_name
+    ctx = _Context(own_name if own_name != "<lambda>" else "lambda_", params, node)
     node = pipeline.run(node, ctx)
     _propagate_lines(node, node._ag_line)
     freevars = [v for v in fn.__code__.co_freevars if v != "ag__"]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 
+import numpy as np
+
 from ..eager import control_flow as cf
 from ..eager.graph_builder import building_graph
 from ..eager.tensor import EagerTensor
@@ -112,6 +114,9 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
 
 
 def _tensor_len(t):
+    if t.shape.rank == 0:
+        raise ValueError(f"len requires a non-scalar tensor, got one of shape {t.shape}; "
+                         "iterate over a tensor of rank 1 or more, or use tf.range.")
     if t.shape.rank is not None and t.shape.rank > 0 and t.shape.dims[0] is not None:
         return t.shape.dims[0]
     return array_ops.shape(t)[0]
@@ -326,7 +331,9 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
     if not missing:
         return init, set()
     probe = cf.Subgraph(builder, "loop_probe")
-    set_state(tuple(init))
+    # Python numbers become tensors in the loop, so the probe sees them as tensors too (a
+    # Python condition on them would hide what a tensor condition's branches assign)
+    set_state(tuple(probe.run(_probe_values, init)))
     _PROBING[0] += 1
     try:
         probe.run(body)
@@ -356,6 +363,16 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
                 raise ValueError(f"'{symbol_names[i]}' must be defined before the loop.")
             out[i] = cf.pack_as(v, [_zeros_like_value(x) for x in cf.flatten(v)])
     return out, unchanged
+
+
+def _probe_values(init):
+    out = []
+    for v in init:
+        if isinstance(v, (bool, int, float, np.generic)) and not isinstance(v, Tensor):
+            t = to_tensor(v)
+            v = building_graph().placeholder(t.dtype, t.shape, "probe")
+        out.append(v)
+    return out
 
 
 def _zeros_like_value(v):
