@@ -58,6 +58,54 @@ def test_return_leaves_nested_tensor_loops(fn, n):
         tf.config.run_functions_eagerly(False)
 
 
+# -- composite names are branch and loop state ---------------------------------------------------
+def dict_item_in_branches(a):
+    x = {"a": a}
+    if x["a"] > 0:
+        x["b"] = 1
+    else:
+        x["b"] = -1
+    return x["b"]
+
+
+class Box:
+    def __init__(self, v):
+        self.v = v
+
+
+def attribute_in_branches(a):
+    obj = Box(a)
+    if obj.v > 0:
+        obj.v = obj.v * 2
+    else:
+        obj.v = -obj.v
+    return obj.v
+
+
+def nested_composite_in_loop(n):
+    d = {"acc": {"s": 0}}
+    for i in tf.range(n):
+        d["acc"]["s"] = d["acc"]["s"] + i
+    return d["acc"]["s"]
+
+
+def list_item_in_while(n):
+    a = [0, 1]
+    i = 0
+    while i < n:
+        a[1] = a[1] * 2
+        i += 1
+    return a[1]
+
+
+@pytest.mark.parametrize("fn", [dict_item_in_branches, attribute_in_branches,
+                                nested_composite_in_loop, list_item_in_while])
+@pytest.mark.parametrize("n", [-2, 0, 3])
+def test_composite_names_are_state(fn, n):
+    want = _plain(fn, n)
+    assert _py(tf.function(fn)(tf.constant(n))) == want
+
+
 # -- zero-trip loops ------------------------------------------------------------------------------
 def zero_trip_python_range(n):
     s = 10

@@ -57,9 +57,10 @@ def ld(value):
 
 
 def ldu(fn, name):
+    """Read a name or composite name (``x['b']``, ``obj.v``) that may not exist yet."""
     try:
         return fn()
-    except (NameError, UnboundLocalError):
+    except (NameError, KeyError, AttributeError):
         return Undefined(name)
 
 

@@ -21,8 +21,9 @@ def build(node: ast.For, live_out: set, again: set, ctx) -> list:
     flag = getattr(node, "_ag_extra_test", None)
     if flag:
         carried.add(flag)
-    symbols = sorted(modified & carried)
-    get_name, set_name, state = control_flow.state_closures(ctx, symbols, origin)
+    composites = sorted(node._ag_composites)
+    symbols = sorted(modified & carried) + composites
+    get_name, set_name, state = control_flow.state_closures(ctx, symbols, origin, composites)
     body_name = ctx.namer.new("loop_body")
     unpack = ast.Assign(targets=[node.target], value=ast.Name(id="itr", ctx=ast.Load()))
     ast.copy_location(unpack, node)
