@@ -304,11 +304,16 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
             full_set(tuple(merged[i] for i in range(len(merged))))
         symbol_names = tuple(symbol_names[i] for i in carried)
         init = [init[i] for i in carried]
+    for name, v in zip(symbol_names, init):
+        if v is None:
+            raise ValueError(f"'{name}' is not allowed to be None before the loop. Give it a "
+                             "tensor value of the right dtype and shape before the loop.")
     names = _flat_names(init, symbol_names)
     tensors = []
     with _core.using_interpreter(builder):
         for v in cf.flatten(init):
             tensors.append(v if isinstance(v, Tensor) else to_tensor(v))
+    invariants = _shape_invariants((opts or {}).get("shape_invariants"), cf.flatten(init))
 
     def cond_fn(*vals):
         set_state(tuple(cf.pack_as(init, vals)))
@@ -317,12 +322,46 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
     def body_fn(*vals):
         set_state(tuple(cf.pack_as(init, vals)))
         body()
-        return cf.flatten(list(get_state()))
+        after = list(get_state())
+        _check_loop_structure(symbol_names, init, after)
+        return cf.flatten(after)
 
-    max_iter = (opts or {}).get("maximum_iterations")
+    opts = opts or {}
     out = cf.build_while(builder, cond_fn, body_fn, list(range(len(tensors))), tensors,
-                         maximum_iterations=max_iter, names=names)
+                         shape_invariants=invariants,
+                         maximum_iterations=opts.get("maximum_iterations"),
+                         parallel_iterations=opts.get("parallel_iterations", 10), names=names)
     set_state(tuple(cf.pack_as(init, out)))
+
+
+def _shape_invariants(pairs, flat_init):
+    """``set_loop_options(shape_invariants=[(x, shape), ...])`` as one entry per flat loop
+    variable (None where none was given); variables are matched by identity, as in TF."""
+    if not pairs:
+        return None
+    from ..shapes import TensorShape
+    by_id = {id(v): TensorShape(shape) for v, shape in pairs}
+    out = [by_id.get(id(v)) for v in flat_init]
+    return out if any(s is not None for s in out) else None
+
+
+def _check_loop_structure(names, before, after):
+    """TF's errors for loop variables whose Python structure changes in the body."""
+    for name, a, b in zip(names, before, after):
+        if b is None:
+            raise ValueError(f"'{name}' is None at the end of the iteration. Assign it a tensor "
+                             "on every path through the loop body.")
+        if cf._shape_of(a) != cf._shape_of(b) or len(cf.flatten([a])) != len(cf.flatten([b])):
+            raise TypeError(f"'{name}' does not have the same nested structure after one "
+                            f"iteration: {_describe(a)} before the loop, {_describe(b)} after. "
+                            "Keep its structure fixed in the loop, e.g. collect values in a "
+                            "tf.TensorArray instead of a Python list.")
+
+
+def _describe(v) -> str:
+    if isinstance(v, (list, tuple, dict)):
+        return f"a {type(v).__name__} of {len(v)}"
+    return "a tensor" if is_tensor(v) else f"a {type(v).__name__}"
 
 
 def _initialise_undefined(init, body, get_state, set_state, symbol_names, builder):

@@ -738,6 +738,13 @@ def _strided_slice_kernel(x, begin, end, strides, **masks):
 
 def _strided_slice_shape(x, begin, end, strides, **masks):
     b, e, s = _known_ints(begin), _known_ints(end), _known_ints(strides)
+    n = begin.shape.dims[0] if begin.shape.rank == 1 else None
+    if (b is None and x.shape.rank is not None and n is not None and n <= x.shape.rank
+            and masks.get("shrink_axis_mask", 0) == (1 << n) - 1
+            and not masks.get("ellipsis_mask", 0) and not masks.get("new_axis_mask", 0)):
+        # x[i] (x[i, j]...) with tensor indices, as a tensor loop iterates: the leading dims
+        # go, the others stay known even though the indices are not
+        return TensorShape(x.shape.dims[n:]), x.dtype
     if x.shape.rank is None or b is None or e is None or s is None:
         return TensorShape(None), x.dtype
     if 0 in s:

@@ -101,8 +101,9 @@ def closure(name: str, args: list[str], body: list, ctx, origin) -> ast.Function
     for d in generated_defs(body):
         nested |= d._ag_nonlocal
     candidates = (direct | nested) - set(args)
+    # parameters are bound outside every closure (their binding is no Name node)
     shared = {n for n in candidates
-              if counts[n] < ctx.total[n] or n in ALWAYS_LIVE}
+              if counts[n] < ctx.total[n] or n in ALWAYS_LIVE or n in ctx.params}
     owned = (nested - shared) - set(args)
     body = undefined_inits(needs_binding(body, owned)) + body
     fn = ast.parse(f"def {name}({', '.join(args)}):\n    pass").body[0]
@@ -133,6 +134,8 @@ def convert_block(stmts, live_after: set, ctx) -> list:
 def convert_stmt(s, live_out: set, ctx) -> list:
     if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return [s]
+    if isinstance(s, (ast.While, ast.For)):
+        s._ag_options = loop_options(s)
     if isinstance(s, (ast.If, ast.While, ast.For)):  # read the user's code before it moves
         s._ag_modified = analysis.assigned(s.body + s.orelse) & ctx.local_names
         s._ag_live_in = analysis.read_before_write(s.body)
@@ -163,6 +166,41 @@ def convert_stmt(s, live_out: set, ctx) -> list:
                 setattr(s, field, convert_block(getattr(s, field), live_out, ctx))
         return [s]
     return [s]
+
+
+def loop_options(node) -> list:
+    """Take ``tf.autograph.experimental.set_loop_options(...)`` out of a loop body (as TF
+    does: a directive, not a call) and return its keywords as (key, value-expression) pairs."""
+    out: list = []
+    body = []
+    for stmt in node.body:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if isinstance(call, ast.Call) and _is_converted_call(call) and _names_loop_options(
+                call.args[0]):
+            kwargs = call.args[2]
+            if isinstance(kwargs, ast.Dict):
+                out += [(k.value, v) for k, v in zip(kwargs.keys, kwargs.values)
+                        if isinstance(k, ast.Constant)]
+            continue
+        body.append(stmt)
+    node.body = body or [ast.Pass()]
+    return out
+
+
+def _is_converted_call(call) -> bool:
+    f = call.func
+    return (isinstance(f, ast.Attribute) and f.attr == "converted_call"
+            and isinstance(f.value, ast.Name) and f.value.id == "ag__" and len(call.args) >= 3)
+
+
+def _names_loop_options(f) -> bool:
+    return (isinstance(f, ast.Attribute) and f.attr == "set_loop_options") or (
+        isinstance(f, ast.Name) and f.id == "set_loop_options")
+
+
+def options_dict(pairs, extra=()) -> ast.Dict:
+    pairs = list(extra) + list(pairs)
+    return ast.Dict(keys=[ast.Constant(k) for k, _ in pairs], values=[v for _, v in pairs])
 
 
 def loop_composites(composites: dict, live_in: set) -> dict:
