@@ -53,7 +53,7 @@ def test_parameter_reassigned_and_never_read_tensors():
 
 
 def loop_target_after_loop(n):
-    for i in tf.range(n):
+    for i in tf.range(n):  # noqa: B007 - the target is read after the loop
         pass
     return i
 
