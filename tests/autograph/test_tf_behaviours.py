@@ -222,3 +222,66 @@ def test_loop_body_keeps_static_shapes():
     unknown = [op.name for op in _all_ops(cf.graph) for t in op.outputs
                if t.shape.rank is None]
     assert unknown == []
+
+
+# -- syntax that must convert (or fall back as TF does), never produce invalid Python -----------
+def annotated(x):
+    y: int = 0
+    if x > 0:
+        y: int = 1
+    return y
+
+
+def walrus(x):
+    if (y := x * 2) > 2:
+        x = y
+    return x
+
+
+def lambda_default_in_loop(n):
+    s = 0
+    for i in tf.range(n):
+        f = lambda a, b=2: a * b  # noqa: E731
+        s += f(i)
+    return s
+
+
+def try_finally_return(x):
+    try:
+        if x > 0:
+            return x
+        return -x
+    finally:
+        pass
+
+
+def deletes(x):
+    y = 3
+    if x > 0:
+        x = x + 1
+    del y
+    return x
+
+
+@pytest.mark.parametrize("fn,arg,want", [
+    (annotated, 2, 1), (annotated, -2, 0), (walrus, 2, 4), (walrus, 1, 1),
+    (lambda_default_in_loop, 3, 6), (try_finally_return, -2, 2), (deletes, 2, 3),
+])
+def test_syntax_converts(fn, arg, want):
+    assert int(tf.function(fn)(tf.constant(arg))) == want == fn(arg)
+
+
+def test_elif_chain_of_500_falls_back_with_tf_error():
+    import linecache
+    source = ("def elifs(x):\n" + "".join(
+        f"    {'if' if i == 0 else 'elif'} x == {i}:\n        r = {2 * i}\n" for i in range(500))
+        + "    else:\n        r = -1\n    return r\n")
+    filename = "<elif-chain-500>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace: dict = {}
+    exec(compile(source, filename, "exec"), namespace)
+    assert namespace["elifs"](7) == 14
+    # too deep to convert: run as-is (with TF's warning), so a tensor condition is TF's error
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError) as info:
+        tf.function(namespace["elifs"])(tf.constant(7))
+    assert "line 2, in elifs" in str(info.value)

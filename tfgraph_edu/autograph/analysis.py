@@ -165,3 +165,19 @@ def composites_assigned(nodes) -> dict[str, set[str]]:
             _composite_targets(n.target, out)
         todo.extend(ast.iter_child_nodes(n))
     return out
+
+
+def nesting_depth(node) -> int:
+    """How deeply ``if``/``while``/``for``/``with``/``try`` nest (an ``elif`` is nested in
+    its ``else``), not counting nested functions."""
+    best = 0
+    todo = [(c, 0) for c in ast.iter_child_nodes(node)]
+    while todo:
+        n, d = todo.pop()
+        if isinstance(n, _SCOPES):
+            continue
+        if isinstance(n, (ast.If, ast.While, ast.For, ast.With, ast.Try)):
+            d += 1
+            best = max(best, d)
+        todo.extend((c, d) for c in ast.iter_child_nodes(n))
+    return best

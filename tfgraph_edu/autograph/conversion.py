@@ -31,6 +31,9 @@ _LIBRARY_PREFIXES = ("tfgraph_edu", "numpy", "builtins", "functools", "itertools
                      "ipykernel", "pytest", "_pytest", "hypothesis", "random", "re", "operator")
 
 
+MAX_NESTING = 40  # generated code nests a closure per level; Python stops near 100 indents
+
+
 class ConversionError(Exception):
     """The function could not be converted (its source is unavailable or unsupported)."""
 
@@ -198,6 +201,15 @@ def _convert(fn) -> Converted:
     node = _find_node(tree, fn)
     if analysis.has_yield(node):
         raise_unsupported_yield(fn)
+    if isinstance(node, ast.AsyncFunctionDef):
+        raise ConversionError(f"{fn.__name__} is a coroutine function (async def), which "
+                              "AutoGraph does not convert")
+    depth = analysis.nesting_depth(node)
+    if depth > MAX_NESTING:
+        raise ConversionError(
+            f"its control flow nests {depth} levels deep (an elif chain counts one level per "
+            f"elif); the generated code would pass Python's limit of nested blocks. Use "
+            f"fewer branches, e.g. a lookup with tf.gather or tf.switch_case")
     for n in ast.walk(node):  # remember every user node's line, in file coordinates
         if hasattr(n, "lineno"):
             n._ag_line = n.lineno + first_line - 1

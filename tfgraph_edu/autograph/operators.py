@@ -38,7 +38,8 @@ class Undefined:
 
     def __getattr__(self, name):
         raise AttributeError(f"'{self.symbol_name}' is used before it has a value "
-                             f"(it has no attribute {name!r} yet).")
+                             f"(it has no attribute {name!r} yet). Assign it before this "
+                             "line on every path that reaches it.")
 
 
 class UndefinedReturnValue:
@@ -52,7 +53,8 @@ def ld(value):
     """Read a local variable: an Undefined one is an error that names it."""
     if isinstance(value, Undefined):
         raise UnboundLocalError(f"local variable '{value.symbol_name}' referenced before "
-                                "assignment")
+                                "assignment. Assign it before this line on every path "
+                                "(in both branches of an if).")
     return value
 
 
@@ -174,12 +176,14 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
                     for a, b in zip(results[0], results[1])],
                    [a if isinstance(b, UndefinedReturnValue) else b
                     for a, b in zip(results[0], results[1])]]
+    for name, a, b in zip(symbol_names, results[0], results[1]):
+        if cf._shape_of(a) != cf._shape_of(b) or len(cf.flatten([a])) != len(cf.flatten([b])):
+            raise TypeError(f"'{name}' must have the same nested structure in the main and "
+                            f"else branches: {_describe(a)} in the main branch, {_describe(b)}"
+                            " in the else branch. Give it the same structure in both branches.")
     structure = list(results[0])
     names = _flat_names(structure, symbol_names)
     results = [cf.flatten(list(r)) for r in results]
-    if len(results[0]) != len(results[1]):
-        raise ValueError("The branches of a tensor `if` leave variables with different "
-                         "structures: " + ", ".join(symbol_names))
     outs_idx = []
     merged = list(results[0])
     symbol_names = names
@@ -206,7 +210,8 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
     for i, a, b in zip(outs_idx, then_out, else_out):
         if a.dtype is not b.dtype:
             raise TypeError(f"'{symbol_names[i]}' has dtype {a.dtype.name} in the main branch, "
-                            f"but dtype {b.dtype.name} in the else branch")
+                            f"but dtype {b.dtype.name} in the else branch. Use tf.cast so "
+                            "both branches give it the same dtype.")
     out = cf.make_if(builder, cond, subgraphs[0], subgraphs[1], list(range(len(outs_idx))))
     for k, i in enumerate(outs_idx):
         merged[i] = out[k]
@@ -239,9 +244,11 @@ def _check_branch_values(name, a, b):
     for value, other, branch in ((a, b, "else"), (b, a, "main")):
         if isinstance(other, UndefinedReturnValue) and not isinstance(
                 value, UndefinedReturnValue):
-            raise ValueError(f"the {branch} branch must also have a return statement.")
+            raise ValueError(f"the {branch} branch must also have a return statement. Return "
+                             "a value of the same type on every path (or after the if).")
         if isinstance(other, Undefined) and not isinstance(value, Undefined):
-            raise ValueError(f"'{name}' must also be initialized in the {branch} branch")
+            raise ValueError(f"'{name}' must also be initialized in the {branch} branch. "
+                             f"Assign '{name}' before the if, or in both branches.")
         if other is None and value is not None and not isinstance(value, Undefined):
             raise ValueError(f"'{name}' is None at the end of the {branch} branch; a tensor "
                              "`if` needs a value in both branches.")
@@ -364,6 +371,9 @@ def _describe(v) -> str:
     return "a tensor" if is_tensor(v) else f"a {type(v).__name__}"
 
 
+_DEFINE_FIX = "Assign it a value of the type the loop gives it before the loop."
+
+
 def _initialise_undefined(init, body, get_state, set_state, symbol_names, builder):
     """Loop variables first assigned inside the loop get a zero of the type the body gives
     them (traced once in a scratch graph); a variable the body reads first is an error."""
@@ -379,7 +389,7 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
         probe.run(body)
     except UnboundLocalError as exc:
         name = str(exc).split("'")[1] if "'" in str(exc) else symbol_names[missing[0]]
-        raise ValueError(f"'{name}' must be defined before the loop.") from None
+        raise ValueError(f"'{name}' must be defined before the loop. {_DEFINE_FIX}") from None
     finally:
         _PROBING[0] -= 1
     after = list(get_state())
@@ -398,9 +408,9 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
                         if after[j] is init[j]:
                             unchanged.add(j)
                     continue
-                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop.")
+                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. {_DEFINE_FIX}")
             if v is None:
-                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop.")
+                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. {_DEFINE_FIX}")
             out[i] = cf.pack_as(v, [_zeros_like_value(x) for x in cf.flatten(v)])
     return out, unchanged
 
