@@ -408,9 +408,11 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
                         if after[j] is init[j]:
                             unchanged.add(j)
                     continue
-                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. {_DEFINE_FIX}")
+                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. "
+                                 f"{_DEFINE_FIX}")
             if v is None:
-                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. {_DEFINE_FIX}")
+                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. "
+                                 f"{_DEFINE_FIX}")
             out[i] = cf.pack_as(v, [_zeros_like_value(x) for x in cf.flatten(v)])
     return out, unchanged
 
