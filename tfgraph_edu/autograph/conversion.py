@@ -85,10 +85,26 @@ def _is_library(fn) -> bool:
     return module.split(".")[0] in _LIBRARY_PREFIXES
 
 
+# Types whose instances convert their own body when they trace (tf.function's Function).
+# Layer 7 registers its type here, so this layer never imports the one above it.
+_SELF_CONVERTING: list[type] = []
+
+
+def register_self_converting(cls: type) -> type:
+    """Declare that instances of ``cls`` are called as they are (they convert themselves)
+    and that ``to_code``/``to_graph`` look through them at ``python_function``."""
+    if cls not in _SELF_CONVERTING:
+        _SELF_CONVERTING.append(cls)
+    return cls
+
+
+def _self_converting(f) -> bool:
+    return any(isinstance(f, cls) for cls in _SELF_CONVERTING)
+
+
 def convertible(f):
     """The converted version of ``f`` to call, or None to call ``f`` as it is."""
-    from ..function.polymorphic import Function
-    if isinstance(f, Function):
+    if _self_converting(f):
         return None  # a tf.function converts its own body when it traces
     if getattr(f, _DO_NOT_CONVERT, False):
         return None
@@ -298,8 +314,7 @@ def conversion_seconds(entity) -> float:
 
 
 def _unwrap(entity):
-    from ..function.polymorphic import Function
-    if isinstance(entity, Function):
+    if _self_converting(entity):
         entity = entity.python_function
     if isinstance(entity, types.MethodType):
         entity = entity.__func__
