@@ -149,7 +149,8 @@ def test_variable_defined_in_one_branch():
     msg = str(info.value)
     assert msg.startswith("in user code:\n\n")
     assert "test_autograph.py" in msg and ", in f  *\n        if x > 0:\n" in msg
-    assert msg.endswith("ValueError: 'y' must also be initialized in the else branch")
+    assert "ValueError: 'y' must also be initialized in the else branch. " in msg
+    assert msg.endswith("Assign 'y' before the if, or in both branches.")  # the fix
 
 
 def test_return_in_only_one_branch():
@@ -158,7 +159,8 @@ def test_return_in_only_one_branch():
             return x
 
     info = _error(f, tf.constant(1))
-    assert str(info.value).endswith("the else branch must also have a return statement.")
+    assert "the else branch must also have a return statement. " in str(info.value)
+    assert str(info.value).endswith("(or after the if).")  # the fix, in one sentence
 
 
 def test_branches_with_different_dtypes_and_none():
@@ -189,8 +191,10 @@ def test_loop_variable_changes_dtype_or_shape():
             x -= 1
         return y
 
-    assert str(_error(dtype, tf.constant(3)).value).endswith(
-        "TypeError: 'y' has dtype int32 before the loop, but dtype float32 after one iteration")
+    message = str(_error(dtype, tf.constant(3)).value)
+    assert ("TypeError: 'y' has dtype int32 before the loop, but dtype float32 after one "
+            "iteration. " in message)
+    assert message.endswith("e.g. with tf.cast.")  # the fix, in one sentence
 
     def shape(x):
         v = tf.constant(0)

@@ -3,5 +3,7 @@
 from types import SimpleNamespace
 
 from .conversion import do_not_convert, to_code, to_graph  # noqa: F401
+from .options import Feature, set_loop_options
 
-experimental = SimpleNamespace(do_not_convert=do_not_convert)
+experimental = SimpleNamespace(do_not_convert=do_not_convert, set_loop_options=set_loop_options,
+                               Feature=Feature)

@@ -103,3 +103,81 @@ def has_yield(fn: ast.AST) -> bool:
         if isinstance(n, (ast.Yield, ast.YieldFrom)):
             return True
     return False
+
+
+# -- composite names: ``x.y``, ``d['k']``, ``a[i]`` -------------------------------------------
+def composite_key(node):
+    """``(text, roots)`` for a composite name AutoGraph tracks as state (attributes, and
+    subscripts by a constant or a plain name, on a plain name), else None."""
+    if isinstance(node, ast.Call) and _is_ld(node):
+        return composite_key(node.args[0])
+    if isinstance(node, ast.Name):
+        return node.id, {node.id}
+    if isinstance(node, ast.Attribute):
+        base = composite_key(node.value)
+        return None if base is None else (f"{base[0]}.{node.attr}", base[1])
+    if isinstance(node, ast.Subscript):
+        base = composite_key(node.value)
+        if base is None:
+            return None
+        index = node.slice
+        if isinstance(index, ast.Call) and _is_ld(index):
+            index = index.args[0]
+        if isinstance(index, ast.Constant) and isinstance(index.value, (int, str)):
+            return f"{base[0]}[{index.value!r}]", base[1]
+        if isinstance(index, ast.Name):
+            return f"{base[0]}[{index.id}]", base[1] | {index.id}
+    return None
+
+
+def _is_ld(node) -> bool:
+    f = node.func
+    return (isinstance(f, ast.Attribute) and f.attr == "ld" and isinstance(f.value, ast.Name)
+            and f.value.id == "ag__" and len(node.args) == 1)
+
+
+def _composite_targets(node, out: dict) -> None:
+    if isinstance(node, (ast.Tuple, ast.List)):
+        for e in node.elts:
+            _composite_targets(e, out)
+    elif isinstance(node, ast.Starred):
+        _composite_targets(node.value, out)
+    elif isinstance(node, (ast.Attribute, ast.Subscript)):
+        key = composite_key(node)
+        if key is not None:
+            out.setdefault(key[0], key[1])
+
+
+def composites_assigned(nodes) -> dict[str, set[str]]:
+    """Composite names these statements assign -> the plain names they are built from."""
+    out: dict[str, set[str]] = {}
+    todo = list(nodes)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, _SCOPES):
+            continue
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                _composite_targets(t, out)
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)):
+            _composite_targets(n.target, out)
+        elif isinstance(n, (ast.For, ast.AsyncFor)):
+            _composite_targets(n.target, out)
+        todo.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def nesting_depth(node) -> int:
+    """How deeply ``if``/``while``/``for``/``with``/``try`` nest (an ``elif`` is nested in
+    its ``else``), not counting nested functions."""
+    best = 0
+    todo = [(c, 0) for c in ast.iter_child_nodes(node)]
+    while todo:
+        n, d = todo.pop()
+        if isinstance(n, _SCOPES):
+            continue
+        if isinstance(n, (ast.If, ast.While, ast.For, ast.With, ast.Try)):
+            d += 1
+            best = max(best, d)
+        todo.extend((c, d) for c in ast.iter_child_nodes(n))
+    return best

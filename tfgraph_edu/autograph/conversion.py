@@ -31,6 +31,9 @@ _LIBRARY_PREFIXES = ("tfgraph_edu", "numpy", "builtins", "functools", "itertools
                      "ipykernel", "pytest", "_pytest", "hypothesis", "random", "re", "operator")
 
 
+MAX_NESTING = 40  # generated code nests a closure per level; Python stops near 100 indents
+
+
 class ConversionError(Exception):
     """The function could not be converted (its source is unavailable or unsupported)."""
 
@@ -82,10 +85,26 @@ def _is_library(fn) -> bool:
     return module.split(".")[0] in _LIBRARY_PREFIXES
 
 
+# Types whose instances convert their own body when they trace (tf.function's Function).
+# Layer 7 registers its type here, so this layer never imports the one above it.
+_SELF_CONVERTING: list[type] = []
+
+
+def register_self_converting(cls: type) -> type:
+    """Declare that instances of ``cls`` are called as they are (they convert themselves)
+    and that ``to_code``/``to_graph`` look through them at ``python_function``."""
+    if cls not in _SELF_CONVERTING:
+        _SELF_CONVERTING.append(cls)
+    return cls
+
+
+def _self_converting(f) -> bool:
+    return any(isinstance(f, cls) for cls in _SELF_CONVERTING)
+
+
 def convertible(f):
     """The converted version of ``f`` to call, or None to call ``f`` as it is."""
-    from ..function.polymorphic import Function
-    if isinstance(f, Function):
+    if _self_converting(f):
         return None  # a tf.function converts its own body when it traces
     if getattr(f, _DO_NOT_CONVERT, False):
         return None
@@ -144,18 +163,20 @@ def convert(fn):
 
 
 def _source_of(fn):
+    """The source of ``fn``'s own code: a wrapper made with ``functools.wraps`` is the
+    wrapper, not the function it wraps (whose ``__wrapped__`` inspect would follow)."""
+    code = fn.__code__
     try:
-        lines, start = inspect.getsourcelines(fn)
+        lines, start = inspect.getsourcelines(code)
     except (OSError, TypeError) as exc:
         raise ConversionError(f"could not get source code ({exc})") from None
-    return textwrap.dedent("".join(lines)), start, inspect.getsourcefile(fn) or \
-        fn.__code__.co_filename
+    return textwrap.dedent("".join(lines)), start, inspect.getsourcefile(code) or \
+        code.co_filename
 
 
 def _find_node(tree, fn):
     """The FunctionDef (or Lambda, made into a def) in ``tree`` that defines ``fn``."""
-    name = fn.__name__
-    if name == "<lambda>":
+    if fn.__code__.co_name == "<lambda>":
         lambdas = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)]
         want = fn.__code__.co_varnames[:fn.__code__.co_argcount]
         lambdas = [n for n in lambdas if tuple(a.arg for a in n.args.args) == want]
@@ -168,10 +189,12 @@ def _find_node(tree, fn):
                                decorator_list=[], returns=None, type_params=[],
                                lineno=lam.lineno, col_offset=lam.col_offset)
         return node
-    for n in ast.walk(tree):
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name:
-            return n
-    raise ConversionError(f"could not find the definition of {name} in its source")
+    name = fn.__code__.co_name  # not __name__, which functools.wraps copies from elsewhere
+    defs = [n for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
+    if not defs:
+        raise ConversionError(f"could not find the definition of {name} in its source")
+    return defs[0]
 
 
 def _parse(source):
@@ -194,6 +217,15 @@ def _convert(fn) -> Converted:
     node = _find_node(tree, fn)
     if analysis.has_yield(node):
         raise_unsupported_yield(fn)
+    if isinstance(node, ast.AsyncFunctionDef):
+        raise ConversionError(f"{fn.__name__} is a coroutine function (async def), which "
+                              "AutoGraph does not convert")
+    depth = analysis.nesting_depth(node)
+    if depth > MAX_NESTING:
+        raise ConversionError(
+            f"its control flow nests {depth} levels deep (an elif chain counts one level per "
+            f"elif); the generated code would pass Python's limit of nested blocks. Use "
+            f"fewer branches, e.g. a lookup with tf.gather or tf.switch_case")
     for n in ast.walk(node):  # remember every user node's line, in file coordinates
         if hasattr(n, "lineno"):
             n._ag_line = n.lineno + first_line - 1
@@ -202,7 +234,8 @@ def _convert(fn) -> Converted:
         params.append(node.args.vararg.arg)
     if node.args.kwarg:
         params.append(node.args.kwarg.arg)
-    ctx = _Context(fn.__name__ if fn.__name__ != "<lambda>" else "lambda_", params, node)
+    own_name = fn.__code__.co_name
+    ctx = _Context(own_name if own_name != "<lambda>" else "lambda_", params, node)
     node = pipeline.run(node, ctx)
     _propagate_lines(node, node._ag_line)
     freevars = [v for v in fn.__code__.co_freevars if v != "ag__"]
@@ -281,8 +314,7 @@ def conversion_seconds(entity) -> float:
 
 
 def _unwrap(entity):
-    from ..function.polymorphic import Function
-    if isinstance(entity, Function):
+    if _self_converting(entity):
         entity = entity.python_function
     if isinstance(entity, types.MethodType):
         entity = entity.__func__

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import linecache
 import os
+import sys
 
 from ..eager.graph_builder import GENERATED_SOURCES
 from ..errors import OpError
@@ -26,10 +27,37 @@ def user_frames(tb) -> list[tuple[str, int, str, bool]]:
             origin = mapped.get(tb.tb_lineno)
             if origin is not None:
                 out.append((origin[0], origin[1], origin[2], True))
-        elif not code.co_filename.startswith(_PACKAGE) and not code.co_filename.startswith("<"):
+        elif _is_user_file(code.co_filename):
             out.append((code.co_filename, tb.tb_lineno, code.co_name, False))
         tb = tb.tb_next
     return out
+
+
+def _is_user_file(filename: str) -> bool:
+    """Not ours, and real source: a file, or a cell or string whose lines linecache holds
+    (IPython's ``<ipython-input-...>``), never ``<frozen ...>`` internals."""
+    if filename.startswith(_PACKAGE):
+        return False
+    if filename.startswith("<"):
+        return not filename.startswith("<frozen") and bool(linecache.getlines(filename))
+    return True
+
+
+def location(filename: str, lineno: int) -> str:
+    """Where a frame is, as IPython names it: ``Cell In[3], line 8`` for a notebook cell,
+    else ``File "path", line 8`` (the cell's temporary file path says nothing to a learner)."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    name_of = getattr(getattr(shell, "compile", None), "format_code_name", None)
+    if name_of is not None:
+        try:
+            named = name_of(filename)
+        except Exception:  # noqa: BLE001 - an older IPython: the plain form below
+            named = None
+        if named is not None:
+            label, name = named
+            return f"{label} {name}, line {lineno}"
+    return f'File "{filename}", line {lineno}'
 
 
 def in_user_code(exc: BaseException, skip_frames: int = 0):
@@ -41,7 +69,7 @@ def in_user_code(exc: BaseException, skip_frames: int = 0):
         return None
     lines = ["in user code:", ""]
     for filename, lineno, func, converted in frames:
-        lines.append(f'    File "{filename}", line {lineno}, in {func}{"  *" if converted else ""}')
+        lines.append(f'    {location(filename, lineno)}, in {func}{"  *" if converted else ""}')
         text = linecache.getline(filename, lineno).strip()
         if text:
             lines.append(f"        {text}")

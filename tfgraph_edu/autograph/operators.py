@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 
+import numpy as np
+
 from ..eager import control_flow as cf
 from ..eager.graph_builder import building_graph
 from ..eager.tensor import EagerTensor
@@ -36,7 +38,8 @@ class Undefined:
 
     def __getattr__(self, name):
         raise AttributeError(f"'{self.symbol_name}' is used before it has a value "
-                             f"(it has no attribute {name!r} yet).")
+                             f"(it has no attribute {name!r} yet). Assign it before this "
+                             "line on every path that reaches it.")
 
 
 class UndefinedReturnValue:
@@ -50,14 +53,16 @@ def ld(value):
     """Read a local variable: an Undefined one is an error that names it."""
     if isinstance(value, Undefined):
         raise UnboundLocalError(f"local variable '{value.symbol_name}' referenced before "
-                                "assignment")
+                                "assignment. Assign it before this line on every path "
+                                "(in both branches of an if).")
     return value
 
 
 def ldu(fn, name):
+    """Read a name or composite name (``x['b']``, ``obj.v``) that may not exist yet."""
     try:
         return fn()
-    except (NameError, UnboundLocalError):
+    except (NameError, KeyError, AttributeError):
         return Undefined(name)
 
 
@@ -112,6 +117,9 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
 
 
 def _tensor_len(t):
+    if t.shape.rank == 0:
+        raise ValueError(f"len requires a non-scalar tensor, got one of shape {t.shape}; "
+                         "iterate over a tensor of rank 1 or more, or use tf.range.")
     if t.shape.rank is not None and t.shape.rank > 0 and t.shape.dims[0] is not None:
         return t.shape.dims[0]
     return array_ops.shape(t)[0]
@@ -168,12 +176,14 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
                     for a, b in zip(results[0], results[1])],
                    [a if isinstance(b, UndefinedReturnValue) else b
                     for a, b in zip(results[0], results[1])]]
+    for name, a, b in zip(symbol_names, results[0], results[1]):
+        if cf._shape_of(a) != cf._shape_of(b) or len(cf.flatten([a])) != len(cf.flatten([b])):
+            raise TypeError(f"'{name}' must have the same nested structure in the main and "
+                            f"else branches: {_describe(a)} in the main branch, {_describe(b)}"
+                            " in the else branch. Give it the same structure in both branches.")
     structure = list(results[0])
     names = _flat_names(structure, symbol_names)
     results = [cf.flatten(list(r)) for r in results]
-    if len(results[0]) != len(results[1]):
-        raise ValueError("The branches of a tensor `if` leave variables with different "
-                         "structures: " + ", ".join(symbol_names))
     outs_idx = []
     merged = list(results[0])
     symbol_names = names
@@ -200,7 +210,8 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
     for i, a, b in zip(outs_idx, then_out, else_out):
         if a.dtype is not b.dtype:
             raise TypeError(f"'{symbol_names[i]}' has dtype {a.dtype.name} in the main branch, "
-                            f"but dtype {b.dtype.name} in the else branch")
+                            f"but dtype {b.dtype.name} in the else branch. Use tf.cast so "
+                            "both branches give it the same dtype.")
     out = cf.make_if(builder, cond, subgraphs[0], subgraphs[1], list(range(len(outs_idx))))
     for k, i in enumerate(outs_idx):
         merged[i] = out[k]
@@ -233,9 +244,11 @@ def _check_branch_values(name, a, b):
     for value, other, branch in ((a, b, "else"), (b, a, "main")):
         if isinstance(other, UndefinedReturnValue) and not isinstance(
                 value, UndefinedReturnValue):
-            raise ValueError(f"the {branch} branch must also have a return statement.")
+            raise ValueError(f"the {branch} branch must also have a return statement. Return "
+                             "a value of the same type on every path (or after the if).")
         if isinstance(other, Undefined) and not isinstance(value, Undefined):
-            raise ValueError(f"'{name}' must also be initialized in the {branch} branch")
+            raise ValueError(f"'{name}' must also be initialized in the {branch} branch. "
+                             f"Assign '{name}' before the if, or in both branches.")
         if other is None and value is not None and not isinstance(value, Undefined):
             raise ValueError(f"'{name}' is None at the end of the {branch} branch; a tensor "
                              "`if` needs a value in both branches.")
@@ -298,11 +311,16 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
             full_set(tuple(merged[i] for i in range(len(merged))))
         symbol_names = tuple(symbol_names[i] for i in carried)
         init = [init[i] for i in carried]
+    for name, v in zip(symbol_names, init):
+        if v is None:
+            raise ValueError(f"'{name}' is not allowed to be None before the loop. Give it a "
+                             "tensor value of the right dtype and shape before the loop.")
     names = _flat_names(init, symbol_names)
     tensors = []
     with _core.using_interpreter(builder):
         for v in cf.flatten(init):
             tensors.append(v if isinstance(v, Tensor) else to_tensor(v))
+    invariants = _shape_invariants((opts or {}).get("shape_invariants"), cf.flatten(init))
 
     def cond_fn(*vals):
         set_state(tuple(cf.pack_as(init, vals)))
@@ -311,12 +329,49 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
     def body_fn(*vals):
         set_state(tuple(cf.pack_as(init, vals)))
         body()
-        return cf.flatten(list(get_state()))
+        after = list(get_state())
+        _check_loop_structure(symbol_names, init, after)
+        return cf.flatten(after)
 
-    max_iter = (opts or {}).get("maximum_iterations")
+    opts = opts or {}
     out = cf.build_while(builder, cond_fn, body_fn, list(range(len(tensors))), tensors,
-                         maximum_iterations=max_iter, names=names)
+                         shape_invariants=invariants,
+                         maximum_iterations=opts.get("maximum_iterations"),
+                         parallel_iterations=opts.get("parallel_iterations", 10), names=names)
     set_state(tuple(cf.pack_as(init, out)))
+
+
+def _shape_invariants(pairs, flat_init):
+    """``set_loop_options(shape_invariants=[(x, shape), ...])`` as one entry per flat loop
+    variable (None where none was given); variables are matched by identity, as in TF."""
+    if not pairs:
+        return None
+    from ..shapes import TensorShape
+    by_id = {id(v): TensorShape(shape) for v, shape in pairs}
+    out = [by_id.get(id(v)) for v in flat_init]
+    return out if any(s is not None for s in out) else None
+
+
+def _check_loop_structure(names, before, after):
+    """TF's errors for loop variables whose Python structure changes in the body."""
+    for name, a, b in zip(names, before, after):
+        if b is None:
+            raise ValueError(f"'{name}' is None at the end of the iteration. Assign it a tensor "
+                             "on every path through the loop body.")
+        if cf._shape_of(a) != cf._shape_of(b) or len(cf.flatten([a])) != len(cf.flatten([b])):
+            raise TypeError(f"'{name}' does not have the same nested structure after one "
+                            f"iteration: {_describe(a)} before the loop, {_describe(b)} after. "
+                            "Keep its structure fixed in the loop, e.g. collect values in a "
+                            "tf.TensorArray instead of a Python list.")
+
+
+def _describe(v) -> str:
+    if isinstance(v, (list, tuple, dict)):
+        return f"a {type(v).__name__} of {len(v)}"
+    return "a tensor" if is_tensor(v) else f"a {type(v).__name__}"
+
+
+_DEFINE_FIX = "Assign it a value of the type the loop gives it before the loop."
 
 
 def _initialise_undefined(init, body, get_state, set_state, symbol_names, builder):
@@ -326,13 +381,15 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
     if not missing:
         return init, set()
     probe = cf.Subgraph(builder, "loop_probe")
-    set_state(tuple(init))
+    # Python numbers become tensors in the loop, so the probe sees them as tensors too (a
+    # Python condition on them would hide what a tensor condition's branches assign)
+    set_state(tuple(probe.run(_probe_values, init)))
     _PROBING[0] += 1
     try:
         probe.run(body)
     except UnboundLocalError as exc:
         name = str(exc).split("'")[1] if "'" in str(exc) else symbol_names[missing[0]]
-        raise ValueError(f"'{name}' must be defined before the loop.") from None
+        raise ValueError(f"'{name}' must be defined before the loop. {_DEFINE_FIX}") from None
     finally:
         _PROBING[0] -= 1
     after = list(get_state())
@@ -351,11 +408,23 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
                         if after[j] is init[j]:
                             unchanged.add(j)
                     continue
-                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop.")
+                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. "
+                                 f"{_DEFINE_FIX}")
             if v is None:
-                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop.")
+                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. "
+                                 f"{_DEFINE_FIX}")
             out[i] = cf.pack_as(v, [_zeros_like_value(x) for x in cf.flatten(v)])
     return out, unchanged
+
+
+def _probe_values(init):
+    out = []
+    for v in init:
+        if isinstance(v, (bool, int, float, np.generic)) and not isinstance(v, Tensor):
+            t = to_tensor(v)
+            v = building_graph().placeholder(t.dtype, t.shape, "probe")
+        out.append(v)
+    return out
 
 
 def _zeros_like_value(v):

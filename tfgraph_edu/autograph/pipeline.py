@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .converters import (
+    annotations,
     break_statements,
     call_trees,
     conditional_expressions,
@@ -15,8 +16,10 @@ from .converters import (
 )
 
 PIPELINE = [
+    ("annotations", annotations,
+     "first: `x: int = 0` is a plain assignment, so x may be shared by the closures below"),
     ("return_statements", return_statements,
-     "first: a return inside a loop becomes a break, which the next pass handles"),
+     "a return inside a loop becomes a break, which the next pass handles"),
     ("break_statements", break_statements,
      "jumps become flags before control flow is converted, so loops see plain state"),
     ("continue_statements", continue_statements, "the same for continue"),

@@ -254,7 +254,8 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
         label = names[i] if names else f"loop variable {i}"
         if before.dtype is not after.dtype:
             raise TypeError(f"'{label}' has dtype {before.dtype.name} before the loop, but "
-                            f"dtype {after.dtype.name} after one iteration")
+                            f"dtype {after.dtype.name} after one iteration. Give it its final "
+                            "dtype before the loop, e.g. with tf.cast.")
         if not spec.shape.is_compatible_with(after.shape):
             raise ValueError(
                 f"'{label}' has shape {before.shape} before the loop, but shape {after.shape} "

@@ -395,6 +395,9 @@ class Function:
         return cf, created
 
 
+autograph_conversion.register_self_converting(Function)  # AutoGraph calls it as it is
+
+
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
              reduce_retracing=False, experimental_implements=None,
              experimental_autograph_options=None, experimental_attributes=None,

@@ -466,12 +466,21 @@ Unpack = define("Unpack", ("value",), _unpack_kernel, _unpack_shape,
 def unstack(value, num=None, axis=0, name="unstack"):
     """Splits ``value`` along ``axis`` into a list of tensors (op ``Unpack``)."""
     value = convert.to_tensor(value)
+    s = value.shape
+    if s.rank is not None and not -s.rank <= axis < s.rank:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-s.rank}, {s.rank})")
     if num is None:
-        s = value.shape
         if s.rank is None or s.dims[axis] is None:
             raise ValueError(f"Cannot infer argument `num` from shape {s}")
         num = s.dims[axis]
-    return bind(Unpack, (value,), {"num": int(num), "axis": int(axis)}, name)
+    return _as_list(bind(Unpack, (value,), {"num": int(num), "axis": int(axis)}, name), num)
+
+
+def _as_list(result, n):
+    """A multi-output op's outputs as a list, also when it has one output or none."""
+    if isinstance(result, list):
+        return result
+    return [result] if n == 1 else []
 
 
 def _splitv_shape(value, size_splits, axis=0, num_split=1):
@@ -479,6 +488,8 @@ def _splitv_shape(value, size_splits, axis=0, num_split=1):
     s = value.shape
     if s.rank is None:
         return [(TensorShape(None), value.dtype)] * num_split
+    if s.rank == 0:
+        raise shape_error("Shape must be at least rank 1 but is rank 0")
     ax = axis % s.rank
     total = s.dims[ax]
     if sizes is not None and -1 in sizes and total is not None:
@@ -516,7 +527,10 @@ SplitV = define("SplitV", ("value", "size_splits"), _splitv_kernel, _splitv_shap
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """Splits ``value`` into equal parts or parts of given sizes along ``axis`` (``SplitV``)."""
     value = convert.to_tensor(value)
-    if isinstance(num_or_size_splits, (int, np.integer)):
+    if isinstance(num_or_size_splits, (int, np.integer)) and value.shape.rank == 0:
+        n = int(num_or_size_splits)
+        sizes = [0] * n  # the shape rule raises TF's error for a scalar
+    elif isinstance(num_or_size_splits, (int, np.integer)):
         n = int(num_or_size_splits)
         d = value.shape.dims[axis] if value.shape.rank is not None else None
         if d is None:
@@ -531,7 +545,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
         sizes = num_or_size_splits
         n = num if num is not None else (len(sizes) if not convert.is_tensor(sizes)
                                          else sizes.shape.dims[0])
-    return bind(SplitV, (value, sizes), {"axis": int(axis), "num_split": int(n)}, name)
+    return _as_list(bind(SplitV, (value, sizes), {"axis": int(axis), "num_split": int(n)},
+                         name), n)
 
 
 # -- Tile, BroadcastTo, BroadcastGradientArgs -----------------------------------------------------
@@ -731,6 +746,9 @@ def _check_index(idx, shape_dims):
         elif k is None:
             continue
         else:
+            if dim >= len(shape_dims):
+                raise shape_error(f"Index out of range using input dim {dim}; input has only "
+                                  f"{len(shape_dims)} dims")
             if isinstance(k, int) and dim < len(shape_dims):
                 d = shape_dims[dim]
                 if d is not None and not -d <= k < d:
@@ -747,6 +765,13 @@ def _strided_slice_kernel(x, begin, end, strides, **masks):
 
 def _strided_slice_shape(x, begin, end, strides, **masks):
     b, e, s = _known_ints(begin), _known_ints(end), _known_ints(strides)
+    n = begin.shape.dims[0] if begin.shape.rank == 1 else None
+    if (b is None and x.shape.rank is not None and n is not None and n <= x.shape.rank
+            and masks.get("shrink_axis_mask", 0) == (1 << n) - 1
+            and not masks.get("ellipsis_mask", 0) and not masks.get("new_axis_mask", 0)):
+        # x[i] (x[i, j]...) with tensor indices, as a tensor loop iterates: the leading dims
+        # go, the others stay known even though the indices are not
+        return TensorShape(x.shape.dims[n:]), x.dtype
     if x.shape.rank is None or b is None or e is None or s is None:
         return TensorShape(None), x.dtype
     if 0 in s:

@@ -72,7 +72,30 @@ def _mean(x, axis, keepdims):
         total = np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64)
         count = int(np.prod([x.shape[a] for a in axis])) if axis else 1
         return (np.trunc(total / max(count, 1))).astype(x.dtype)
+    if x.size == 0:  # 0/0: NaN, as in TF (np.mean would also warn)
+        return np.sum(x, axis=axis, keepdims=keepdims) / x.dtype.type(0)
     return np.mean(x, axis=axis, keepdims=keepdims)
+
+
+def _identity_of(np_fn, dtype):
+    """What TF's Max/Min give over no elements: the lowest (highest) value of the dtype."""
+    if dtype.kind == "f":
+        return -np.inf if np_fn is np.max else np.inf
+    info = np.iinfo(dtype)
+    return info.min if np_fn is np.max else info.max
+
+
+def _extreme(np_fn):
+    """``np.max``/``np.min`` that, like TF, reduce empty axes to the dtype's identity."""
+    def fn(x, axis, keepdims):
+        if x.size == 0:
+            return np_fn(x, axis=axis, keepdims=keepdims, initial=_identity_of(np_fn, x.dtype))
+        return np_fn(x, axis=axis, keepdims=keepdims)
+    fn.__name__ = np_fn.__name__
+    return fn
+
+
+_max, _min = _extreme(np.max), _extreme(np.min)
 
 
 def _kept_shape(x, axes):
@@ -146,7 +169,9 @@ def _mean_special(op):
             x.shape.rank == 0:
         return None
     ax = _axes(x.shape.rank, axes)
-    count = int(np.prod([x.shape.dims[a] for a in ax])) or 1
+    count = int(np.prod([x.shape.dims[a] for a in ax]))
+    if count == 0:
+        return None  # the general kernel: 0/0 is NaN, as in TF
     keep = bool(op.attrs.get("keep_dims", False))
     add = np.add.reduce
     return (lambda v: add(v, axis=ax, keepdims=keep) / count), (0,)
@@ -160,10 +185,10 @@ Mean = define("Mean", ("input", "reduction_indices"), _kernel(_mean, errstate=Tr
               T=(0,), dtypes=N, input_dtypes=_IN, specialize=lambda op: _mean_special(op))
 Prod = define("Prod", ("input", "reduction_indices"), _kernel(np.prod), _reduce_shape,
               _prod_grad, T=(0,), dtypes=N, input_dtypes=_IN)
-Max = define("Max", ("input", "reduction_indices"), _kernel(np.max), _reduce_shape, _minmax_grad,
-             T=(0,), dtypes=N, input_dtypes=_IN, specialize=_reduce_special(np.max))
-Min = define("Min", ("input", "reduction_indices"), _kernel(np.min), _reduce_shape, _minmax_grad,
-             T=(0,), dtypes=N, input_dtypes=_IN, specialize=_reduce_special(np.min))
+Max = define("Max", ("input", "reduction_indices"), _kernel(_max), _reduce_shape, _minmax_grad,
+             T=(0,), dtypes=N, input_dtypes=_IN, specialize=_reduce_special(_max))
+Min = define("Min", ("input", "reduction_indices"), _kernel(_min), _reduce_shape, _minmax_grad,
+             T=(0,), dtypes=N, input_dtypes=_IN, specialize=_reduce_special(_min))
 All = define("All", ("input", "reduction_indices"), _kernel(np.all), _reduce_shape, None,
              T=(0,), dtypes=_B, input_dtypes=_IN)
 Any = define("Any", ("input", "reduction_indices"), _kernel(np.any), _reduce_shape, None,

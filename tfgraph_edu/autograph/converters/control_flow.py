@@ -67,14 +67,19 @@ def undefined_inits(names) -> list:
     return ast.parse("".join(f"{n} = ag__.Undefined({n!r})\n" for n in names)).body
 
 
-def state_closures(ctx, symbols, origin):
-    """``get_state``/``set_state`` functions over ``symbols``; returns (names, defs)."""
+def state_closures(ctx, symbols, origin, composites=()):
+    """``get_state``/``set_state`` functions over ``symbols``; returns (names, defs).
+    Composite symbols (``x['b']``, ``obj.v``) are read with ``ag__.ldu`` (they may not exist
+    yet) and written back by assignment; only plain names are declared nonlocal."""
     get_name, set_name = ctx.namer.new("get_state"), ctx.namer.new("set_state")
-    elts = ", ".join(symbols)
-    tup = f"({elts},)" if len(symbols) == 1 else f"({elts})"
+    plain = [n for n in symbols if n not in composites]
+    reads = [f"ag__.ldu(lambda: {n}, {n!r})" if n in composites else n for n in symbols]
     if symbols:
-        src = (f"def {get_name}():\n    return {tup}\n"
-               f"def {set_name}(vars_):\n    nonlocal {elts}\n    {tup} = vars_\n")
+        getter = ", ".join(reads) + ("," if len(symbols) == 1 else "")
+        targets = ", ".join(symbols) + ("," if len(symbols) == 1 else "")
+        declare = f"    nonlocal {', '.join(plain)}\n" if plain else ""
+        src = (f"def {get_name}():\n    return ({getter})\n"
+               f"def {set_name}(vars_):\n{declare}    {targets} = vars_\n")
     else:
         src = (f"def {get_name}():\n    return ()\n"
                f"def {set_name}(block_vars):\n    pass\n")
@@ -82,7 +87,7 @@ def state_closures(ctx, symbols, origin):
     for d in defs:
         d._ag_generated = True
         d._ag_nonlocal = set()
-    defs[1]._ag_nonlocal = set(symbols)
+    defs[1]._ag_nonlocal = set(plain)
     return get_name, set_name, defs
 
 
@@ -96,8 +101,9 @@ def closure(name: str, args: list[str], body: list, ctx, origin) -> ast.Function
     for d in generated_defs(body):
         nested |= d._ag_nonlocal
     candidates = (direct | nested) - set(args)
+    # parameters are bound outside every closure (their binding is no Name node)
     shared = {n for n in candidates
-              if counts[n] < ctx.total[n] or n in ALWAYS_LIVE}
+              if counts[n] < ctx.total[n] or n in ALWAYS_LIVE or n in ctx.params}
     owned = (nested - shared) - set(args)
     body = undefined_inits(needs_binding(body, owned)) + body
     fn = ast.parse(f"def {name}({', '.join(args)}):\n    pass").body[0]
@@ -128,9 +134,12 @@ def convert_block(stmts, live_after: set, ctx) -> list:
 def convert_stmt(s, live_out: set, ctx) -> list:
     if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return [s]
+    if isinstance(s, (ast.While, ast.For)):
+        s._ag_options = loop_options(s)
     if isinstance(s, (ast.If, ast.While, ast.For)):  # read the user's code before it moves
         s._ag_modified = analysis.assigned(s.body + s.orelse) & ctx.local_names
         s._ag_live_in = analysis.read_before_write(s.body)
+        s._ag_composites = analysis.composites_assigned(s.body + s.orelse)
     if isinstance(s, ast.If):
         s.body = convert_block(s.body, live_out, ctx)
         s.orelse = convert_block(s.orelse, live_out, ctx)
@@ -139,12 +148,14 @@ def convert_stmt(s, live_out: set, ctx) -> list:
         # the next iteration reads what the loop reads before writing it
         again = live_out | analysis.read_before_write([s])
         s.body = convert_block(s.body, again, ctx)
+        s._ag_composites = loop_composites(s._ag_composites, again)
         return while_statements.build(s, live_out, again, ctx)
     if isinstance(s, ast.For):
         again = live_out | analysis.read_before_write([s])
         if getattr(s, "_ag_extra_test", None):
             again.add(s._ag_extra_test)
         s.body = convert_block(s.body, again, ctx)
+        s._ag_composites = loop_composites(s._ag_composites, again)
         return for_statements.build(s, live_out, again, ctx)
     if isinstance(s, (ast.With, ast.Try)):
         s.body = convert_block(s.body, live_out, ctx)
@@ -155,6 +166,47 @@ def convert_stmt(s, live_out: set, ctx) -> list:
                 setattr(s, field, convert_block(getattr(s, field), live_out, ctx))
         return [s]
     return [s]
+
+
+def loop_options(node) -> list:
+    """Take ``tf.autograph.experimental.set_loop_options(...)`` out of a loop body (as TF
+    does: a directive, not a call) and return its keywords as (key, value-expression) pairs."""
+    out: list = []
+    body = []
+    for stmt in node.body:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if isinstance(call, ast.Call) and _is_converted_call(call) and _names_loop_options(
+                call.args[0]):
+            kwargs = call.args[2]
+            if isinstance(kwargs, ast.Dict):
+                out += [(k.value, v) for k, v in zip(kwargs.keys, kwargs.values)
+                        if isinstance(k, ast.Constant)]
+            continue
+        body.append(stmt)
+    node.body = body or [ast.Pass()]
+    return out
+
+
+def _is_converted_call(call) -> bool:
+    f = call.func
+    return (isinstance(f, ast.Attribute) and f.attr == "converted_call"
+            and isinstance(f.value, ast.Name) and f.value.id == "ag__" and len(call.args) >= 3)
+
+
+def _names_loop_options(f) -> bool:
+    return (isinstance(f, ast.Attribute) and f.attr == "set_loop_options") or (
+        isinstance(f, ast.Name) and f.id == "set_loop_options")
+
+
+def options_dict(pairs, extra=()) -> ast.Dict:
+    pairs = list(extra) + list(pairs)
+    return ast.Dict(keys=[ast.Constant(k) for k, _ in pairs], values=[v for _, v in pairs])
+
+
+def loop_composites(composites: dict, live_in: set) -> dict:
+    """The composite names that are loop state: those whose every root is live into the loop
+    (``x.y`` of an ``x`` the loop creates afresh is not)."""
+    return {k: roots for k, roots in composites.items() if roots <= live_in}
 
 
 def transform(fn: ast.FunctionDef, ctx) -> ast.FunctionDef:

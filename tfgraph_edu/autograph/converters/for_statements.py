@@ -16,13 +16,15 @@ def build(node: ast.For, live_out: set, again: set, ctx) -> list:
     origin = getattr(node, "_ag_line", None) or getattr(node, "lineno", None)
     targets: set[str] = set()
     analysis._targets(node.target, targets)
-    modified = node._ag_modified - targets
+    # the loop target is state only when it is read after the loop (its last value)
+    modified = (node._ag_modified - targets) | (targets & live_out)
     carried = node._ag_live_in | live_out
     flag = getattr(node, "_ag_extra_test", None)
     if flag:
         carried.add(flag)
-    symbols = sorted(modified & carried)
-    get_name, set_name, state = control_flow.state_closures(ctx, symbols, origin)
+    composites = sorted(node._ag_composites)
+    symbols = sorted(modified & carried) + composites
+    get_name, set_name, state = control_flow.state_closures(ctx, symbols, origin, composites)
     body_name = ctx.namer.new("loop_body")
     unpack = ast.Assign(targets=[node.target], value=ast.Name(id="itr", ctx=ast.Load()))
     ast.copy_location(unpack, node)
@@ -38,6 +40,8 @@ def build(node: ast.For, live_out: set, again: set, ctx) -> list:
     call = ast.parse(f"ag__.for_stmt(ITER, {extra}, {body_name}, {get_name}, {set_name}, "
                      f"{tuple(symbols)!r}, {{'iterate_names': {names!r}}})").body[0]
     call.value.args[0] = node.iter
+    call.value.args[6] = control_flow.options_dict(
+        node._ag_options, [("iterate_names", ast.Constant(names))])
     out += [body, call]
     for n in out:
         for m in ast.walk(n):

@@ -16,9 +16,11 @@ def build(node: ast.If, live_out: set, ctx) -> list:
     modified = node._ag_modified
     # outputs first (modified and read later); then the other modified names, which only
     # need restoring between the two traced branches so neither sees the other's values
-    outputs = sorted(modified & live_out)
+    # composite names (x['b'], obj.v) are always outputs, as in TensorFlow
+    composites = sorted(node._ag_composites)
+    outputs = sorted(modified & live_out) + composites
     symbols = outputs + sorted(modified - live_out)
-    get_name, set_name, state = control_flow.state_closures(ctx, symbols, origin)
+    get_name, set_name, state = control_flow.state_closures(ctx, symbols, origin, composites)
     body_name, else_name = ctx.namer.new("if_body"), ctx.namer.new("else_body")
     body = control_flow.closure(body_name, [], node.body, ctx, origin)
     orelse = control_flow.closure(else_name, [], node.orelse, ctx, origin)

@@ -44,15 +44,32 @@ def _rewrite_block(stmts, in_loop: bool) -> list:
     out: list = []
     for i, s in enumerate(stmts):
         returns = _blocks.contains(s, ast.Return, into_loops=True)
+        leaves_inner_loop = in_loop and _returns_from_inner_loop(s)
         out.extend(_rewrite_stmt(s, in_loop))
         if isinstance(s, ast.Return):
             return out
+        if leaves_inner_loop:  # the inner loop's break stops only it: stop this loop too
+            line = templates.origin(s)
+            out.append(templates.mark(ast.If(test=templates.name("do_return"),
+                                             body=[ast.Break()], orelse=[]), line))
         if returns and i + 1 < len(stmts):
             rest = _rewrite_block(stmts[i + 1:], in_loop)
             guard = ast.If(test=_blocks.not_flag("do_return"), body=rest, orelse=[])
             out.append(templates.mark(guard, templates.origin(stmts[i + 1])))
             return out
     return out
+
+
+def _returns_from_inner_loop(s) -> bool:
+    """Whether ``s`` holds a loop (``s`` itself included) with a return inside it."""
+    todo = [s]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, _blocks.LOOPS) and _blocks.contains(n, ast.Return, into_loops=True):
+            return True
+        if not isinstance(n, _blocks.FUNCS):
+            todo.extend(ast.iter_child_nodes(n))
+    return False
 
 
 def _rewrite_stmt(s, in_loop: bool) -> list:

@@ -16,8 +16,9 @@ def build(node: ast.While, live_out: set, again: set, ctx) -> list:
     origin = getattr(node, "_ag_line", None) or getattr(node, "lineno", None)
     modified = node._ag_modified
     carried = analysis.loaded([node.test]) | node._ag_live_in | live_out
-    symbols = sorted(modified & carried)
-    get_name, set_name, state = control_flow.state_closures(ctx, symbols, origin)
+    composites = sorted(node._ag_composites)
+    symbols = sorted(modified & carried) + composites
+    get_name, set_name, state = control_flow.state_closures(ctx, symbols, origin, composites)
     test_name, body_name = ctx.namer.new("loop_test"), ctx.namer.new("loop_body")
     test = ast.parse(f"def {test_name}():\n    return COND").body[0]
     test.body[0].value = node.test
@@ -25,6 +26,7 @@ def build(node: ast.While, live_out: set, again: set, ctx) -> list:
     body = control_flow.closure(body_name, [], node.body, ctx, origin)
     call = ast.parse(f"ag__.while_stmt({test_name}, {body_name}, {get_name}, {set_name}, "
                      f"{tuple(symbols)!r}, {{}})").body[0]
+    call.value.args[5] = control_flow.options_dict(node._ag_options)
     for n in ast.walk(call):
         n._ag_line = origin
     for n in ast.walk(test):

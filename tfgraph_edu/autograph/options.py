@@ -1,0 +1,32 @@
+"""``tf.autograph.experimental``: loop options and the optional features (layer 5)."""
+
+from __future__ import annotations
+
+import enum
+
+
+def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=None,
+                     shape_invariants=None):
+    """Options for the tensor loop this call is the first statement of.
+
+    AutoGraph takes the call out of the loop body and passes its arguments to the While op
+    (``shape_invariants`` is a list of ``(variable, shape)`` pairs); run as plain Python -
+    eagerly, or in a loop that stays a Python loop - it does nothing, as in TensorFlow.
+    """
+    del parallel_iterations, swap_memory, maximum_iterations, shape_invariants
+
+
+class Feature(enum.Enum):
+    """The optional conversions of ``tf.function(experimental_autograph_options=...)``.
+
+    They are accepted and recorded; tfgraph_edu's AutoGraph always converts the same way
+    (the features TF enables by default), which the docstring of ``tf.function`` says.
+    """
+
+    ALL = "ALL"
+    AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"
+    ASSERT_STATEMENTS = "ASSERT_STATEMENTS"
+    BUILTIN_FUNCTIONS = "BUILTIN_FUNCTIONS"
+    EQUALITY_OPERATORS = "EQUALITY_OPERATORS"
+    LISTS = "LISTS"
+    NAME_SCOPES = "NAME_SCOPES"
