@@ -83,7 +83,7 @@ _LABELS = {
     "in_function": ("in concrete function", "所屬具體函式", "所属具体函数"),
     "inside": ("inside", "位於", "位于"),
     "value": ("value", "值", "值"),
-    "values_at": ("values at iteration {i}", "第 {i} 次迭代的值", "第 {i} 次迭代的值"),
+    "values_at": ("values at {i}", "{i} 時的值", "{i} 时的值"),
     "not_run": ("not run (yet)", "（尚未）執行", "（尚未）运行"),
     "collapsed_box": ("{n} ops folded here: double-click to open",
                       "這裡收合了 {n} 個運算：雙擊展開", "这里折叠了 {n} 个运算：双击展开"),
