@@ -42,6 +42,7 @@ __all__ = ["graph_to_dot", "COLLAPSE_ABOVE", "KINDS", "HIGHLIGHTS", "kind_of", "
 COLLAPSE_ABOVE = 50  # graphs with more ops start with their top-level scopes collapsed
 BLOCKS_ABOVE = 200  # more ops than this outside every scope and series: drawn in blocks
 BODY_COLLAPSE_ABOVE = 80  # control-flow bodies with more ops start collapsed
+SERIES_ABOVE = 1000  # graphs with more ops start with their series of like-named ops folded
 SERIES_MIN = 8  # like-named ops of one type in one scope fold into a series from this many
 NAME_LIMIT = 40  # names longer than this are shortened in labels (the SVG title keeps all)
 FONT = "Helvetica,Arial,sans-serif"
@@ -321,7 +322,8 @@ def block_size(graph, scopes=None, series=None) -> int:
         scopes = [scope_of(op.name, names) for op in ops]
     if series is None:
         series = series_of(ops, scopes)
-    loose = sum(1 for i, s in enumerate(scopes) if not s and i not in series)
+    folded = n > SERIES_ABOVE  # series are folded by default only in graphs this big
+    loose = sum(1 for i, s in enumerate(scopes) if not s and not (folded and i in series))
     return 0 if loose <= BLOCKS_ABOVE else max(50, -(-n // 100))
 
 
@@ -342,14 +344,16 @@ def _layout(graph):
 
 def top_scopes(graph) -> set:
     """What a big graph starts with collapsed: its top-level name scopes, its series of
-    like-named ops, and, when many ops are outside any scope and series, blocks of
-    consecutive such ops (so even a flat 10,000-op graph draws in seconds)."""
+    like-named ops (in graphs of more than ``SERIES_ABOVE`` ops), and, when many ops are
+    outside any scope and series, blocks of consecutive such ops (so even a flat 10,000-op
+    graph draws in seconds)."""
     scopes, series, size = _layout(graph)
+    big = len(scopes) > SERIES_ABOVE
     out = set()
     for i, scope in enumerate(scopes):
         if scope:
             out.add(scope.split("/", 1)[0])
-        elif i in series:
+        elif big and i in series:
             out.add(series[i])
         elif size:
             out.add(block_of(i, size))
@@ -357,8 +361,12 @@ def top_scopes(graph) -> set:
 
 
 def _series_everywhere(graph, prefix: str = "") -> set:
-    """Every series name of ``graph`` and of the graphs its control flow runs."""
-    out = {prefix + s for s in set(series_of(graph.operations, _layout(graph)[0]).values())}
+    """The series names of ``graph`` and of the graphs its control flow runs, in each graph
+    of more than ``SERIES_ABOVE`` ops (in a smaller graph, folding ops that merely share a
+    name would hide more than it shows)."""
+    out = set()
+    if len(graph.operations) > SERIES_ABOVE:
+        out = {prefix + s for s in set(series_of(graph.operations, _layout(graph)[0]).values())}
     for op in graph.operations:
         if _has_bodies(op):
             for label, fn in _bodies(op):
@@ -380,9 +388,10 @@ def _big_bodies(graph, prefix: str = "") -> set:
 
 
 def default_collapse(graph) -> set:
-    """The ``collapse`` used when none is given: every series of like-named ops; for a graph
-    of more than ``COLLAPSE_ABOVE`` ops, its top-level scopes (and blocks, see
-    :func:`top_scopes`); the control-flow bodies of more than ``BODY_COLLAPSE_ABOVE`` ops."""
+    """The ``collapse`` used when none is given: the series of like-named ops of graphs of
+    more than ``SERIES_ABOVE`` ops; for a graph of more than ``COLLAPSE_ABOVE`` ops, its
+    top-level scopes (see :func:`top_scopes`); the control-flow bodies of more than
+    ``BODY_COLLAPSE_ABOVE`` ops."""
     out = _series_everywhere(graph) | _big_bodies(graph)
     if len(graph.operations) > COLLAPSE_ABOVE:
         out |= top_scopes(graph)
