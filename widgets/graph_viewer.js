@@ -21,6 +21,17 @@ function fill(text, values) {
 
 function render({ model, el }) {
   const w = (key) => (model.get("words") || {})[key] || key;
+  // big maps (nodes, node_ids, cluster_ids, folded) arrive as JSON text: parsed once each
+  const parsed = new Map();
+  const J = (key) => {
+    const v = model.get(key);
+    if (typeof v !== "string") return v || {};
+    const hit = parsed.get(key);
+    if (hit && hit.text === v) return hit.value;
+    const value = JSON.parse(v);
+    parsed.set(key, { text: v, value });
+    return value;
+  };
   el.classList.add("tfg-viewer");
 
   // -- toolbar --------------------------------------------------------------------------
@@ -151,13 +162,13 @@ function render({ model, el }) {
   const idOf = (g) => {
     const t = g.querySelector(":scope > title");
     if (!t) return null;
-    const ids = model.get("node_ids") || {};
+    const ids = J("node_ids");
     return ids[t.textContent] !== undefined ? ids[t.textContent] : t.textContent;
   };
   let byId = new Map();  // node id -> its <g>
   function visibleNode(id) {
     // the node drawn for `id`: itself, or the box / op it is folded into
-    const folded = (model.get("folded") || {})[id];
+    const folded = J("folded")[id];
     if (folded !== undefined && byId.has(folded)) return byId.get(folded);
     let path = id;
     while (path) {
@@ -212,7 +223,7 @@ function render({ model, el }) {
   }
   function showDetails() {
     const name = model.get("selected");
-    const info = (model.get("nodes") || {})[name];
+    const info = J("nodes")[name];
     details.replaceChildren();
     if (!info) {
       if (name && (model.get("collapsed") || []).includes(name)) {
@@ -351,7 +362,7 @@ function render({ model, el }) {
       g.addEventListener("dblclick", (ev) => {
         ev.stopPropagation();
         const t = g.querySelector(":scope > title");
-        const scope = t && (model.get("cluster_ids") || {})[t.textContent];
+        const scope = t && J("cluster_ids")[t.textContent];
         if (scope) model.send({ type: "toggle_scope", scope });
       });
     }
@@ -375,7 +386,7 @@ function render({ model, el }) {
     const q = query.trim().toLowerCase();
     message.textContent = "";
     if (!q) return;
-    const nodes = Object.keys(model.get("nodes") || {});
+    const nodes = Object.keys(J("nodes"));
     const hit = nodes.find((n) => n.toLowerCase() === q) ||
       nodes.find((n) => n.toLowerCase().split("/").pop() === q) ||
       nodes.find((n) => n.toLowerCase().includes(q));

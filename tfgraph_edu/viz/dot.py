@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import html
 import re
+import weakref
 
 import numpy as np
 
@@ -242,7 +243,14 @@ def _is_function(value) -> bool:
 
 
 def _has_bodies(op) -> bool:
-    return op.type in _FLOW_TYPES or any(_is_function(v) for v in op.attrs.values())
+    if op.type in _FLOW_TYPES:
+        return True
+    attrs = op.attrs
+    return bool(attrs) and any(_is_function(v) for v in attrs.values()
+                               if not isinstance(v, _PLAIN))
+
+
+_PLAIN = (str, int, float, bool, np.ndarray, np.generic, type(None))
 
 
 def _fed_inputs(op) -> int:
@@ -333,13 +341,25 @@ def block_of(index: int, size: int) -> str:
     return f"ops[{start}:{start + size}]"
 
 
+_LAST_LAYOUT: list = [None, -1, None]  # (weak reference to a graph, its op count, layout)
+
+
 def _layout(graph):
-    """(scopes, series, block size) of a graph's ops."""
+    """(scopes, series, block size) of a graph's ops; the last one is remembered, since
+    drawing, collapsing and the viewer's name maps all ask for it."""
+    ref, n, found = _LAST_LAYOUT
     ops = graph.operations
+    if ref is not None and ref() is graph and n == len(ops):
+        return found
     names = {op.name for op in ops}
     scopes = [scope_of(op.name, names) for op in ops]
     series = series_of(ops, scopes)
-    return scopes, series, block_size(graph, scopes, series)
+    found = scopes, series, block_size(graph, scopes, series)
+    try:
+        _LAST_LAYOUT[:] = [weakref.ref(graph), len(ops), found]
+    except TypeError:  # not weakly referable: not remembered
+        pass
+    return found
 
 
 def top_scopes(graph) -> set:
@@ -708,7 +728,7 @@ def node_ids(graph, collapse=None, prefix: str = "") -> dict:
     out = {svg_title(prefix + op.name): prefix + op.name for op in graph.operations}
     for path in _scope_paths(graph, names):
         out.setdefault(svg_title(prefix + path), prefix + path)
-    scopes, series, size = _layout(graph)
+    _, series, size = _layout(graph)
     for name in set(series.values()):
         out.setdefault(svg_title(prefix + name), prefix + name)
     if size:
