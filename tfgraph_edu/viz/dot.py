@@ -30,6 +30,7 @@ titles back to op and scope names for the interactive viewer.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 import weakref
@@ -103,10 +104,24 @@ def visible(text) -> str:
     return _INVISIBLE.sub(_show, str(text))
 
 
+ID_LIMIT = 1000  # Graphviz rejects quoted strings over 16 KiB: longer ids are shortened
+
+
+def _ident(text) -> str:
+    """``visible(text)``, shortened past ``ID_LIMIT`` characters to its start, an ellipsis and a
+    hash of the whole (so two long names that share their start stay two nodes)."""
+    shown = visible(text)
+    if len(shown) <= ID_LIMIT:
+        return shown
+    digest = hashlib.sha1(str(text).encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{shown[:ID_LIMIT]}…#{digest}"
+
+
 def quote(text) -> str:
-    """A DOT quoted string whose value is exactly ``visible(text)``: backslashes and quotes are
-    escaped, so nothing in ``text`` can end the string or start a Graphviz escape."""
-    return '"' + visible(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A DOT quoted string whose value is ``visible(text)`` (shortened past ``ID_LIMIT``
+    characters): backslashes and quotes are escaped, so nothing in ``text`` can end the
+    string or start a Graphviz escape."""
+    return '"' + _ident(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _label(*lines) -> str:
@@ -178,6 +193,15 @@ def _outer_text(outer, kind: str) -> str:
     return f"{text} = {value}" if value is not None else text
 
 
+def _variable_name(outer) -> str:
+    """The name of the variable whose handle ``outer`` is (``dense/kernel``), or ''."""
+    handle = getattr(outer, "_value", None)
+    if not hasattr(handle, "var_dtype"):
+        return ""
+    name = str(getattr(handle, "name", "") or "")
+    return name[:-2] if name.endswith(":0") else name
+
+
 _SUFFIX = re.compile(r"_\d+$")
 _VERSION = re.compile(r"v\d+$")
 
@@ -203,6 +227,8 @@ def _node_lines(op, kind: str, outer, shown: str | None = None) -> list[str]:
     elif kind in ("captured", "variable"):
         if getattr(outer, "op", None) is not None and hasattr(outer, "value_index"):
             lines = [name]  # a tensor of the enclosing graph: an edge comes from it
+        elif kind == "variable" and _variable_name(outer):  # under its own name
+            lines = [_short(_variable_name(outer), NAME_LIMIT), "variable"]
         elif outer is not None:
             lines = [name, _short(_outer_text(outer, kind), NAME_LIMIT)]
         else:
@@ -715,7 +741,7 @@ _ENTITY = re.compile(r"&#?[A-Za-z0-9]+;")
 def svg_title(node_id: str) -> str:
     """The text of the SVG ``<title>`` Graphviz writes for a node or cluster id: the id as DOT
     parsed it (backslashes stay doubled) with entity-like text decoded by the browser."""
-    text = visible(node_id).replace("\\", "\\\\")
+    text = _ident(node_id).replace("\\", "\\\\")
     return _ENTITY.sub(lambda m: html.unescape(m.group(0)), text) if "&" in text else text
 
 
