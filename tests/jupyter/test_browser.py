@@ -38,6 +38,15 @@ CELLS = [
     "        x = x + tf.cast(i, tf.float32)\n    return x\n\nf(tf.constant([1.0, -1.0]))",
     "viewer = GraphViewer(f)\nviewer",
 ]
+EN_CELLS = [
+    "%load_ext tfgraph_edu\nimport tfgraph_edu as tf\n"
+    "from tfgraph_edu.jupyter.widgets import TimingChart",
+    "%%trace -n 5\n@tf.function\ndef h(x):\n    with tf.name_scope('layer'):\n"
+    "        x = tf.nn.relu(x * 2.0)\n    for i in tf.range(3):\n"
+    "        x = x + tf.cast(i, tf.float32)\n    return x\n\nh(tf.constant([1.0, 2.0]))",
+    "%trace_explorer h",
+    "TimingChart(h, number=5)",
+]
 ZH_CELLS = [
     "%load_ext tfgraph_edu\nimport tfgraph_edu as tf",
     "%%trace -n 5 --lang zh-Hant\n@tf.function\ndef g(x):\n    if tf.reduce_sum(x) > 0:\n"
@@ -69,10 +78,12 @@ def _server(tmp_path, app: str):
                     "chromium); run it as root or install chromium by hand.")
     _notebook(tmp_path / "viewer.ipynb", CELLS)
     _notebook(tmp_path / "zh.ipynb", ZH_CELLS)
+    _notebook(tmp_path / "en.ipynb", EN_CELLS)
     port, token = _free_port(), secrets.token_hex(16)
     env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1")
     extra = (["--LabApp.news_url=", "--LabApp.check_for_updates_class="
-              "jupyterlab.NeverCheckForUpdate", "--LabApp.extension_manager=readonly"]
+              "jupyterlab.NeverCheckForUpdate", "--LabApp.extension_manager=readonly",
+              f"--LabApp.workspaces_dir={tmp_path.parent / (tmp_path.name + '-ws')}"]
              if app == "jupyterlab" else [])
     proc = subprocess.Popen(
         [sys.executable, "-m", app, "--no-browser", "--ServerApp.ip=127.0.0.1",
@@ -297,5 +308,32 @@ def test_trace_panels_and_viewer_in_traditional_chinese(server):
         assert "符合視窗" in viewer.locator(".tfg-fit").inner_text()
         assert "圖例" in viewer.locator(".tfg-legend").inner_text()
         page.screenshot(path=str(ARTIFACTS / "zh_viewer.png"))
+        browser.close()
+    assert not _js_errors(errors), errors
+
+
+def test_trace_explorer_and_timing_chart_count_only_the_learners_calls(server):
+    from playwright.sync_api import sync_playwright
+    app, url, token = server
+    if app != "jupyterlab":
+        pytest.skip("checked once, in JupyterLab")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser, page, errors = _open(p, app, url, token, "en.ipynb")
+        _run_all(page, ".tfg-timing .tfg-timing-row", ARTIFACTS / "en_failed.png")
+        _no_news(page)
+        head = page.locator(".tfg-explorer-head").first.inner_text()
+        # one call by the learner; the graph runs of %%trace and of the chart (a warm-up and
+        # 5 runs each) are only counted aside
+        assert head.startswith("h: 1 calls, 1 traces"), head
+        assert "(+ 12 timing runs, not counted)" in head
+        assert page.locator(".tfg-explorer li").count() == 2
+        rows = page.locator(".tfg-timing-row")
+        assert rows.count() == 3
+        assert all("speed-up" in rows.nth(i).inner_text() for i in (1, 2))
+        page.locator(".tfg-trace").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "en_trace.png"))
+        page.locator(".tfg-timing").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "en_explorer_timing.png"))
         browser.close()
     assert not _js_errors(errors), errors
