@@ -24,7 +24,8 @@ graphviz:
 	  fi; \
 	fi
 
-# Debian's Chromium, for the browser tests of the widgets (Playwright drives it; no download)
+# Debian's Chromium and CJK fonts, for the browser tests of the widgets (Playwright drives it;
+# no download)
 browser:
 	@if [ ! -x /usr/bin/chromium ]; then \
 	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
@@ -32,6 +33,14 @@ browser:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; \
 	  else \
 	    echo "Chromium is missing: the browser tests need 'sudo apt-get install chromium'."; \
+	  fi; \
+	fi
+	@if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing CJK fonts (Debian package 'fonts-noto-cjk') for the zh screenshots..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends fonts-noto-cjk >/dev/null; \
+	  else \
+	    echo "CJK fonts are missing: zh widgets show boxes; 'sudo apt-get install fonts-noto-cjk'."; \
 	  fi; \
 	fi
 

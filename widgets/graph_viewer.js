@@ -21,6 +21,17 @@ function fill(text, values) {
 
 function render({ model, el }) {
   const w = (key) => (model.get("words") || {})[key] || key;
+  // big maps (nodes, node_ids, cluster_ids, folded) arrive as JSON text: parsed once each
+  const parsed = new Map();
+  const J = (key) => {
+    const v = model.get(key);
+    if (typeof v !== "string") return v || {};
+    const hit = parsed.get(key);
+    if (hit && hit.text === v) return hit.value;
+    const value = JSON.parse(v);
+    parsed.set(key, { text: v, value });
+    return value;
+  };
   el.classList.add("tfg-viewer");
 
   // -- toolbar --------------------------------------------------------------------------
@@ -57,8 +68,10 @@ function render({ model, el }) {
   const legendBox = el_("div", "tfg-legend");
   const hint = el_("div", "tfg-hint");
   const message = el_("div", "tfg-message");
+  const side = el_("div", "tfg-side");
   const details = el_("div", "tfg-details");
-  main.append(canvas, details);
+  side.append(details, legendBox);
+  main.append(canvas, side);
   el.append(bar, stepBar, main);
 
   function words() {
@@ -110,8 +123,8 @@ function render({ model, el }) {
     if (!a || !b) return;
     const c = canvas.getBoundingClientRect();
     const margin = 60;
-    const w0 = Math.max(b.x - a.x + 2 * margin, 200);
-    const h0 = Math.max(b.y - a.y + 2 * margin, 200 * c.height / Math.max(c.width, 1));
+    const w0 = Math.min(full.w, Math.max(b.x - a.x + 2 * margin, 480));
+    const h0 = Math.min(full.h, Math.max(b.y - a.y + 2 * margin, 320));
     const scale = Math.max(w0 / c.width, h0 / c.height);
     const nw = c.width * scale, nh = c.height * scale;
     vb = { x: (a.x + b.x) / 2 - nw / 2, y: (a.y + b.y) / 2 - nh / 2, w: nw, h: nh };
@@ -149,13 +162,13 @@ function render({ model, el }) {
   const idOf = (g) => {
     const t = g.querySelector(":scope > title");
     if (!t) return null;
-    const ids = model.get("node_ids") || {};
+    const ids = J("node_ids");
     return ids[t.textContent] !== undefined ? ids[t.textContent] : t.textContent;
   };
   let byId = new Map();  // node id -> its <g>
   function visibleNode(id) {
     // the node drawn for `id`: itself, or the box / op it is folded into
-    const folded = (model.get("folded") || {})[id];
+    const folded = J("folded")[id];
     if (folded !== undefined && byId.has(folded)) return byId.get(folded);
     let path = id;
     while (path) {
@@ -210,7 +223,7 @@ function render({ model, el }) {
   }
   function showDetails() {
     const name = model.get("selected");
-    const info = (model.get("nodes") || {})[name];
+    const info = J("nodes")[name];
     details.replaceChildren();
     if (!info) {
       if (name && (model.get("collapsed") || []).includes(name)) {
@@ -237,7 +250,7 @@ function render({ model, el }) {
     section(w("inputs"), info.inputs.map((t) => `${t.name}: ${t.dtype} ${t.shape}`));
     if (now) {
       details.append(el_("div", "tfg-label tfg-where",
-        now.where ? fill(w("values_at"), { i: now.where }) : w("value")));
+        now.where ? fill(w("values_at"), { i: whereText(now.where) }) : w("value")));
     }
     section(w("outputs"), info.outputs.map((t) => valueItem(t, now ? now.values[t.name] : undefined)));
     section(w("control_inputs"), info.control_inputs.map((c) => "^" + c));
@@ -254,6 +267,8 @@ function render({ model, el }) {
   }
 
   // -- step mode -------------------------------------------------------------------------------
+  // "while: 3 · while_1: 2" (where a step ran) in words: "while iteration 3 · ..."
+  const whereText = (where) => where.replace(/: (\d+)/g, ` ${w("iteration")} $1`);
   function markSteps() {
     const order = model.get("step_order") || [];
     const where = model.get("step_where") || [];
@@ -272,7 +287,7 @@ function render({ model, el }) {
       const g = visibleNode(order[step - 1]);
       if (g) g.classList.add("tfg-current");
       stepInfo.textContent = `${step}/${order.length} · ${order[step - 1]}` +
-        (where[step - 1] ? ` · ${w("iteration")} ${where[step - 1]}` : "");
+        (where[step - 1] ? ` · ${whereText(where[step - 1])}` : "");
     } else {
       stepInfo.textContent = order.length ? `0/${order.length}` : "";
     }
@@ -312,7 +327,7 @@ function render({ model, el }) {
     } else {
       canvas.replaceChildren(el_("pre", "tfg-dot", model.get("dot")));
     }
-    canvas.append(legendBox, hint, message);
+    canvas.append(hint, message);
     svg = canvas.querySelector("svg");
     byId = new Map();
     if (svg) {
@@ -347,7 +362,7 @@ function render({ model, el }) {
       g.addEventListener("dblclick", (ev) => {
         ev.stopPropagation();
         const t = g.querySelector(":scope > title");
-        const scope = t && (model.get("cluster_ids") || {})[t.textContent];
+        const scope = t && J("cluster_ids")[t.textContent];
         if (scope) model.send({ type: "toggle_scope", scope });
       });
     }
@@ -371,7 +386,7 @@ function render({ model, el }) {
     const q = query.trim().toLowerCase();
     message.textContent = "";
     if (!q) return;
-    const nodes = Object.keys(model.get("nodes") || {});
+    const nodes = Object.keys(J("nodes"));
     const hit = nodes.find((n) => n.toLowerCase() === q) ||
       nodes.find((n) => n.toLowerCase().split("/").pop() === q) ||
       nodes.find((n) => n.toLowerCase().includes(q));

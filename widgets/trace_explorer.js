@@ -24,7 +24,7 @@ function render({ model, el }) {
     head.textContent = fill(w.explorer_head || "{name}: {calls} calls, {traces} traces",
       { name: model.get("name"), calls, traces });
     const n = model.get("timing_runs") || 0;
-    timing.textContent = n ? " " + fill(w.explorer_timing || "(+ {n} timing runs)", { n }) : "";
+    timing.textContent = n ? " " + fill(w.explorer_timing || "(+ {n} timing runs, not counted)", { n }) : "";
     head.append(timing);
     list.replaceChildren();
     for (const e of events) {

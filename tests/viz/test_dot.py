@@ -96,7 +96,8 @@ def test_long_names_are_shortened_in_labels_but_kept_in_ids():
 def test_inputs_from_outside_are_drawn_as_such(example):
     _, dot = example
     variable = node_attrs(dot, "layer_readvariableop_resource")
-    assert "variable Variable:0" in variable and "dashed" in variable
+    # a variable is drawn under its own name, not its placeholder's
+    assert variable.startswith('label="Variable\\nvariable" ') and "dashed" in variable
     captured = node_attrs(dot, "while_input_2")
     assert "shape=invhouse" in captured and "captured float32 (2,)" in captured
     assert "dashed" in captured
@@ -432,3 +433,75 @@ def test_every_picture_of_these_tests_renders(example):
     assert svg.startswith("<svg") and svg.count('class="cluster"') == 7
     # the SVG titles of the nodes are the node ids
     assert "<title>cond/then/mul</title>" in svg and "<title>layer/Relu</title>" in svg
+
+
+def test_like_named_ops_of_one_type_form_a_series_with_their_constants():
+    @tf.function(autograph=False)
+    def f(x):
+        with tf.name_scope("chain"):
+            for _ in range(10):
+                x = x * 1.5
+        return tf.sin(x)
+
+    graph = f.get_concrete_function(tf.constant(1.0)).graph
+    ops = graph.operations
+    names = {op.name for op in ops}
+    series = vdot.series_of(ops, [vdot.scope_of(op.name, names) for op in ops])
+    members = {ops[i].name for i, s in series.items()}
+    expected = {"chain/mul"} | {f"chain/mul_{i}" for i in range(1, 10)}
+    assert members == expected | {f"{n}/y" for n in expected}  # their constants join them
+    assert set(series.values()) == {"chain/mul, mul_[1-9]"}
+    # a small graph draws them all unless asked; folded, the series is one box in its scope
+    assert "shape=folder" not in graph_to_dot(graph)
+    folded = graph_to_dot(graph, collapse={"chain/mul, mul_[1-9]"})
+    box = node_attrs(folded, "chain/mul, mul_[1-9]")
+    assert box.startswith('label="mul, mul_[1-9]\\n10 × Mul (20 ops)" shape=folder')
+    assert has_node(cluster_block(folded, "cluster_chain"), "chain/mul, mul_[1-9]")
+    assert ("chain/mul, mul_[1-9]", "Sin") in [e[:2] for e in edges(folded)]
+    assert vdot.node_ids(graph)["chain/mul, mul_[1-9]"] == "chain/mul, mul_[1-9]"
+    # fewer than SERIES_MIN like-named ops are no series
+    small = tf.function(lambda x: x * 2.0 * 3.0, autograph=False).get_concrete_function(
+        tf.constant(1.0)).graph
+    assert vdot.series_of(small.operations, [""] * len(small.operations)) == {}
+
+
+def test_hostile_names_are_escaped_and_shortened_in_clusters_and_bodies():
+    name = "\x00\x1b[31m" + "é" * 20_000
+
+    @tf.function
+    def f(x):
+        with tf.name_scope(name):
+            if x > 0:
+                x = tf.multiply(x, 2.0, name=name)
+        return x
+
+    graph = f.get_concrete_function(tf.constant(1.0)).graph
+    dot = graph_to_dot(graph)
+    assert "\x00" not in dot and "\x1b" not in dot
+    labels = re.findall(r'label="((?:[^"\\]|\\.)*)"', dot)
+    assert labels and max(len(text) for text in labels) < 2 * vdot.NAME_LIMIT
+    assert any(text.startswith("\\\\x00\\\\x1b[31mééé") for text in labels)
+    if viz.dot_available():
+        import xml.etree.ElementTree as ET
+        ET.fromstring(viz.to_svg(dot))
+
+
+def test_names_longer_than_graphviz_accepts_are_shortened_in_ids_too():
+    long = "é" * 20_000
+
+    @tf.function(autograph=False)
+    def f(x):
+        a = tf.multiply(x, 2.0, name=long)
+        b = tf.multiply(x, 3.0, name=long[:-1] + "x")  # same start, another op
+        return a + b
+
+    graph = f.get_concrete_function(tf.constant(1.0)).graph
+    dot = graph_to_dot(graph)
+    assert max(len(line.encode()) for line in dot.splitlines()) < 16_384
+    ids = vdot.node_ids(graph)
+    mine = {long, long[:-1] + "x"}
+    assert {ids[t] for t in ids if t.startswith("ééé")} == mine | {n + "/y" for n in mine}
+    if viz.dot_available():
+        svg = viz.to_svg(dot)
+        titles = set(re.findall(r"<title>(é+…#[0-9a-f]+)</title>", svg))
+        assert len(titles) == 4 and {ids[t] for t in titles} == mine | {n + "/y" for n in mine}

@@ -31,7 +31,9 @@ CSS = """<style>
 .tfg-panel.tfg-wide .tfg-graph svg{max-width:none;height:auto}
 .tfg-note{color:#666;font-size:12px;margin:4px 0}
 .tfg-trace th,.tfg-trace h4{white-space:nowrap;word-break:keep-all}
-.tfg-trace td{word-break:keep-all;overflow-wrap:anywhere}
+.tfg-trace table.tfg-table td,.tfg-trace table.tfg-table th{text-align:left;
+ word-break:keep-all;overflow-wrap:normal}
+.tfg-trace table.tfg-timing-table td{white-space:nowrap}
 .tfg-code{font-family:monospace;font-size:12px;white-space:pre;margin:0}
 .tfg-code a{color:inherit;text-decoration:none}
 .tfg-code .ln{color:#999;display:inline-block;width:3em;border-right:1px solid #ddd;
@@ -142,7 +144,8 @@ def timing_panel(timings, lang) -> str:
     eager, graph = timings[0], timings[1]
     speedup = eager.median / graph.median if graph.median else float("inf")
     runs = labels.label("runs_each", lang, n=len(graph.runs))
-    body = (f'<table class="tfg-table"><tr><th></th><th>{escape(labels.label("median", lang))}'
+    body = (f'<table class="tfg-table tfg-timing-table"><tr><th></th>'
+            f'<th>{escape(labels.label("median", lang))}'
             f'</th><th>{escape(labels.label("min_max", lang))}</th></tr>{"".join(rows)}</table>'
             f"<p>{escape(labels.label('speedup', lang))}: {speedup:.2f}× ({escape(runs)})</p>")
     if within_noise(eager, graph):

@@ -7,6 +7,8 @@ All state is in synced traits, so a saved notebook re-renders without the kernel
 
 from __future__ import annotations
 
+import functools
+import json
 import weakref
 from pathlib import Path
 
@@ -30,7 +32,9 @@ _DIR = _widgets_dir()
 def _short(value, limit: int = 60) -> str:
     import numpy as np
     try:
-        text = np.array2string(np.asarray(value), threshold=8, edgeitems=2)
+        a = np.asarray(value)
+        # a scalar prints as itself (fast: a 10,000-op graph has thousands of constants)
+        text = str(a[()]) if a.ndim == 0 else np.array2string(a, threshold=8, edgeitems=2)
     except Exception:  # noqa: BLE001 - resources, lists: their repr
         text = repr(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
@@ -74,6 +78,7 @@ def node_details(graph, prefix: str = "", function: str = "", inside: str = "") 
     return out
 
 
+@functools.lru_cache(maxsize=256)
 def _cell_name(filename: str) -> str:
     """``In [3]`` for the file IPython compiled a notebook cell into; other files as they are."""
     try:
@@ -86,6 +91,11 @@ def _cell_name(filename: str) -> str:
     except Exception:  # noqa: BLE001 - not in IPython, or another version: the file name
         pass
     return filename
+
+
+_AS_TEXT = {"to_json": lambda value, widget: json.dumps(value),
+            "from_json": lambda value, widget: json.loads(value) if isinstance(value, str)
+            else value}
 
 
 def legend(lang: str, kinds, changes) -> list:
@@ -122,10 +132,12 @@ class GraphViewer(anywidget.AnyWidget):
     collapsed = traitlets.List(traitlets.Unicode()).tag(sync=True)
     svg = traitlets.Unicode("").tag(sync=True)
     dot = traitlets.Unicode("").tag(sync=True)
-    nodes = traitlets.Dict().tag(sync=True)
-    node_ids = traitlets.Dict().tag(sync=True)
-    cluster_ids = traitlets.Dict().tag(sync=True)
-    folded = traitlets.Dict().tag(sync=True)
+    # big maps travel as JSON text: ipywidgets walks nested dicts looking for binary buffers,
+    # which took a second for the 10,000 entries of a 10,000-op graph
+    nodes = traitlets.Dict().tag(sync=True, **_AS_TEXT)
+    node_ids = traitlets.Dict().tag(sync=True, **_AS_TEXT)
+    cluster_ids = traitlets.Dict().tag(sync=True, **_AS_TEXT)
+    folded = traitlets.Dict().tag(sync=True, **_AS_TEXT)
     selected = traitlets.Unicode("").tag(sync=True)
     report = traitlets.List(traitlets.Dict()).tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)

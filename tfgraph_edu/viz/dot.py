@@ -30,8 +30,10 @@ titles back to op and scope names for the interactive viewer.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
+import weakref
 
 import numpy as np
 
@@ -42,6 +44,7 @@ __all__ = ["graph_to_dot", "COLLAPSE_ABOVE", "KINDS", "HIGHLIGHTS", "kind_of", "
 COLLAPSE_ABOVE = 50  # graphs with more ops start with their top-level scopes collapsed
 BLOCKS_ABOVE = 200  # more ops than this outside every scope and series: drawn in blocks
 BODY_COLLAPSE_ABOVE = 80  # control-flow bodies with more ops start collapsed
+SERIES_ABOVE = 1000  # graphs with more ops start with their series of like-named ops folded
 SERIES_MIN = 8  # like-named ops of one type in one scope fold into a series from this many
 NAME_LIMIT = 40  # names longer than this are shortened in labels (the SVG title keeps all)
 FONT = "Helvetica,Arial,sans-serif"
@@ -101,10 +104,24 @@ def visible(text) -> str:
     return _INVISIBLE.sub(_show, str(text))
 
 
+ID_LIMIT = 1000  # Graphviz rejects quoted strings over 16 KiB: longer ids are shortened
+
+
+def _ident(text) -> str:
+    """``visible(text)``, shortened past ``ID_LIMIT`` characters to its start, an ellipsis and a
+    hash of the whole (so two long names that share their start stay two nodes)."""
+    shown = visible(text)
+    if len(shown) <= ID_LIMIT:
+        return shown
+    digest = hashlib.sha1(str(text).encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{shown[:ID_LIMIT]}…#{digest}"
+
+
 def quote(text) -> str:
-    """A DOT quoted string whose value is exactly ``visible(text)``: backslashes and quotes are
-    escaped, so nothing in ``text`` can end the string or start a Graphviz escape."""
-    return '"' + visible(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A DOT quoted string whose value is ``visible(text)`` (shortened past ``ID_LIMIT``
+    characters): backslashes and quotes are escaped, so nothing in ``text`` can end the
+    string or start a Graphviz escape."""
+    return '"' + _ident(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _label(*lines) -> str:
@@ -176,6 +193,15 @@ def _outer_text(outer, kind: str) -> str:
     return f"{text} = {value}" if value is not None else text
 
 
+def _variable_name(outer) -> str:
+    """The name of the variable whose handle ``outer`` is (``dense/kernel``), or ''."""
+    handle = getattr(outer, "_value", None)
+    if not hasattr(handle, "var_dtype"):
+        return ""
+    name = str(getattr(handle, "name", "") or "")
+    return name[:-2] if name.endswith(":0") else name
+
+
 _SUFFIX = re.compile(r"_\d+$")
 _VERSION = re.compile(r"v\d+$")
 
@@ -201,6 +227,8 @@ def _node_lines(op, kind: str, outer, shown: str | None = None) -> list[str]:
     elif kind in ("captured", "variable"):
         if getattr(outer, "op", None) is not None and hasattr(outer, "value_index"):
             lines = [name]  # a tensor of the enclosing graph: an edge comes from it
+        elif kind == "variable" and _variable_name(outer):  # under its own name
+            lines = [_short(_variable_name(outer), NAME_LIMIT), "variable"]
         elif outer is not None:
             lines = [name, _short(_outer_text(outer, kind), NAME_LIMIT)]
         else:
@@ -241,7 +269,14 @@ def _is_function(value) -> bool:
 
 
 def _has_bodies(op) -> bool:
-    return op.type in _FLOW_TYPES or any(_is_function(v) for v in op.attrs.values())
+    if op.type in _FLOW_TYPES:
+        return True
+    attrs = op.attrs
+    return bool(attrs) and any(_is_function(v) for v in attrs.values()
+                               if not isinstance(v, _PLAIN))
+
+
+_PLAIN = (str, int, float, bool, np.ndarray, np.generic, type(None))
 
 
 def _fed_inputs(op) -> int:
@@ -321,7 +356,8 @@ def block_size(graph, scopes=None, series=None) -> int:
         scopes = [scope_of(op.name, names) for op in ops]
     if series is None:
         series = series_of(ops, scopes)
-    loose = sum(1 for i, s in enumerate(scopes) if not s and i not in series)
+    folded = n > SERIES_ABOVE  # series are folded by default only in graphs this big
+    loose = sum(1 for i, s in enumerate(scopes) if not s and not (folded and i in series))
     return 0 if loose <= BLOCKS_ABOVE else max(50, -(-n // 100))
 
 
@@ -331,25 +367,39 @@ def block_of(index: int, size: int) -> str:
     return f"ops[{start}:{start + size}]"
 
 
+_LAST_LAYOUT: list = [None, -1, None]  # (weak reference to a graph, its op count, layout)
+
+
 def _layout(graph):
-    """(scopes, series, block size) of a graph's ops."""
+    """(scopes, series, block size) of a graph's ops; the last one is remembered, since
+    drawing, collapsing and the viewer's name maps all ask for it."""
+    ref, n, found = _LAST_LAYOUT
     ops = graph.operations
+    if ref is not None and ref() is graph and n == len(ops):
+        return found
     names = {op.name for op in ops}
     scopes = [scope_of(op.name, names) for op in ops]
     series = series_of(ops, scopes)
-    return scopes, series, block_size(graph, scopes, series)
+    found = scopes, series, block_size(graph, scopes, series)
+    try:
+        _LAST_LAYOUT[:] = [weakref.ref(graph), len(ops), found]
+    except TypeError:  # not weakly referable: not remembered
+        pass
+    return found
 
 
 def top_scopes(graph) -> set:
     """What a big graph starts with collapsed: its top-level name scopes, its series of
-    like-named ops, and, when many ops are outside any scope and series, blocks of
-    consecutive such ops (so even a flat 10,000-op graph draws in seconds)."""
+    like-named ops (in graphs of more than ``SERIES_ABOVE`` ops), and, when many ops are
+    outside any scope and series, blocks of consecutive such ops (so even a flat 10,000-op
+    graph draws in seconds)."""
     scopes, series, size = _layout(graph)
+    big = len(scopes) > SERIES_ABOVE
     out = set()
     for i, scope in enumerate(scopes):
         if scope:
             out.add(scope.split("/", 1)[0])
-        elif i in series:
+        elif big and i in series:
             out.add(series[i])
         elif size:
             out.add(block_of(i, size))
@@ -357,8 +407,12 @@ def top_scopes(graph) -> set:
 
 
 def _series_everywhere(graph, prefix: str = "") -> set:
-    """Every series name of ``graph`` and of the graphs its control flow runs."""
-    out = {prefix + s for s in set(series_of(graph.operations, _layout(graph)[0]).values())}
+    """The series names of ``graph`` and of the graphs its control flow runs, in each graph
+    of more than ``SERIES_ABOVE`` ops (in a smaller graph, folding ops that merely share a
+    name would hide more than it shows)."""
+    out = set()
+    if len(graph.operations) > SERIES_ABOVE:
+        out = {prefix + s for s in set(series_of(graph.operations, _layout(graph)[0]).values())}
     for op in graph.operations:
         if _has_bodies(op):
             for label, fn in _bodies(op):
@@ -380,9 +434,10 @@ def _big_bodies(graph, prefix: str = "") -> set:
 
 
 def default_collapse(graph) -> set:
-    """The ``collapse`` used when none is given: every series of like-named ops; for a graph
-    of more than ``COLLAPSE_ABOVE`` ops, its top-level scopes (and blocks, see
-    :func:`top_scopes`); the control-flow bodies of more than ``BODY_COLLAPSE_ABOVE`` ops."""
+    """The ``collapse`` used when none is given: the series of like-named ops of graphs of
+    more than ``SERIES_ABOVE`` ops; for a graph of more than ``COLLAPSE_ABOVE`` ops, its
+    top-level scopes (see :func:`top_scopes`); the control-flow bodies of more than
+    ``BODY_COLLAPSE_ABOVE`` ops."""
     out = _series_everywhere(graph) | _big_bodies(graph)
     if len(graph.operations) > COLLAPSE_ABOVE:
         out |= top_scopes(graph)
@@ -686,7 +741,7 @@ _ENTITY = re.compile(r"&#?[A-Za-z0-9]+;")
 def svg_title(node_id: str) -> str:
     """The text of the SVG ``<title>`` Graphviz writes for a node or cluster id: the id as DOT
     parsed it (backslashes stay doubled) with entity-like text decoded by the browser."""
-    text = visible(node_id).replace("\\", "\\\\")
+    text = _ident(node_id).replace("\\", "\\\\")
     return _ENTITY.sub(lambda m: html.unescape(m.group(0)), text) if "&" in text else text
 
 
@@ -699,7 +754,7 @@ def node_ids(graph, collapse=None, prefix: str = "") -> dict:
     out = {svg_title(prefix + op.name): prefix + op.name for op in graph.operations}
     for path in _scope_paths(graph, names):
         out.setdefault(svg_title(prefix + path), prefix + path)
-    scopes, series, size = _layout(graph)
+    _, series, size = _layout(graph)
     for name in set(series.values()):
         out.setdefault(svg_title(prefix + name), prefix + name)
     if size:
