@@ -33,6 +33,7 @@ def _data(n=100):
 
 
 def test_sequential_model_learns_and_traces_like_tensorflow(capsys):
+    tf.keras.backend.clear_session()  # layer names count from zero again
     tf.random.set_seed(0)
     x, y = _data()
     model = SequentialModel()

@@ -98,7 +98,51 @@ API_CASES = {
                    lambda x: np.array([True, False, False]))],
 }
 
+def _conv_ref(x, w, stride, padding):
+    """Direct convolution by loops over output positions (independent of the kernel)."""
+    kh, kw, _, co = w.shape
+    n, h, wd, _ = x.shape
+    if padding == "SAME":
+        oh, ow = -(-h // stride), -(-wd // stride)
+        ph = max((oh - 1) * stride + kh - h, 0)
+        pw = max((ow - 1) * stride + kw - wd, 0)
+        x = np.pad(x, ((0, 0), (ph // 2, ph - ph // 2), (pw // 2, pw - pw // 2), (0, 0)))
+    else:
+        oh, ow = (h - kh) // stride + 1, (wd - kw) // stride + 1
+    out = np.zeros((n, oh, ow, co))
+    for a in range(oh):
+        for b in range(ow):
+            patch = x[:, a * stride:a * stride + kh, b * stride:b * stride + kw, :]
+            out[:, a, b, :] = np.tensordot(patch, w, axes=([1, 2, 3], [0, 1, 2]))
+    return out
+
+
+def _pool_ref(x, k, stride):
+    n, h, wd, c = x.shape
+    oh, ow = (h - k) // stride + 1, (wd - k) // stride + 1
+    out = np.zeros((n, oh, ow, c))
+    for a in range(oh):
+        for b in range(ow):
+            out[:, a, b, :] = x[:, a * stride:a * stride + k, b * stride:b * stride + k].max((1, 2))
+    return out
+
+
+IMG = f32(2, 5, 6, 3)
+FIL = f32(3, 2, 3, 4)
+API_CASES.update({
+    "Conv2D": [Case([IMG, FIL], lambda x, w: _conv_ref(x, w, 1, "VALID"),
+                    {"strides": [1, 1, 1, 1], "padding": "VALID"}, grad=(0, 1)),
+               Case([IMG, FIL], lambda x, w: _conv_ref(x, w, 2, "SAME"),
+                    {"strides": [1, 2, 2, 1], "padding": "SAME"}, grad=(0, 1))],
+    "MaxPool": [Case([IMG], lambda x: _pool_ref(x, 2, 2),
+                     {"ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1], "padding": "VALID"},
+                     grad=(0,))],
+})
+
 API_TESTED_ELSEWHERE = {
+    "Conv2DBackpropInput": "Conv2D's gradient case (central differences)",
+    "Conv2DBackpropFilter": "Conv2D's gradient case (central differences)",
+    "MaxPoolGrad": "MaxPool's gradient case (central differences)",
     "EagerPyFunc": "tests/guides/test_api_ops.py (py_function)",
     "PyFunc": "tests/guides/test_api_ops.py (numpy_function)",
     "MakeIterator": "tests/guides/test_data.py (for over a dataset in tf.function)",
