@@ -186,3 +186,13 @@ def test_numpy_function_gets_arrays_and_several_outputs():
 def test_py_function_with_wrong_result_dtype_raises():
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.numpy_function(lambda v: v.astype(np.float64), [tf.constant(1.0)], tf.float32)
+
+
+def test_gradient_through_an_op_without_one_raises_lookup_error():
+    image = tf.Variable([[[0.5, 0.0, 0.0]]])
+    delta = tf.Variable(0.1)
+    with tf.GradientTape() as tape:
+        new_image = tf.image.adjust_contrast(image, delta)
+    np.testing.assert_allclose(new_image.numpy(), [[[0.5, 0.0, 0.0]]])
+    with pytest.raises(LookupError, match="gradient registry has no entry for: AdjustContrastv2"):
+        tape.gradient(new_image, [image, delta])

@@ -129,7 +129,10 @@ def _pool_ref(x, k, stride):
 
 IMG = f32(2, 5, 6, 3)
 FIL = f32(3, 2, 3, 4)
+IMG3 = f32(2, 3, 2)
 API_CASES.update({
+    "AdjustContrastv2": [Case([IMG3, np.float32(0.5)],
+                              lambda x, f: (x - x.mean((0, 1))) * f + x.mean((0, 1)))],
     "Conv2D": [Case([IMG, FIL], lambda x, w: _conv_ref(x, w, 1, "VALID"),
                     {"strides": [1, 1, 1, 1], "padding": "VALID"}, grad=(0, 1)),
                Case([IMG, FIL], lambda x, w: _conv_ref(x, w, 2, "SAME"),

@@ -7,6 +7,7 @@ from . import (  # noqa: F401 - importing registers the ops
     convert,
     dataset_ops,
     graph_ops,
+    image_ops,
     io_ops,
     linalg_ops,
     list_ops,
