@@ -153,3 +153,15 @@ def test_fit_on_a_dataset_with_accuracy_metric():
     assert history.history["accuracy"][-1] > 0.9
     loss, accuracy = model.evaluate(x, y)
     assert accuracy > 0.9 and loss < history.history["loss"][0]
+
+
+def test_save_and_load_weights(tmp_path):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), tf.keras.layers.Dense(2)])
+    with pytest.raises(ValueError, match=r"must end in `.weights.h5`"):
+        model.save_weights(str(tmp_path / "my_checkpoint"))
+    path = str(tmp_path / "m.weights.h5")
+    model.save_weights(path)
+    other = tf.keras.Sequential([tf.keras.Input(shape=(3,)), tf.keras.layers.Dense(2)])
+    other.load_weights(path)
+    x = np.ones((1, 3), np.float32)
+    np.testing.assert_array_equal(other(x).numpy(), model(x).numpy())

@@ -158,15 +158,38 @@ class Model(Layer):
             for m in self.compiled_metrics:
                 logs[m.name] = float(m.result())
             if verbose:
-                ms = (time.perf_counter() - start) * 1e3 / max(steps, 1)
+                elapsed = time.perf_counter() - start
+                ms = elapsed * 1e3 / max(steps, 1)
                 shown = " - ".join(f"{k}: {v:.4f}" for k, v in logs.items())
                 print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
-                print(f"{steps}/{steps} - {ms:.0f}ms/step - {shown}", file=sys.stdout)
+                if verbose == 2:  # Keras 3's one line per epoch
+                    print(f"{steps}/{steps} - {elapsed:.0f}s - {ms:.0f}ms/step - {shown}",
+                          file=sys.stdout)
+                else:  # the progress bar as it ends
+                    print(f"{steps}/{steps} {'━' * 20} {elapsed:.0f}s {ms:.0f}ms/step - "
+                          f"{shown}", file=sys.stdout)
             for cb in cbs:
                 cb.on_epoch_end(epoch, logs)
         for cb in cbs:
             cb.on_train_end()
         return history
+
+    def save_weights(self, filepath, overwrite=True):
+        """Saves the weights as data (JSON + .npy arrays in one zip archive).
+
+        Keras 3's rule on names holds: ``filepath`` must end in ``.weights.h5``.
+        Deliberate departure: the file is not HDF5 (it is read by ``load_weights`` here)."""
+        from ..train import weights_file
+        filepath = str(filepath)
+        if not filepath.endswith(".weights.h5"):
+            raise ValueError(f"The filename must end in `.weights.h5`. Received: "
+                             f"filepath={filepath}")
+        weights_file.save(filepath, self.variables)
+
+    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
+        """Restores what ``save_weights`` wrote, in the same order of variables."""
+        from ..train import weights_file
+        weights_file.load(str(filepath), self.variables)
 
     def predict(self, x, batch_size=32, verbose=0):
         if self.predict_function is None:
