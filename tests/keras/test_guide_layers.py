@@ -165,3 +165,33 @@ def test_save_and_load_weights(tmp_path):
     other.load_weights(path)
     x = np.ones((1, 3), np.float32)
     np.testing.assert_array_equal(other(x).numpy(), model(x).numpy())
+
+
+def test_functional_api_builds_custom_layers_eagerly_and_layer_repr():
+    class Flexible(tf.keras.layers.Layer):
+        def __init__(self, units, **kwargs):
+            super().__init__(**kwargs)
+            self.units = units
+
+        def build(self, input_shape):  # random initial values need eager execution
+            self.w = tf.Variable(tf.random.normal([input_shape[-1], self.units]))
+
+        def call(self, x):
+            return tf.matmul(x, self.w)
+
+    inputs = tf.keras.Input(shape=[3])
+    layer = Flexible(2, name="flex")
+    model = tf.keras.Model(inputs=inputs, outputs=layer(inputs))
+    x = np.ones((1, 3), np.float32)
+    np.testing.assert_allclose(model(x).numpy(), x @ layer.w.numpy(), rtol=1e-6)
+    assert repr(layer) == "<Flexible name=flex, built=True>"
+
+
+def test_whole_model_files_follow_keras3_naming_rules(tmp_path):
+    model = tf.keras.Sequential([tf.keras.Input(shape=(3,)), tf.keras.layers.Dense(2)])
+    with pytest.raises(ValueError, match="Invalid filepath extension for saving"):
+        model.save(str(tmp_path / "exname_of_file"))
+    with pytest.raises(ValueError, match="File format not supported"):
+        tf.keras.models.load_model(str(tmp_path / "exname_of_file"))
+    with pytest.raises(NotImplementedError, match="save_weights"):
+        model.save(str(tmp_path / "m.keras"))

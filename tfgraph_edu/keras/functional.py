@@ -91,6 +91,10 @@ def _pack(like, it):
 def symbolic_call(layer, inputs, kwargs):
     """Call ``layer`` on KerasTensors: the output KerasTensors, with the call recorded."""
     flat = _flatten(inputs)
+    if not layer.built:  # weights are made eagerly, from the symbolic input's shape
+        first = next(t for t in flat if isinstance(t, KerasTensor))
+        layer.build(first.shape)
+        layer.built = True
     builder = GraphBuilder(Graph())
     with using_interpreter(builder):
         placeholders = [builder.placeholder(t.dtype, t.shape, "input")

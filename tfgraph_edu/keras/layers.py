@@ -131,6 +131,9 @@ class Layer(Module):
             self._output_shape = TensorShape([None] + shape.dims[1:])
         return out
 
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
     def count_params(self) -> int:
         return sum(math.prod(v.shape.as_list()) for v in self.variables)
 

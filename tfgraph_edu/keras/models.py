@@ -174,6 +174,24 @@ class Model(Layer):
             cb.on_train_end()
         return history
 
+    def save(self, filepath, overwrite=True, **kwargs):
+        """Keras 3 saves whole models to ``.keras`` or ``.h5`` files.
+
+        Deliberate departure: whole-model files (architecture + weights) are not
+        implemented; ``save_weights`` and ``tf.train.Checkpoint`` save the weights, and
+        ``tf.saved_model.save`` the traced functions."""
+        filepath = str(filepath)
+        if not filepath.endswith((".keras", ".h5")):
+            raise ValueError(
+                "Invalid filepath extension for saving. Please add either a `.keras` extension "
+                "for the native Keras format (recommended) or a `.h5` extension. Use "
+                "`model.export(filepath)` if you want to export a SavedModel for use with "
+                f"TFLite/TFServing/etc. Received: filepath={filepath}.")
+        raise NotImplementedError(
+            "tfgraph_edu does not write whole-model .keras/.h5 files: save the weights with "
+            "model.save_weights('name.weights.h5') or tf.train.Checkpoint, and the graphs "
+            "with tf.saved_model.save.")
+
     def save_weights(self, filepath, overwrite=True):
         """Saves the weights as data (JSON + .npy arrays in one zip archive).
 
@@ -262,3 +280,18 @@ class Sequential(Model):
 
 def _numpy(v):
     return v.numpy() if hasattr(v, "numpy") else v
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # noqa: A002
+    """``tf.keras.models.load_model``: Keras 3 reads ``.keras`` and ``.h5`` files only."""
+    filepath = str(filepath)
+    if not filepath.endswith((".keras", ".h5")):
+        raise ValueError(
+            f"File format not supported: filepath={filepath}. Keras 3 only supports V3 "
+            "`.keras` files and legacy H5 format files (`.h5` extension). Note that the legacy "
+            "SavedModel format is not supported by `load_model()` in Keras 3. In order to "
+            "reload a TensorFlow SavedModel as an inference-only layer in Keras 3, use "
+            "`keras.layers.TFSMLayer(filepath, call_endpoint='serving_default')` (note that "
+            "your `call_endpoint` might have a different name).")
+    raise NotImplementedError("tfgraph_edu does not read whole-model .keras/.h5 files: "
+                              "rebuild the model in Python and call load_weights.")
