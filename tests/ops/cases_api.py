@@ -131,6 +131,21 @@ IMG = f32(2, 5, 6, 3)
 FIL = f32(3, 2, 3, 4)
 IMG3 = f32(2, 3, 2)
 API_CASES.update({
+    "StringBytesSplit": [Case([_s("Duck")], lambda x: _obj(b"D", b"u", b"c", b"k"))],
+    "UnicodeSplit": [Case([_s("aé🦆")], lambda x: _obj("a", "é", "🦆"),
+                          {"input_encoding": "UTF-8"})],
+    "UnicodeDecode": [Case([_s("aé🦆")], lambda x: i32(97, 233, 129414),
+                           {"input_encoding": "UTF-8"})],
+    "DecodeRaw": [Case([_s("Duck")], lambda x: np.array([68, 117, 99, 107], np.uint8),
+                       {"out_type": tf.uint8, "little_endian": True}),
+                  Case([_obj(b"\x01\x00", b"\x00\x01")], lambda x: np.array([[1], [256]],
+                                                                                np.int16),
+                       {"out_type": tf.int16, "little_endian": True})],
+    "SparseToDense": [Case([np.array([[0, 0], [1, 2]], np.int64), np.array([3, 4], np.int64),
+                            i32(1, 2), np.int32(0)],
+                           lambda i, s, v, d: np.array([[1, 0, 0, 0], [0, 0, 2, 0],
+                                                        [0, 0, 0, 0]]),
+                           {"validate_indices": True})],
     "AdjustContrastv2": [Case([IMG3, np.float32(0.5)],
                               lambda x, f: (x - x.mean((0, 1))) * f + x.mean((0, 1)))],
     "Conv2D": [Case([IMG, FIL], lambda x, w: _conv_ref(x, w, 1, "VALID"),

@@ -14,6 +14,7 @@ from . import (  # noqa: F401 - importing registers the ops
     math_extra_ops,
     math_ops,
     nn_ops,
+    ragged_ops,
     random_ops,
     reduction_ops,
     script_ops,
