@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from . import backend, callbacks, losses, metrics, optimizers  # noqa: F401
+from . import backend, callbacks, datasets, losses, metrics, optimizers  # noqa: F401
 from .core_layers import (
     Activation,
     BatchNormalization,

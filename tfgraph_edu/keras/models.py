@@ -70,7 +70,7 @@ class Model(Layer):
     def outputs(self):
         return getattr(self, "_func_outputs", None)
 
-    def build(self, input_shape):
+    def build(self, input_shape=None):
         self.built = True
 
     def call(self, inputs, training=None):
