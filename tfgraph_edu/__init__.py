@@ -125,9 +125,10 @@ __version__ = "0.1.0"
 
 # -- API the guides use (strings, devices, linalg, nn, py_function) --
 from . import data, train  # noqa: F401,E402
-from ._api import debugging, strings, types  # noqa: F401,E402
+from ._api import debugging, image, io, ragged, sparse, strings, types  # noqa: F401,E402
 from .dtypes import complex64, complex128  # noqa: F401,E402
 from .eager.devices import device  # noqa: F401,E402
 from .ops.linalg_ops import einsum, norm, tensordot  # noqa: F401,E402
 from .ops.math_extra_ops import clip_by_norm, linspace, round  # noqa: F401,E402
+from .ops.ragged_ops import RaggedTensor, SparseTensor  # noqa: F401,E402
 from .ops.script_ops import numpy_function, py_function  # noqa: F401,E402

@@ -50,11 +50,6 @@ def test_strings_namespace():
         tf.strings.to_number("abc")
 
 
-def test_split_of_a_batch_is_not_silently_wrong():
-    with pytest.raises(NotImplementedError, match="RaggedTensor"):
-        tf.strings.split(tf.constant(["a b", "c"]))
-
-
 # -- shapes, eye, devices, complex ------------------------------------------------------------
 def test_reduce_prod_of_a_tensor_shape():
     assert tf.reduce_prod(tf.zeros([3, 2, 4, 5]).shape).numpy() == 120
@@ -186,3 +181,51 @@ def test_numpy_function_gets_arrays_and_several_outputs():
 def test_py_function_with_wrong_result_dtype_raises():
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.numpy_function(lambda v: v.astype(np.float64), [tf.constant(1.0)], tf.float32)
+
+
+def test_gradient_through_an_op_without_one_raises_lookup_error():
+    image = tf.Variable([[[0.5, 0.0, 0.0]]])
+    delta = tf.Variable(0.1)
+    with tf.GradientTape() as tape:
+        new_image = tf.image.adjust_contrast(image, delta)
+    np.testing.assert_allclose(new_image.numpy(), [[[0.5, 0.0, 0.0]]])
+    with pytest.raises(LookupError, match="gradient registry has no entry for: AdjustContrastv2"):
+        tape.gradient(new_image, [image, delta])
+
+
+# -- ragged and sparse, strings split into rows -----------------------------------------------
+def test_ragged_constant_prints_and_converts_as_tf():
+    rt = tf.ragged.constant([[0, 1, 2, 3], [4, 5], [6, 7, 8], [9]])
+    assert repr(rt) == "<tf.RaggedTensor [[0, 1, 2, 3], [4, 5], [6, 7, 8], [9]]>"
+    assert rt.shape.as_list() == [4, None]
+    assert rt.row_splits.numpy().tolist() == [0, 4, 6, 9, 10]
+    assert rt.to_tensor().numpy().tolist() == [[0, 1, 2, 3], [4, 5, 0, 0], [6, 7, 8, 0],
+                                               [9, 0, 0, 0]]
+    with pytest.raises(ValueError, match="non-rectangular"):
+        tf.constant([[0, 1], [2]])
+
+
+def test_string_batches_split_into_ragged_rows():
+    words = tf.strings.split(tf.constant(["Gray wolf", "Quick brown fox"]))
+    assert repr(words) == "<tf.RaggedTensor [[b'Gray', b'wolf'], [b'Quick', b'brown', b'fox']]>"
+    chars = tf.strings.unicode_decode(tf.constant(["aé", "🦆"]), "UTF-8")
+    assert chars.to_list() == [[97, 233], [129414]]
+    assert tf.strings.bytes_split("Duck").numpy().tolist() == [b"D", b"u", b"c", b"k"]
+    assert tf.io.decode_raw(tf.constant("Duck"), tf.uint8).numpy().tolist() == \
+        list(b"Duck")
+
+    @tf.function
+    def inside(s):
+        return tf.strings.split(s)
+
+    with pytest.raises(NotImplementedError, match="RaggedTensor"):
+        inside(tf.constant(["a b", "c"]))
+
+
+def test_sparse_tensor_to_dense():
+    sp = tf.sparse.SparseTensor(indices=[[0, 0], [1, 2]], values=[1, 2], dense_shape=[3, 4])
+    assert str(sp).startswith("SparseTensor(indices=tf.Tensor(\n[[0 0]\n [1 2]], shape=(2, 2), "
+                              "dtype=int64), values=tf.Tensor([1 2], shape=(2,), dtype=int32)")
+    dense = np.zeros((3, 4), np.int32)
+    dense[0, 0], dense[1, 2] = 1, 2
+    np.testing.assert_array_equal(tf.sparse.to_dense(sp).numpy(), dense)

@@ -200,3 +200,32 @@ def test_training_loop_over_dataset_learns():
     for _ in range(30):
         epoch()
     assert abs(w.numpy() - 3.0) < 1e-2 and abs(b.numpy() - 2.0) < 1e-2
+
+
+def test_next_on_a_dataset_iterator_inside_tf_function_consumes_each_call():
+    ds = tf.data.Dataset.from_tensor_slices([1, 2, 3])
+    iterator = iter(ds)
+
+    @tf.function
+    def consume(it):
+        return next(it)
+
+    assert [consume(iterator).numpy() for _ in range(3)] == [1, 2, 3]
+    with pytest.raises(tf.errors.OutOfRangeError):
+        consume(iterator)
+    eager = iter(ds)
+    assert next(eager).numpy() == 1 and eager.get_next().numpy() == 2
+
+
+def test_for_over_a_started_iterator_in_tf_function_continues_from_there():
+    it = iter(tf.data.Dataset.range(5))
+    next(it)
+
+    @tf.function
+    def rest(i):
+        s = tf.constant(0, tf.int64)
+        for x in i:
+            s += x
+        return s
+
+    assert rest(it).numpy() == 1 + 2 + 3 + 4

@@ -33,6 +33,7 @@ def _data(n=100):
 
 
 def test_sequential_model_learns_and_traces_like_tensorflow(capsys):
+    tf.keras.backend.clear_session()  # layer names count from zero again
     tf.random.set_seed(0)
     x, y = _data()
     model = SequentialModel()
@@ -42,7 +43,7 @@ def test_sequential_model_learns_and_traces_like_tensorflow(capsys):
     losses = history.history["loss"]
     assert losses[-1] < losses[0] * 0.5
     out = capsys.readouterr().out
-    assert out.startswith("Epoch 1/5\n4/4 - ") and "loss: " in out
+    assert out.startswith("Epoch 1/5\n4/4 ━━━━━━━━━━━━━━━━━━━━ ") and "loss: " in out
     # batches of 32, 32, 32 and 4: TF (reduce_retracing) traces twice; so do we
     assert model.train_function.experimental_get_tracing_count() == 2
     assert [v.name for v in model.trainable_variables][:2] == ["dense/kernel:0",

@@ -98,7 +98,69 @@ API_CASES = {
                    lambda x: np.array([True, False, False]))],
 }
 
+def _conv_ref(x, w, stride, padding):
+    """Direct convolution by loops over output positions (independent of the kernel)."""
+    kh, kw, _, co = w.shape
+    n, h, wd, _ = x.shape
+    if padding == "SAME":
+        oh, ow = -(-h // stride), -(-wd // stride)
+        ph = max((oh - 1) * stride + kh - h, 0)
+        pw = max((ow - 1) * stride + kw - wd, 0)
+        x = np.pad(x, ((0, 0), (ph // 2, ph - ph // 2), (pw // 2, pw - pw // 2), (0, 0)))
+    else:
+        oh, ow = (h - kh) // stride + 1, (wd - kw) // stride + 1
+    out = np.zeros((n, oh, ow, co))
+    for a in range(oh):
+        for b in range(ow):
+            patch = x[:, a * stride:a * stride + kh, b * stride:b * stride + kw, :]
+            out[:, a, b, :] = np.tensordot(patch, w, axes=([1, 2, 3], [0, 1, 2]))
+    return out
+
+
+def _pool_ref(x, k, stride):
+    n, h, wd, c = x.shape
+    oh, ow = (h - k) // stride + 1, (wd - k) // stride + 1
+    out = np.zeros((n, oh, ow, c))
+    for a in range(oh):
+        for b in range(ow):
+            out[:, a, b, :] = x[:, a * stride:a * stride + k, b * stride:b * stride + k].max((1, 2))
+    return out
+
+
+IMG = f32(2, 5, 6, 3)
+FIL = f32(3, 2, 3, 4)
+IMG3 = f32(2, 3, 2)
+API_CASES.update({
+    "StringBytesSplit": [Case([_s("Duck")], lambda x: _obj(b"D", b"u", b"c", b"k"))],
+    "UnicodeSplit": [Case([_s("aé🦆")], lambda x: _obj("a", "é", "🦆"),
+                          {"input_encoding": "UTF-8"})],
+    "UnicodeDecode": [Case([_s("aé🦆")], lambda x: i32(97, 233, 129414),
+                           {"input_encoding": "UTF-8"})],
+    "DecodeRaw": [Case([_s("Duck")], lambda x: np.array([68, 117, 99, 107], np.uint8),
+                       {"out_type": tf.uint8, "little_endian": True}),
+                  Case([_obj(b"\x01\x00", b"\x00\x01")], lambda x: np.array([[1], [256]],
+                                                                                np.int16),
+                       {"out_type": tf.int16, "little_endian": True})],
+    "SparseToDense": [Case([np.array([[0, 0], [1, 2]], np.int64), np.array([3, 4], np.int64),
+                            i32(1, 2), np.int32(0)],
+                           lambda i, s, v, d: np.array([[1, 0, 0, 0], [0, 0, 2, 0],
+                                                        [0, 0, 0, 0]]),
+                           {"validate_indices": True})],
+    "AdjustContrastv2": [Case([IMG3, np.float32(0.5)],
+                              lambda x, f: (x - x.mean((0, 1))) * f + x.mean((0, 1)))],
+    "Conv2D": [Case([IMG, FIL], lambda x, w: _conv_ref(x, w, 1, "VALID"),
+                    {"strides": [1, 1, 1, 1], "padding": "VALID"}, grad=(0, 1)),
+               Case([IMG, FIL], lambda x, w: _conv_ref(x, w, 2, "SAME"),
+                    {"strides": [1, 2, 2, 1], "padding": "SAME"}, grad=(0, 1))],
+    "MaxPool": [Case([IMG], lambda x: _pool_ref(x, 2, 2),
+                     {"ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1], "padding": "VALID"},
+                     grad=(0,))],
+})
+
 API_TESTED_ELSEWHERE = {
+    "Conv2DBackpropInput": "Conv2D's gradient case (central differences)",
+    "Conv2DBackpropFilter": "Conv2D's gradient case (central differences)",
+    "MaxPoolGrad": "MaxPool's gradient case (central differences)",
     "EagerPyFunc": "tests/guides/test_api_ops.py (py_function)",
     "PyFunc": "tests/guides/test_api_ops.py (numpy_function)",
     "MakeIterator": "tests/guides/test_data.py (for over a dataset in tf.function)",

@@ -85,9 +85,9 @@ class Dataset:
         raise NotImplementedError
 
     def __iter__(self):
-        spec = self._element_spec
-        for flat in self._flat_iter():
-            yield _eager(flat, spec)
+        """An iterator over eager tensors; inside a tf.function, ``next`` on it is an
+        ``IteratorGetNext`` node, so each call of the function takes the next element."""
+        return OwnedIterator(self)
 
     def as_numpy_iterator(self):
         """Elements as numpy values (0-d arrays become numpy scalars, strings bytes)."""
@@ -98,6 +98,13 @@ class Dataset:
     def _as_graph_value(self):
         from ..ops.dataset_ops import DatasetValue
         return DatasetValue(self._flat_iter, self._name)
+
+    def _graph_iterator(self):
+        from ..ops._core import REGISTRY, bind
+        from ..ops.dataset_ops import MakeIterator
+        handle = bind(REGISTRY["Const"], (), {"value": self._as_graph_value(),
+                                              "dtype": _dt.variant}, "dataset")
+        return bind(MakeIterator, (handle,), None, "MakeIterator")
 
     def _tf_dataset_for_stmt(self, extra_test, body, get_state, set_state, symbol_names, opts):
         from .graph_loop import dataset_for_stmt
@@ -197,6 +204,46 @@ class Dataset:
 
     def unbatch(self, name=None):
         return _UnbatchDataset(self)
+
+
+class OwnedIterator:
+    """``iter(dataset)``: one pass, consumed by ``next`` eagerly or inside tf.function."""
+
+    def __init__(self, dataset):
+        from ..ops.dataset_ops import IteratorValue
+        self._dataset = dataset
+        self.element_spec = dataset.element_spec
+        self._value = IteratorValue(iter(dataset._flat_iter()))
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        from ..eager.graph_builder import building_graph
+        if building_graph() is not None:
+            return self.get_next()
+        if not self._value.has_next():
+            raise StopIteration
+        return _eager(self._value.get_next(), self.element_spec)
+
+    def get_next(self):
+        """The next element; past the end, ``tf.errors.OutOfRangeError`` as in TF."""
+        from ..eager.graph_builder import building_graph
+        if building_graph() is not None:
+            from .graph_loop import get_next
+            return get_next(self._graph_iterator(), self.element_spec)
+        return _eager(self._value.get_next(), self.element_spec)
+
+    def _graph_iterator(self):
+        from .graph_loop import iterator_tensor
+        return iterator_tensor(self._value)
+
+    def _tf_dataset_for_stmt(self, extra_test, body, get_state, set_state, symbol_names, opts):
+        from .graph_loop import dataset_for_stmt
+        return dataset_for_stmt(self, extra_test, body, get_state, set_state, symbol_names, opts)
+
+    def __repr__(self):
+        return f"<tensorflow.python.data.ops.iterator_ops.OwnedIterator object at {id(self):#x}>"
 
 
 # -- sources -------------------------------------------------------------------------------

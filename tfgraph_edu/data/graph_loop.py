@@ -10,18 +10,31 @@ from __future__ import annotations
 from .. import dtypes as _dt
 from ..eager.graph_builder import building_graph
 from ..ops import _core
-from ..ops.dataset_ops import IteratorGetNext, IteratorHasNext, MakeIterator
+from ..ops.dataset_ops import IteratorGetNext, IteratorHasNext
 from . import structure as _nest
 
 
-def _dataset_tensor(ds):
-    """The dataset as a ``Const`` of dtype variant in the graph being built."""
-    return _core.bind(_core.REGISTRY["Const"], (),
-                      {"value": ds._as_graph_value(), "dtype": _dt.variant}, "dataset")
+def iterator_tensor(value):
+    """An iterator already started eagerly (``iter(dataset)``), as a resource Const."""
+    return _core.bind(_core.REGISTRY["Const"], (), {"value": value, "dtype": _dt.resource},
+                      "iterator")
+
+
+def get_next(iterator, element_spec):
+    """One ``IteratorGetNext`` node: the next element as symbolic tensors."""
+    specs = _nest.flatten(element_spec)
+    attrs = {"output_types": tuple(s.dtype for s in specs),
+             "output_shapes": tuple(s.shape for s in specs)}
+    out = _core.bind(IteratorGetNext, (iterator,), attrs, "IteratorGetNext")
+    flat = list(out) if isinstance(out, (list, tuple)) else [out]
+    return _nest.pack(element_spec, flat)
 
 
 def dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, opts):
-    """Build the loop in the graph being traced (falls back to Python eagerly)."""
+    """Build the loop in the graph being traced (falls back to Python eagerly).
+
+    ``ds`` is a Dataset (a fresh pass per run: ``MakeIterator``) or an iterator made
+    eagerly by ``iter(dataset)`` (the loop continues where it stands)."""
     builder = building_graph()
     if builder is None:  # eager: a plain Python loop over eager tensors
         for elem in ds:
@@ -30,11 +43,7 @@ def dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, o
             body(elem)
         return None
     from ..autograph import operators as ag  # layer 5, imported late (this is layer 10)
-    handle = _dataset_tensor(ds)
-    iterator = _core.bind(MakeIterator, (handle,), None, "MakeIterator")
-    specs = _nest.flatten(ds.element_spec)
-    attrs = {"output_types": tuple(s.dtype for s in specs),
-             "output_shapes": tuple(s.shape for s in specs)}
+    iterator = ds._graph_iterator()
     state = {"has": _core.bind(IteratorHasNext, (iterator,), None, "IteratorHasNext")}
 
     def get_all():
@@ -51,9 +60,7 @@ def dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, o
         return ag.and_(lambda: has, extra_test)
 
     def loop_body():
-        out = _core.bind(IteratorGetNext, (iterator,), attrs, "IteratorGetNext")
-        flat = list(out) if isinstance(out, (list, tuple)) else [out]
-        body(_nest.pack(ds.element_spec, flat))
+        body(get_next(iterator, ds.element_spec))
         state["has"] = _core.bind(IteratorHasNext, (iterator,), None, "IteratorHasNext")
 
     ag._tf_loop(test, loop_body, get_all, set_all, ("<has_next>",) + tuple(symbol_names), opts)

@@ -2,8 +2,26 @@
 
 from types import SimpleNamespace
 
-from . import losses, optimizers  # noqa: F401
-from .layers import Dense, Dropout, Flatten, Layer
+from . import backend, callbacks, datasets, losses, metrics, optimizers  # noqa: F401
+from .core_layers import (
+    Activation,
+    BatchNormalization,
+    Conv2D,
+    InputLayer,
+    Lambda,
+    MaxPooling2D,
+    Reshape,
+)
+from .functional import Input, KerasTensor  # noqa: F401
+from .layers import ACTIVATIONS, Dense, Dropout, Flatten, Layer
 from .models import Model, Sequential  # noqa: F401
+from .rnn_layers import LSTM, RNN, LSTMCell
 
-layers = SimpleNamespace(Layer=Layer, Dense=Dense, Flatten=Flatten, Dropout=Dropout)
+layers = SimpleNamespace(Layer=Layer, Dense=Dense, Flatten=Flatten, Dropout=Dropout,
+                         InputLayer=InputLayer, Input=Input, Reshape=Reshape, Lambda=Lambda,
+                         Activation=Activation, Conv2D=Conv2D, MaxPooling2D=MaxPooling2D,
+                         MaxPool2D=MaxPooling2D, BatchNormalization=BatchNormalization,
+                         LSTMCell=LSTMCell, RNN=RNN, LSTM=LSTM)
+activations = SimpleNamespace(**{k: v for k, v in ACTIVATIONS.items()
+                                 if isinstance(k, str) and k != "linear"},
+                              linear=ACTIVATIONS["linear"])

@@ -18,6 +18,20 @@ ACTIVATIONS = {
 }
 
 
+def keras_snake(name: str) -> str:
+    """Keras's layer-name rule: ``Conv2D`` -> ``conv2d``, ``MaxPooling2D`` ->
+    ``max_pooling2d``, ``LSTMCell`` -> ``lstm_cell`` (an underscore before a capitalised
+    word, and between a lower-case letter and a capital)."""
+    out = []
+    for i, ch in enumerate(name):
+        if i and ch.isupper():
+            nxt = name[i + 1] if i + 1 < len(name) else ""
+            if nxt.islower() or name[i - 1].islower():
+                out.append("_")
+        out.append(ch)
+    return "".join(out).lower()
+
+
 def get_activation(name):
     if callable(name):
         return name
@@ -33,16 +47,18 @@ class Layer(Module):
 
     _counts: dict[str, int] = {}
 
-    def __init__(self, trainable=True, name=None, **kwargs):
+    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, **kwargs):
         if name is None:  # Keras numbers its layers: dense, dense_1, ...
-            from .module import _snake
-            base = _snake(type(self).__name__)
+            base = keras_snake(type(self).__name__)
             n = Layer._counts.get(base, 0)
             Layer._counts[base] = n + 1
             name = base if n == 0 else f"{base}_{n}"
         super().__init__(name=name)
         self.trainable = trainable
         self.built = False
+        self._inbound_nodes: list = []
+        self._output_shape = None
+        self._input_shape_arg = None if input_shape is None else tuple(input_shape)
 
     # Keras orders weights by creation (its own first, then sub-layers as set), not by
     # attribute name as tf.Module does.
@@ -75,27 +91,51 @@ class Layer(Module):
     def add_weight(self, name=None, shape=(), initializer="zeros", trainable=True,
                    dtype="float32"):
         with init_scope():  # weights are state: created once, outside any trace
-            if initializer == "zeros":
-                value = array_ops.zeros(list(shape), dtype)
+            shape = [int(d) for d in shape]
+            if callable(initializer):  # e.g. kernel_initializer=tf.random.normal
+                value = to_tensor(initializer(shape, dtype=dtype))
+            elif initializer == "zeros":
+                value = array_ops.zeros(shape, dtype)
             elif initializer == "ones":
-                value = array_ops.ones(list(shape), dtype)
-            elif initializer == "glorot_uniform":
-                fan_in = shape[0] if len(shape) > 1 else 1
-                fan_out = shape[-1]
+                value = array_ops.ones(shape, dtype)
+            elif initializer in ("glorot_uniform", "orthogonal"):
+                # fans as Keras computes them: a kernel's receptive field counts too
+                receptive = math.prod(shape[:-2]) if len(shape) > 2 else 1
+                fan_in = (shape[-2] if len(shape) > 1 else shape[0]) * receptive
+                fan_out = shape[-1] * receptive
                 limit = math.sqrt(6.0 / (fan_in + fan_out))
-                value = random_ops.uniform(list(shape), -limit, limit, dtype=dtype)
+                value = random_ops.uniform(shape, -limit, limit, dtype=dtype)
             else:
                 raise ValueError(f"Unknown initializer {initializer!r}")
             return Variable(value, trainable=trainable and self.trainable,
                             name=f"{self.name}/{name}")
 
     def __call__(self, inputs, training=None, **kwargs):
+        from .functional import is_symbolic, symbolic_call
+        if training is not None:
+            kwargs["training"] = training
+        if is_symbolic(inputs):  # functional API: record the call, compute shapes
+            return symbolic_call(self, inputs, kwargs)
+        return self._call_eager_or_traced(inputs, kwargs)
+
+    def _call_eager_or_traced(self, inputs, kwargs):
         if not self.built:
             x = inputs if not isinstance(inputs, (list, tuple)) else inputs[0]
-            self.build(TensorShape(getattr(x, "shape", to_tensor(x).shape)))
+            self.build(TensorShape(getattr(x, "shape", None) or to_tensor(x).shape))
             self.built = True
-        return self.call(inputs, training=training, **kwargs) if _takes_training(self) \
+        training = kwargs.pop("training", None)
+        out = self.call(inputs, training=training, **kwargs) if _takes_training(self) \
             else self.call(inputs, **kwargs)
+        shape = getattr(out, "shape", None)
+        if isinstance(shape, TensorShape) and shape.rank:
+            self._output_shape = TensorShape([None] + shape.dims[1:])
+        return out
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+    def count_params(self) -> int:
+        return sum(math.prod(v.shape.as_list()) for v in self.variables)
 
 
 def _takes_training(layer) -> bool:

@@ -6,6 +6,20 @@ from ..ops import array_ops, math_ops, reduction_ops
 from ..ops.convert import to_tensor
 
 
+def _match_rank(y_true, y_pred):
+    """Keras's squeeze_or_expand_to_same_rank: labels of shape (n,) against predictions
+    of shape (n, 1) are expanded, so the difference does not broadcast to (n, n)."""
+    y_pred = to_tensor(y_pred)
+    y_true = math_ops.cast(to_tensor(y_true), y_pred.dtype)
+    rt, rp = y_true.shape.rank, y_pred.shape.rank
+    if rt is not None and rp is not None:
+        if rp == rt + 1 and y_pred.shape.dims[-1] == 1:
+            y_true = array_ops.expand_dims(y_true, -1)
+        elif rt == rp + 1 and y_true.shape.dims[-1] == 1:
+            y_true = array_ops.squeeze(y_true, axis=[-1])
+    return y_true, y_pred
+
+
 class Loss:
     name = "loss"
 
@@ -17,8 +31,7 @@ class MeanSquaredError(Loss):
     name = "mean_squared_error"
 
     def call(self, y_true, y_pred):
-        y_pred = to_tensor(y_pred)
-        y_true = math_ops.cast(to_tensor(y_true), y_pred.dtype)
+        y_true, y_pred = _match_rank(y_true, y_pred)
         return reduction_ops.reduce_mean(math_ops.square(y_pred - y_true))
 
 
@@ -44,7 +57,49 @@ class SparseCategoricalCrossentropy(Loss):
 
 
 _BY_NAME = {"mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
+            "mae": lambda: _FunctionLoss(mean_absolute_error),
+            "mean_absolute_error": lambda: _FunctionLoss(mean_absolute_error),
             "sparse_categorical_crossentropy": SparseCategoricalCrossentropy}
+
+
+def mean_squared_error(y_true, y_pred):
+    """Per-example mean of squared differences over the last axis (Keras's ``MSE``)."""
+    y_true, y_pred = _match_rank(y_true, y_pred)
+    return reduction_ops.reduce_mean(math_ops.square(y_pred - y_true), axis=-1)
+
+
+MSE = mse = mean_squared_error
+
+
+def mean_absolute_error(y_true, y_pred):
+    y_true, y_pred = _match_rank(y_true, y_pred)
+    return reduction_ops.reduce_mean(math_ops.abs(y_pred - y_true), axis=-1)
+
+
+MAE = mae = mean_absolute_error
+
+
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
+    y_pred = to_tensor(y_pred)
+    labels = math_ops.cast(to_tensor(y_true), "int32")
+    if from_logits:
+        log_probs = math_ops.log_softmax(y_pred)
+    else:
+        log_probs = math_ops.log(math_ops.clip_by_value(y_pred, 1e-7, 1.0))
+    depth = y_pred.shape.dims[-1]
+    return -reduction_ops.reduce_sum(array_ops.one_hot(labels, depth, dtype=y_pred.dtype)
+                                     * log_probs, axis=-1)
+
+
+class _FunctionLoss(Loss):
+    """A per-example loss function, averaged over the batch as Keras does in compile."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.name = getattr(fn, "__name__", "loss")
+
+    def call(self, y_true, y_pred):
+        return reduction_ops.reduce_mean(self.fn(y_true, y_pred))
 
 
 def get(loss):
@@ -53,4 +108,6 @@ def get(loss):
             return _BY_NAME[loss]()
         except KeyError:
             raise ValueError(f"Unknown loss {loss!r}") from None
-    return loss
+    if isinstance(loss, Loss) or loss is None:
+        return loss
+    return _FunctionLoss(loss)

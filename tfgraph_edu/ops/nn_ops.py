@@ -189,3 +189,212 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     neg_abs = math_ops.negative(math_ops.abs(logits))
     return math_ops.add(math_ops.subtract(relu_logits, math_ops.multiply(logits, labels)),
                         softplus(neg_abs), name=name)
+
+
+# -- convolution and max pooling (NHWC, filters HWIO) -----------------------------------------
+def _out_and_pad(size, k, stride, padding):
+    if padding == "VALID":
+        return (size - k) // stride + 1, 0, 0
+    out = -(-size // stride)
+    total = max((out - 1) * stride + k - size, 0)
+    return out, total // 2, total - total // 2
+
+
+def _geometry(x_shape, kh, kw, strides, padding):
+    sh, sw = strides[1], strides[2]
+    oh, pt, pb = _out_and_pad(x_shape[1], kh, sh, padding)
+    ow, pl, pr = _out_and_pad(x_shape[2], kw, sw, padding)
+    return sh, sw, oh, ow, (pt, pb, pl, pr)
+
+
+def _padded(x, pads, value=0.0):
+    pt, pb, pl, pr = pads
+    if not any(pads):
+        return x
+    return np.pad(x, ((0, 0), (pt, pb), (pl, pr), (0, 0)), constant_values=value)
+
+
+def _window(xp, i, j, sh, sw, oh, ow):
+    return xp[:, i:i + sh * (oh - 1) + 1:sh, j:j + sw * (ow - 1) + 1:sw, :]
+
+
+def _check_nhwc(data_format):
+    if data_format not in ("NHWC", None):
+        raise NotImplementedError("tfgraph_edu implements NHWC (channels last) only.")
+
+
+def _conv_kernel(x, w, strides, padding, data_format="NHWC", dilations=None):
+    kh, kw = w.shape[:2]
+    sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, strides, padding)
+    xp = _padded(x, pads)
+    out = np.zeros((x.shape[0], oh, ow, w.shape[3]), dtype=x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            out += _window(xp, i, j, sh, sw, oh, ow) @ w[i, j]
+    return out
+
+
+def _conv_dim(size, k, stride, padding):
+    if size is None or k is None:
+        return None
+    return _out_and_pad(size, k, stride, padding)[0]
+
+
+def _conv_shape(x, w, strides, padding, data_format="NHWC", dilations=None):
+    xs, ws = x.shape, w.shape
+    if xs.rank is not None and xs.rank != 4:
+        raise shape_error(f"input must be 4-dimensional{fmt(xs)}")
+    if ws.rank is not None and ws.rank != 4:
+        raise shape_error(f"filter must be 4-dimensional: {fmt(ws)}")
+    if xs.rank is None or ws.rank is None:
+        return TensorShape([None] * 4), x.dtype
+    n, h, wd, c = xs.dims
+    kh, kw, ci, co = ws.dims
+    if c is not None and ci is not None and c != ci:
+        raise shape_error(f"input depth must be evenly divisible by filter depth: {c} vs {ci}")
+    return TensorShape([n, _conv_dim(h, kh, strides[1], padding),
+                        _conv_dim(wd, kw, strides[2], padding), co]), x.dtype
+
+
+def _conv_grad(op, g):
+    x, w = op.inputs
+    attrs = {k: op.get_attr(k) for k in ("strides", "padding")}
+    dx = bind(Conv2DBackpropInput, (array_ops.shape(x), w, g), attrs)
+    dw = bind(Conv2DBackpropFilter, (x, array_ops.shape(w), g), attrs)
+    return dx, dw
+
+
+def _conv_input_grad_kernel(input_sizes, w, dy, strides, padding, data_format="NHWC",
+                            dilations=None):
+    shape = tuple(int(d) for d in input_sizes)
+    kh, kw = w.shape[:2]
+    sh, sw, oh, ow, pads = _geometry(shape, kh, kw, strides, padding)
+    pt, pb, pl, pr = pads
+    dxp = np.zeros((shape[0], shape[1] + pt + pb, shape[2] + pl + pr, shape[3]), dy.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            _window(dxp, i, j, sh, sw, oh, ow)[...] += dy @ w[i, j].T
+    return dxp[:, pt:pt + shape[1], pl:pl + shape[2], :]
+
+
+def _conv_filter_grad_kernel(x, filter_sizes, dy, strides, padding, data_format="NHWC",
+                             dilations=None):
+    kh, kw, ci, co = (int(d) for d in filter_sizes)
+    sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, strides, padding)
+    xp = _padded(x, pads)
+    dw = np.zeros((kh, kw, ci, co), dtype=x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            win = _window(xp, i, j, sh, sw, oh, ow)
+            dw[i, j] = win.reshape(-1, ci).T @ dy.reshape(-1, co)
+    return dw
+
+
+def _sizes_shape(sizes):
+    from ._core import constant_value
+    v = constant_value(sizes)
+    return TensorShape(None if v is None else [int(d) for d in v])
+
+
+def _no_second_order(op, *grads):
+    raise NotImplementedError(f"tfgraph_edu has no gradient of {op.type} (a second derivative "
+                              "through a convolution or pooling).")
+
+
+Conv2D = define("Conv2D", ("input", "filter"), _conv_kernel, _conv_shape, _conv_grad,
+                T=(0, 1), dtypes=F)
+Conv2DBackpropInput = define(
+    "Conv2DBackpropInput", ("input_sizes", "filter", "out_backprop"), _conv_input_grad_kernel,
+    lambda s, w, dy, **a: (_sizes_shape(s), w.dtype), _no_second_order, T=(1, 2), dtypes=F,
+    input_dtypes={0: _dt.int32})
+Conv2DBackpropFilter = define(
+    "Conv2DBackpropFilter", ("input", "filter_sizes", "out_backprop"), _conv_filter_grad_kernel,
+    lambda x, s, dy, **a: (_sizes_shape(s), x.dtype), _no_second_order, T=(0, 2), dtypes=F,
+    input_dtypes={1: _dt.int32})
+
+
+def _norm4(v, name):
+    if isinstance(v, int):
+        return [1, v, v, 1]
+    v = list(v)
+    if len(v) == 1:
+        return [1, v[0], v[0], 1]
+    if len(v) == 2:
+        return [1, v[0], v[1], 1]
+    if len(v) == 4:
+        return v
+    raise ValueError(f"{name} should be of length 1, 2 or 4. Received: {name}={v}")
+
+
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
+           name=None):  # noqa: A002
+    """2-D convolution of NHWC ``input`` with HWIO ``filters`` (op ``Conv2D``)."""
+    _check_nhwc(data_format)
+    if dilations not in (None, 1, [1, 1, 1, 1], (1, 1, 1, 1)):
+        raise NotImplementedError("tfgraph_edu's conv2d does not implement dilations.")
+    padding = padding.upper() if isinstance(padding, str) else padding
+    if padding not in ("SAME", "VALID"):
+        raise ValueError(f"padding must be 'SAME' or 'VALID', got {padding!r}")
+    return bind(Conv2D, (input, filters), {"strides": _norm4(strides, "strides"),
+                                          "padding": padding}, name)
+
+
+def _pool_kernel(x, ksize, strides, padding, data_format="NHWC"):
+    kh, kw = ksize[1], ksize[2]
+    sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, strides, padding)
+    xp = _padded(x, pads, -np.inf)
+    out = np.full((x.shape[0], oh, ow, x.shape[3]), -np.inf, dtype=x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            np.maximum(out, _window(xp, i, j, sh, sw, oh, ow), out=out)
+    return out
+
+
+def _pool_shape(x, ksize, strides, padding, data_format="NHWC"):
+    xs = x.shape
+    if xs.rank is not None and xs.rank != 4:
+        raise shape_error(f"input must be 4-dimensional{fmt(xs)}")
+    if xs.rank is None:
+        return TensorShape([None] * 4), x.dtype
+    n, h, w, c = xs.dims
+    return TensorShape([n, _conv_dim(h, ksize[1], strides[1], padding),
+                        _conv_dim(w, ksize[2], strides[2], padding), c]), x.dtype
+
+
+def _pool_grad_kernel(x, y, dy, ksize, strides, padding, data_format="NHWC"):
+    kh, kw = ksize[1], ksize[2]
+    sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, strides, padding)
+    pt, pb, pl, pr = pads
+    xp = _padded(x, pads, -np.inf)
+    dxp = np.zeros(xp.shape, dtype=dy.dtype)
+    taken = np.zeros(y.shape, dtype=bool)
+    for i in range(kh):  # each output's gradient goes to the first maximum of its window
+        for j in range(kw):
+            hit = (_window(xp, i, j, sh, sw, oh, ow) == y) & ~taken
+            _window(dxp, i, j, sh, sw, oh, ow)[...] += np.where(hit, dy, 0)
+            taken |= hit
+    return dxp[:, pt:pt + x.shape[1], pl:pl + x.shape[2], :]
+
+
+def _maxpool_grad(op, g):
+    attrs = {k: op.get_attr(k) for k in ("ksize", "strides", "padding")}
+    return (bind(MaxPoolGrad, (op.inputs[0], op.outputs[0], g), attrs),)
+
+
+MaxPool = define("MaxPool", ("input",), _pool_kernel, _pool_shape, _maxpool_grad, T=(0,),
+                 dtypes=F)
+MaxPoolGrad = define("MaxPoolGrad", ("orig_input", "orig_output", "grad"), _pool_grad_kernel,
+                     lambda x, y, g, **a: (x.shape, x.dtype), _no_second_order, T=(0, 1, 2),
+                     dtypes=F)
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    """Max over ``ksize`` windows of NHWC ``input`` (op ``MaxPool``)."""
+    _check_nhwc(data_format)
+    padding = padding.upper()
+    return bind(MaxPool, (input,), {"ksize": _norm4(ksize, "ksize"),
+                                    "strides": _norm4(strides, "strides"),
+                                    "padding": padding}, name)
+
+
+max_pool = max_pool2d

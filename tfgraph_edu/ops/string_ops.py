@@ -182,18 +182,136 @@ StringSplitScalar = define("StringSplitScalar", ("input",), _split_kernel, _spli
                            doc="tf.strings.split of a scalar: a 1-D string tensor of pieces.")
 
 
-def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
-    """Splits a scalar string into a 1-D tensor of pieces (on whitespace when ``sep`` is None).
+def _per_row(t, opdef, attrs, dtype, what):
+    """Apply a scalar op to each string of a vector: a RaggedTensor (eager only)."""
+    from . import ragged_ops
+    if t.shape.rank != 1:
+        raise NotImplementedError(f"tfgraph_edu's {what} takes a scalar or a vector of strings.")
+    if _in_graph():
+        raise NotImplementedError(f"tfgraph_edu's {what} of a vector gives a tf.RaggedTensor, "
+                                  "which exists only eagerly here: call it outside tf.function.")
+    rows = [np.asarray(opdef.kernel(np.array(v, dtype=object), **attrs))
+            for v in t.numpy().tolist()]
+    return ragged_ops.ragged_from_rows(rows, dtype)
 
-    Deliberate departure: TensorFlow returns a ``tf.RaggedTensor`` for inputs of rank 1 or
-    more; ragged tensors are not implemented here, so those raise NotImplementedError."""
+
+def _in_graph() -> bool:
+    from ._core import interpreter
+    return not interpreter().executing_eagerly
+
+
+def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
+    """Splits strings at ``sep`` (runs of whitespace when None): a 1-D tensor for a scalar,
+    a ``tf.RaggedTensor`` (one row per string) for a vector."""
     from . import convert
     t = convert.to_tensor(input)
-    if t.shape.rank != 0:
-        raise NotImplementedError(
-            "tfgraph_edu's tf.strings.split takes a scalar string; splitting a batch gives a "
-            "tf.RaggedTensor in TensorFlow, which is not implemented here. Split each element.")
-    return bind(StringSplitScalar, (t,), {"sep": sep or "", "maxsplit": int(maxsplit)}, name)
+    attrs = {"sep": sep or "", "maxsplit": int(maxsplit)}
+    if t.shape.rank == 0:
+        return bind(StringSplitScalar, (t,), attrs, name)
+    return _per_row(t, StringSplitScalar, attrs, _dt.string, "tf.strings.split")
+
+
+def _bytes_split_kernel(x):
+    text = x[()] if isinstance(x, np.ndarray) else x
+    out = np.empty(len(text), dtype=object)
+    out[:] = [bytes([b]) for b in text]
+    return out
+
+
+def _unicode_split_kernel(x, input_encoding="UTF-8"):
+    text = (x[()] if isinstance(x, np.ndarray) else x).decode(input_encoding)
+    out = np.empty(len(text), dtype=object)
+    out[:] = [ch.encode(input_encoding) for ch in text]
+    return out
+
+
+def _unicode_decode_kernel(x, input_encoding="UTF-8"):
+    text = (x[()] if isinstance(x, np.ndarray) else x).decode(input_encoding)
+    return np.array([ord(ch) for ch in text], dtype=np.int32)
+
+
+def _vector_shape(kernel, dtype):
+    def rule(x, **attrs):
+        known = constant_value(x)
+        n = None if known is None else len(kernel(known, **attrs))
+        return TensorShape([n]), dtype
+    return rule
+
+
+StringBytesSplit = define("StringBytesSplit", ("input",), _bytes_split_kernel,
+                          _vector_shape(_bytes_split_kernel, _dt.string), None, T=(0,),
+                          dtypes=S, doc="tf.strings.bytes_split of a scalar.")
+UnicodeSplit = define("UnicodeSplit", ("input",), _unicode_split_kernel,
+                      _vector_shape(_unicode_split_kernel, _dt.string), None, T=(0,),
+                      dtypes=S, doc="tf.strings.unicode_split of a scalar.")
+UnicodeDecode = define("UnicodeDecode", ("input",), _unicode_decode_kernel,
+                       _vector_shape(_unicode_decode_kernel, _dt.int32), None, T=(0,),
+                       dtypes=S, doc="tf.strings.unicode_decode of a scalar.")
+
+
+def _encoding(input_encoding):
+    if input_encoding.upper().replace("-", "") not in ("UTF8",):
+        raise NotImplementedError("tfgraph_edu decodes UTF-8 only.")
+    return "UTF-8"
+
+
+def bytes_split(input, name=None):  # noqa: A002
+    """Each string as its single bytes (a RaggedTensor for a vector)."""
+    from . import convert
+    t = convert.to_tensor(input)
+    if t.shape.rank == 0:
+        return bind(StringBytesSplit, (t,), None, name)
+    return _per_row(t, StringBytesSplit, {}, _dt.string, "tf.strings.bytes_split")
+
+
+def unicode_split(input, input_encoding, errors="replace", replacement_char=65533,
+                  name=None):  # noqa: A002
+    """Each string as its characters, each encoded (a RaggedTensor for a vector)."""
+    from . import convert
+    t = convert.to_tensor(input)
+    attrs = {"input_encoding": _encoding(input_encoding)}
+    if t.shape.rank == 0:
+        return bind(UnicodeSplit, (t,), attrs, name)
+    return _per_row(t, UnicodeSplit, attrs, _dt.string, "tf.strings.unicode_split")
+
+
+def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,
+                   replace_control_characters=False, name=None):  # noqa: A002
+    """Each string as its Unicode code points, int32 (a RaggedTensor for a vector)."""
+    from . import convert
+    t = convert.to_tensor(input)
+    attrs = {"input_encoding": _encoding(input_encoding)}
+    if t.shape.rank == 0:
+        return bind(UnicodeDecode, (t,), attrs, name)
+    return _per_row(t, UnicodeDecode, attrs, _dt.int32, "tf.strings.unicode_decode")
+
+
+def _decode_raw_kernel(x, out_type=_dt.uint8, little_endian=True):
+    arr = np.asarray(x, dtype=object)
+    np_dt = np.dtype(out_type.np_dtype).newbyteorder("<" if little_endian else ">")
+    rows = [np.frombuffer(v, dtype=np_dt).astype(out_type.np_dtype) for v in arr.reshape(-1)]
+    if len({len(r) for r in rows}) > 1:
+        raise InvalidArgumentError(None, None, "DecodeRaw requires input strings to all be the "
+                                               "same size")
+    width = len(rows[0]) if rows else 0
+    return np.stack(rows).reshape(arr.shape + (width,)) if rows else np.zeros(
+        arr.shape + (0,), out_type.np_dtype)
+
+
+def _decode_raw_shape(x, out_type=_dt.uint8, little_endian=True):
+    known = constant_value(x)
+    width = None if known is None else _decode_raw_kernel(known, out_type).shape[-1]
+    return x.shape.concatenate([width]), out_type
+
+
+DecodeRaw = define("DecodeRaw", ("bytes",), _decode_raw_kernel, _decode_raw_shape, None,
+                   T=(0,), dtypes=S)
+
+
+def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, name=None):
+    """``tf.io.decode_raw``: the bytes of each string read as numbers of ``out_type``."""
+    return bind(DecodeRaw, (input_bytes,), {"out_type": _dt.as_dtype(out_type),
+                                            "little_endian": bool(little_endian)}, name)
 
 
 # -- format ------------------------------------------------------------------------------------

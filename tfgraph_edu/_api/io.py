@@ -1,0 +1,3 @@
+"""``tf.io`` (re-exports)."""
+
+from ..ops.string_ops import decode_raw  # noqa: F401

@@ -1,0 +1,172 @@
+"""``tf.keras.layers``: InputLayer, Reshape, Lambda, Activation, Conv2D, MaxPooling2D,
+BatchNormalization (layer 10, models)."""
+
+from __future__ import annotations
+
+import math
+
+from .. import dtypes as _dt
+from ..ops import array_ops, math_ops, nn_ops, reduction_ops
+from ..ops.convert import to_tensor
+from ..shapes import TensorShape
+from .functional import KerasTensor, _unique
+from .layers import Layer, get_activation
+
+
+class InputLayer(Layer):
+    """The layer behind ``tf.keras.Input``: its output is the model's input KerasTensor."""
+
+    def __init__(self, shape=None, batch_size=None, dtype=None, name=None, batch_shape=None,
+                 input_shape=None, **kwargs):
+        super().__init__(name=name or _unique("input_layer"))
+        if batch_shape is None:
+            shape = input_shape if shape is None else shape
+            if shape is None:
+                raise ValueError("You must pass a `shape` argument.")
+            batch_shape = (batch_size,) + tuple(shape)
+        self.batch_shape = tuple(batch_shape)
+        self.built = True
+        self.output = KerasTensor(self.batch_shape, dtype or _dt.float32,
+                                  _unique("keras_tensor"), (self, None, {}), 0)
+        self._inbound_nodes.append((None, self.output, {}))
+        self._output_shape = TensorShape(list(self.batch_shape))
+
+    def call(self, inputs):
+        return inputs
+
+
+class Reshape(Layer):
+    """Reshapes each example to ``target_shape`` (the batch dimension is kept)."""
+
+    def __init__(self, target_shape, **kwargs):
+        super().__init__(**kwargs)
+        self.target_shape = tuple(int(d) for d in target_shape)
+
+    def call(self, inputs):
+        x = to_tensor(inputs)
+        batch = x.shape.dims[0] if x.shape.rank else None
+        lead = [-1] if batch is None or -1 in self.target_shape else [batch]
+        if lead == [-1] and -1 in self.target_shape:
+            lead = [array_ops.shape(x)[0]]
+            return array_ops.reshape(x, array_ops.concat(
+                [lead, list(self.target_shape)], axis=0))
+        return array_ops.reshape(x, lead + list(self.target_shape))
+
+
+class Lambda(Layer):
+    """Wraps a function of the inputs as a layer (it has no weights)."""
+
+    def __init__(self, function, output_shape=None, arguments=None, **kwargs):
+        super().__init__(**kwargs)
+        self.function = function
+        self.arguments = dict(arguments or {})
+
+    def call(self, inputs):
+        return self.function(inputs, **self.arguments)
+
+
+class Activation(Layer):
+    def __init__(self, activation, **kwargs):
+        super().__init__(**kwargs)
+        self.activation = get_activation(activation)
+
+    def call(self, inputs):
+        return self.activation(to_tensor(inputs))
+
+
+def _pair(v):
+    return (int(v), int(v)) if isinstance(v, int) else tuple(int(x) for x in v)
+
+
+class Conv2D(Layer):
+    """2-D convolution over NHWC images: ``activation(conv2d(x, kernel) + bias)``."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", activation=None,
+                 use_bias=True, kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        if data_format not in (None, "channels_last"):
+            raise NotImplementedError("tfgraph_edu's Conv2D implements channels_last only.")
+        self.filters = int(filters)
+        self.kernel_size = _pair(kernel_size)
+        self.strides = _pair(strides)
+        self.padding = padding.upper()
+        self.activation = get_activation(activation)
+        self.use_bias = use_bias
+        self._initializers = (kernel_initializer, bias_initializer)
+
+    def build(self, input_shape):
+        channels = TensorShape(input_shape).dims[-1]
+        self.kernel = self.add_weight("kernel", self.kernel_size + (channels, self.filters),
+                                      self._initializers[0])
+        self.bias = (self.add_weight("bias", (self.filters,), self._initializers[1])
+                     if self.use_bias else None)
+        self.built = True
+
+    def call(self, inputs):
+        x = nn_ops.conv2d(to_tensor(inputs), self.kernel, self.strides, self.padding)
+        if self.bias is not None:
+            x = x + self.bias
+        return self.activation(x)
+
+
+class MaxPooling2D(Layer):
+    """Max over ``pool_size`` windows (strides default to the pool size)."""
+
+    def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.pool_size = _pair(pool_size)
+        self.strides = _pair(strides) if strides is not None else self.pool_size
+        self.padding = padding.upper()
+
+    def call(self, inputs):
+        return nn_ops.max_pool2d(to_tensor(inputs), self.pool_size, self.strides, self.padding)
+
+
+class BatchNormalization(Layer):
+    """Normalises over the batch while training (updating moving statistics), and with the
+    moving statistics otherwise; Keras's defaults: momentum 0.99, epsilon 0.001."""
+
+    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+        self.momentum = float(momentum)
+        self.epsilon = float(epsilon)
+        self.center, self.scale = center, scale
+
+    def build(self, input_shape):
+        shape = TensorShape(input_shape)
+        if self.axis not in (-1, shape.rank - 1):
+            raise NotImplementedError("tfgraph_edu's BatchNormalization normalises the last "
+                                      "axis only.")
+        n = shape.dims[-1]
+        self.gamma = self.add_weight("gamma", (n,), "ones") if self.scale else None
+        self.beta = self.add_weight("beta", (n,), "zeros") if self.center else None
+        self.moving_mean = self.add_weight("moving_mean", (n,), "zeros", trainable=False)
+        self.moving_variance = self.add_weight("moving_variance", (n,), "ones",
+                                               trainable=False)
+        self.built = True
+
+    def call(self, inputs, training=None):
+        x = to_tensor(inputs)
+        axes = list(range(x.shape.rank - 1))
+        if training:
+            mean = reduction_ops.reduce_mean(x, axis=axes)
+            var = reduction_ops.reduce_mean(math_ops.square(x - mean), axis=axes)
+            m = self.momentum
+            self.moving_mean.assign(self.moving_mean * m + mean * (1.0 - m))
+            self.moving_variance.assign(self.moving_variance * m + var * (1.0 - m))
+        else:
+            mean, var = self.moving_mean, self.moving_variance
+        y = (x - mean) / math_ops.sqrt(var + self.epsilon)
+        if self.gamma is not None:
+            y = y * self.gamma
+        if self.beta is not None:
+            y = y + self.beta
+        return y
+
+
+def count(shape) -> int:
+    return math.prod(shape)
