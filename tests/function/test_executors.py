@@ -92,7 +92,7 @@ def test_fast_path_source_is_readable_and_in_linecache():
     src = cf.compiled.source
     assert src.splitlines()[0].startswith("def __inference_f_")
     assert "# mul (Mul)" in src and "# Relu (Relu)" in src
-    assert linecache.getlines(cf.compiled.filename)[1] == src.splitlines(True)[1]
+    assert linecache.getlines(cf.compiled.filename)[1] == cf.compiled.code.splitlines(True)[1]
 
 
 def test_very_large_graphs_compile_in_parts(monkeypatch):

@@ -38,16 +38,35 @@ def hostile():
 
     @tf.function
     def f(x):
-        for i, text in enumerate(HOSTILE):
-            with tf.name_scope(f"{text}{i}"):
-                x = tf.multiply(x, 2.0, name=f"{SCRIPT}{text}")
+        for i in range(len(HOSTILE)):
+            with tf.name_scope(f"Hx{i}x"):
+                x = tf.multiply(x, 2.0, name=f"Ox{i}x")
         if x > 0:
-            with tf.name_scope(SCRIPT):
+            with tf.name_scope("Sx"):
                 x = x * v
         tf.print(tf.constant(f'he said "hi" {SCRIPT}\n\\'), x)
         return x
 
     cf = f.get_concrete_function(tf.constant(1.0))
+    # TF's name rules refuse these names where a graph is built or loaded; a graph can still
+    # hold them when a program renames its nodes, so they are put in afterwards
+    renames = {f"Hx{i}x": f"{text}{i}" for i, text in enumerate(HOSTILE)}
+    renames.update({f"Ox{i}x": f"{SCRIPT}{text}" for i, text in enumerate(HOSTILE)})
+    renames["Sx"] = SCRIPT
+    seen = set()
+
+    def rename(graph):
+        if id(graph) in seen:
+            return
+        seen.add(id(graph))
+        for op in graph.operations:
+            op.name = "/".join(renames.get(part, part) for part in op.name.split("/"))
+            for value in op.attrs.values():
+                if hasattr(value, "function_name"):
+                    rename(value.graph)
+
+    for g in {id(g): g for g in (cf.graph, getattr(cf, "optimized_graph", cf.graph))}.values():
+        rename(g)
     return f, cf
 
 

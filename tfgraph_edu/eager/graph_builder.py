@@ -18,6 +18,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..errors import OpError
 from ..graph.graph import Graph, Tensor
+from ..graph.naming import check_scope_name, sanitize
 from ..ops import _core, graph_ops
 from ..ops._core import type_name
 from ..ops._rules import fmt
@@ -70,7 +71,7 @@ class GraphBuilder:
     # -- the one entry point ---------------------------------------------------------------
     def apply(self, opdef, inputs, attrs, name):
         g = self.graph
-        op_name = g.unique_name(name or opdef.name)
+        op_name = g.unique_name(check_scope_name(name, bool(g._scope)) if name else opdef.name)
         source = user_frame()
         converted = self._convert(opdef, inputs, op_name, source)
         attrs = attrs or {}
@@ -136,7 +137,7 @@ class GraphBuilder:
     def placeholder(self, dtype, shape, name: str, scoped: bool = True) -> Tensor:
         g = self.graph
         shape = TensorShape(shape)
-        op = g.add_op(g.unique_name(name, scoped=scoped), graph_ops.Placeholder, [],
+        op = g.add_op(g.unique_name(sanitize(name), scoped=scoped), graph_ops.Placeholder, [],
                       {"dtype": dtype, "shape": shape}, [(shape, dtype)], [], None)
         return op.outputs[0]
 

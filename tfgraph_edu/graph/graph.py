@@ -9,7 +9,6 @@ in the graph builder of layer 4; printers live in ``graph/printers.py``.
 
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
 
 import numpy as np
@@ -17,6 +16,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..ops.overloads import TensorOperators
 from ..shapes import TensorShape, as_shape
+from .naming import check_scope_name
 
 __all__ = ["Graph", "Operation", "Tensor", "OperatorNotAllowedInGraphError"]
 
@@ -164,9 +164,6 @@ class Operation:
         return f"<tf.Operation '{self.name}' type={self.type}>"
 
 
-_VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
-
-
 class Graph:
     """A dataflow graph: operations in creation order, unique names, name scopes."""
 
@@ -204,8 +201,13 @@ class Graph:
 
     @contextmanager
     def name_scope(self, name: str | None):
-        """Prefix op names created in the body with ``name/`` (made unique)."""
+        """Prefix op names created in the body with ``name/`` (made unique); TF's ValueError
+        for a name TF would refuse."""
         old = self._scope
+        if name:
+            check_scope_name(name, nested=bool(old))
+            if name.endswith("/") and len(name) > 1:  # an absolute scope starts node names
+                check_scope_name(name[:-1], nested=False)
         if name is None or name == "":
             self._scope = "" if name == "" else old
         elif name.endswith("/"):

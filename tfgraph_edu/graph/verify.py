@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .naming import is_valid_node_name
+
 
 def verify(graph) -> None:
     """Raise ValueError for the first defect: dangling or forward inputs, bad names, bad specs."""
@@ -10,6 +12,11 @@ def verify(graph) -> None:
     for op in graph.operations:
         if op.graph is not graph:
             raise ValueError(f"Operation {op.name!r} belongs to another graph.")
+        if not is_valid_node_name(op.name):
+            shown = ascii(op.name)
+            raise ValueError(f"Node name {shown if len(shown) < 100 else shown[:80] + '...'} is "
+                             "not a valid node name: it must start with a letter, digit or '.' "
+                             "and contain only letters, digits and _ . - / > \\.")
         if op.name in names:
             raise ValueError(f"Duplicate node name {op.name!r}.")
         names.add(op.name)

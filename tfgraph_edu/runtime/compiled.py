@@ -2,16 +2,25 @@
 
 Each scheduled operation becomes one line ``v3 = k3(v1, c2)`` calling its
 kernel directly: no per-op wrapper objects, no dictionary lookups, constants
-and kernels bound as globals of the generated function.  The source is kept
-(``CompiledGraph.source``) and registered in ``linecache`` so it can be shown
-and appears in tracebacks; each line maps back to its operation, so a failing
-kernel is reported as TensorFlow reports it, naming the node.
+and kernels bound as globals of the generated function.
+
+Data never becomes code.  The compiled text (``CompiledGraph.code``, also what
+``linecache`` holds) contains only names this module makes (``a0``, ``c2``,
+``k3``, ``v3``), numbers it writes itself with ``repr`` and the kernels' own
+parameter names: node names, attribute keys, strings and arrays reach the
+function only as values in its globals, looked up by those made-up names.
+``CompiledGraph.source`` is the same text with each line's node name and op type
+beside it, escaped, for reading; it is never compiled.  Each line maps back to
+its operation, so a failing kernel is reported as TensorFlow reports it.
 """
 
 from __future__ import annotations
 
+import inspect
 import itertools
+import keyword
 import linecache
+import math
 import re
 import sys
 import weakref
@@ -23,19 +32,61 @@ from .schedule import schedule
 
 _ALIAS_OPS = frozenset({"Identity", "StopGradient"})
 _BY_FILENAME: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
-_LITERALS = (bool, int, float, str, type(None))
 _uid = itertools.count(1)
 CHUNK = 2000  # ops per generated function in very large graphs
+_PARAMS: dict = {}  # kernel -> {parameter name: the same name, from its signature}
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\\/>-]{0,79}")
 
 
 def _literal(v) -> str | None:
-    if type(v) in _LITERALS:
-        r = repr(v)
-        if type(v) is not float or float(r) == v:
-            return r
-    if isinstance(v, tuple) and all(type(x) in (int, bool) for x in v):
+    """Python text for ``v`` when it is a plain number, bool or None (else None)."""
+    t = type(v)
+    if t is bool or v is None:
+        return repr(v)
+    if t is int and -2 ** 63 <= v < 2 ** 64:
+        return repr(v)
+    if t is float and math.isfinite(v) and float(repr(v)) == v:
+        return repr(v)
+    if t is tuple and len(v) <= 16 and all(type(x) is int and -2 ** 63 <= x < 2 ** 64
+                                           for x in v):
         return repr(v)
     return None
+
+
+def _keywords(kernel) -> dict:
+    """The kernel's keyword-capable parameter names, each mapped to itself: the text a
+    generated call may use for a keyword is taken from here, never from the graph."""
+    found = _PARAMS.get(kernel)
+    if found is None:
+        try:
+            params = inspect.signature(kernel).parameters.values()
+        except (TypeError, ValueError):
+            params = ()
+        found = {p.name: p.name for p in params
+                 if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name.isidentifier()
+                 and not keyword.iskeyword(p.name)}
+        try:
+            _PARAMS[kernel] = found
+        except TypeError:  # an unhashable callable
+            pass
+    return found
+
+
+def _py_name(name) -> str:
+    """A Python identifier made from ``name``: ASCII letters, digits and ``_`` only."""
+    text = re.sub(r"[^A-Za-z0-9_]", "_", str(name))[:80] or "graph_fn"
+    if not text.isidentifier() or keyword.iskeyword(text):
+        text = "_" + text
+    return text
+
+
+def display_name(name) -> str:
+    """``name`` as a comment may show it: plain TF names as they are, anything else as an
+    escaped, shortened ``repr`` that stays on one line."""
+    if isinstance(name, str) and _PLAIN_NAME.fullmatch(name):
+        return name
+    text = ascii(name)
+    return text if len(text) <= 80 else text[:60] + "...'"
 
 
 class CompiledGraph:
@@ -47,7 +98,8 @@ class CompiledGraph:
 
     def _build(self, graph, inputs, outputs, name):
         self.name = name
-        self.filename = f"<tfgraph_edu {name} #{next(_uid)}>"
+        self.py_name = _py_name(name)
+        self.filename = f"<tfgraph_edu {self.py_name} #{next(_uid)}>"
         self.line_ops: dict[int, object] = {}
         self.line_inputs: dict[int, list[str]] = {}
         namespace: dict[str, object] = {}
@@ -73,15 +125,24 @@ class CompiledGraph:
                 namespace[kname], used = special
                 call_args = [input_names[i] for i in used]
             else:
-                namespace[kname] = op.opdef.kernel
+                kernel = op.opdef.kernel
+                namespace[kname] = kernel
                 call_args = list(input_names)
-                for attr, value in op.attrs.items():
+                keywords = _keywords(kernel)
+                extra = {}
+                for j, (attr, value) in enumerate(op.attrs.items()):
+                    kw = keywords.get(attr) if type(attr) is str else None
+                    if kw is None:  # not one of the kernel's parameters: passed as data
+                        extra[attr] = value
+                        continue
                     lit = _literal(value)
                     if lit is None:
-                        gname = f"{kname}_{attr}"
-                        namespace[gname] = value
-                        lit = gname
-                    call_args.append(f"{attr}={lit}")
+                        lit = f"{kname}_a{j}"
+                        namespace[lit] = value
+                    call_args.append(f"{kw}={lit}")
+                if extra:
+                    namespace[f"{kname}_kw"] = extra
+                    call_args.append(f"**{kname}_kw")
             call = f"{kname}({', '.join(call_args)})"
             n = len(op.outputs)
             if n == 0:
@@ -96,17 +157,24 @@ class CompiledGraph:
                 for t, nm in zip(op.outputs, defs):
                     var[id(t)] = nm
                 line = f"{', '.join(defs)}, = {call}"
-            entries.append((f"{line}  # {op.name} ({op.type})", op, input_names, defs))
+            entries.append((line, op, input_names, defs))
         outs = [var[id(t)] for t in outputs]
-        self.py_name = re.sub(r"\W", "_", name)
-        self.source = self._layout(entries, args, outs)
-        linecache.cache[self.filename] = (len(self.source), None,
-                                          self.source.splitlines(True), self.filename)
-        code = compile(self.source, self.filename, "exec")
-        exec(code, namespace)  # noqa: S102 - our own generated code, no user data
+        self.code = self._layout(entries, args, outs)
+        linecache.cache[self.filename] = (len(self.code), None,
+                                          self.code.splitlines(True), self.filename)
+        exec(compile(self.code, self.filename, "exec"), namespace)  # noqa: S102 - see above
         self.fn = namespace[self.py_name]
         self._namespace = namespace
         _BY_FILENAME[self.filename] = self
+
+    @property
+    def source(self) -> str:
+        """The compiled code with each line's node name and op type beside it (escaped, for
+        reading; never compiled)."""
+        lines = self.code.splitlines()
+        for i, op in self.line_ops.items():
+            lines[i - 1] += f"  # {display_name(op.name)} ({display_name(op.type)})"
+        return "\n".join(lines) + "\n"
 
     def _layout(self, entries, args, outs) -> str:
         """The source: one function, or - for very large graphs, which CPython compiles in

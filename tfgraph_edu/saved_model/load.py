@@ -1,10 +1,22 @@
-"""Reading a SavedModel: data only, checked, no code run (layer 10)."""
+"""Reading a SavedModel: data only, checked, no code run (layer 10).
+
+Everything read is checked before it is used, and anything malformed - bad or too deeply
+nested JSON, unknown keys, names that are not identifiers, forged array headers, wrong
+dtypes or shapes, missing files, files that are not regular files inside the folder - is
+a :class:`SavedModelError` (a ValueError).  Node names, attribute keys and values stay
+data: the compiled fast path never pastes them into source.
+
+The size budget (arguments of :func:`load`): ``max_manifest_bytes`` for
+``saved_model.json`` (default 32 MiB), ``max_array_bytes`` for all arrays together
+(default 512 MiB) and ``max_nodes`` for the nodes of all graphs together (default the
+graph node limit, ``tfgraph_edu.graph.limits.MAX_NODES``).
+"""
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 
@@ -12,39 +24,54 @@ from .. import dtypes as _dt
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..graph.graph import Graph
+from ..graph.limits import MAX_NODES
+from ..graph.naming import is_valid_node_name
 from ..ops import REGISTRY
 from ..ops.control_flow_ops import GraphFunction
 from ..ops.convert import is_tensor, to_tensor
 from ..runtime.compiled import CompiledGraph
 from ..shapes import TensorShape
+from .files import SavedModelError, model_folder, read_npy, read_text
 from .save import FORMAT
 
-_ARRAY = re.compile(r"^arrays/\d+\.npy$")
+__all__ = ["load", "SavedModelError", "MAX_MANIFEST_BYTES", "MAX_ARRAY_BYTES"]
+
+MAX_MANIFEST_BYTES = 32 * 2 ** 20
+MAX_ARRAY_BYTES = 512 * 2 ** 20
+MAX_DEPTH = 64  # JSON nesting; the format itself needs about 10 levels
+MAX_GRAPH_DEPTH = 16  # branches inside loops inside branches...
+_ARRAY = re.compile(r"arrays/[0-9]{1,9}\.npy")
+_ATTR_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,99}")
 _KINDS = {"POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD", "KEYWORD_ONLY"}
+_RESERVED = {"variables", "trainable_variables"}
 
 
-class SavedModelError(ValueError):
-    """The SavedModel folder is missing, malformed or not ours."""
+def load(export_dir, tags=None, options=None, *, max_manifest_bytes: int = MAX_MANIFEST_BYTES,
+         max_array_bytes: int = MAX_ARRAY_BYTES, max_nodes: int = MAX_NODES):
+    """Load what :func:`save` wrote; the result calls the saved graphs.
 
-
-def load(export_dir):
-    """Load what :func:`save` wrote; the result calls the saved graphs."""
-    folder = Path(export_dir)
-    path = folder / "saved_model.json"
-    if not path.is_file():
-        raise SavedModelError(f"No SavedModel in {folder}: saved_model.json is missing.")
+    ``tags`` and ``options`` are accepted for TensorFlow's signature and ignored.  The
+    budget arguments bound what a model folder may make this process read and hold: raise
+    them only for a model you trust.  Every problem with the folder is a SavedModelError.
+    """
+    folder = model_folder(export_dir)
+    text = read_text(folder, "saved_model.json", max_manifest_bytes, "The manifest")
     try:
-        manifest = json.loads(path.read_text())
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise SavedModelError(f"Malformed SavedModel in {folder}: {exc}") from None
+        manifest = json.loads(text)
+    except RecursionError:
+        raise SavedModelError(f"Malformed SavedModel in {export_dir}: the manifest's JSON is "
+                              "nested too deeply.") from None
+    except ValueError as exc:
+        raise SavedModelError(f"Malformed SavedModel in {export_dir}: {exc}") from None
+    _check_depth(manifest)
     try:
-        return _Loader(folder, manifest).build()
+        return _Loader(folder, manifest, max_array_bytes, max_nodes).build()
     except SavedModelError:
         raise
     except (KeyError, TypeError, IndexError, ValueError, AttributeError, OSError,
-            RecursionError) as exc:
-        raise SavedModelError(f"Malformed SavedModel in {folder}: {type(exc).__name__}: "
-                              f"{exc}") from None
+            RecursionError, OverflowError) as exc:
+        raise SavedModelError(f"Malformed SavedModel in {export_dir}: {type(exc).__name__}: "
+                              f"{str(exc)[:300]}") from None
 
 
 def _check(cond, message):
@@ -52,37 +79,91 @@ def _check(cond, message):
         raise SavedModelError(message)
 
 
+def _short(x) -> str:
+    text = ascii(x)
+    return text if len(text) <= 80 else text[:70] + "..."
+
+
+def _check_depth(value) -> None:
+    """Refuse JSON nested deeper than MAX_DEPTH (checked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (list, dict)):
+            _check(depth <= MAX_DEPTH, f"The manifest is nested deeper than {MAX_DEPTH} levels.")
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+
+
+def _dict(x, what, keys=None) -> dict:
+    _check(isinstance(x, dict), f"{what} must be a JSON object, not {type(x).__name__}.")
+    if keys is not None:
+        missing = [k for k in keys if k not in x]
+        _check(not missing, f"{what} lacks {', '.join(missing)}.")
+    return x
+
+
+def _list(x, what) -> list:
+    _check(isinstance(x, list), f"{what} must be a JSON list, not {type(x).__name__}.")
+    return x
+
+
+def _index(x, n, what) -> int:
+    _check(type(x) is int and 0 <= x < n, f"{what} {_short(x)} is not an index below {n}.")
+    return x
+
+
+def _kernel_accepts(opdef, n_inputs: int, attrs: dict) -> bool:
+    try:
+        sig = inspect.signature(opdef.kernel)
+    except (TypeError, ValueError):
+        return True
+    try:
+        sig.bind(*range(n_inputs), **attrs)
+    except TypeError:
+        return False
+    return True
+
+
 class _Loader:
-    def __init__(self, folder, manifest):
+    def __init__(self, folder, manifest, max_array_bytes, max_nodes):
         _check(isinstance(manifest, dict) and manifest.get("format") == FORMAT,
-               f"Not a tfgraph_edu SavedModel (format {manifest.get('format')!r})"
+               f"Not a tfgraph_edu SavedModel (format {_short(manifest.get('format'))})"
                if isinstance(manifest, dict) else "Not a tfgraph_edu SavedModel")
+        _dict(manifest, "The manifest", ("variables", "functions", "graphs"))
+        _dict(manifest["graphs"], "graphs")
+        _dict(manifest["functions"], "functions")
+        _list(manifest["variables"], "variables")
         self.folder = folder
         self.m = manifest
         self.graphs: dict[str, GraphFunction] = {}
-        self.building: set[str] = set()
+        self.building: list[str] = []
+        self.budget = [max_array_bytes]
+        self.nodes_left = max_nodes
+        self.max_nodes = max_nodes
 
     def array(self, name):
-        _check(isinstance(name, str) and _ARRAY.match(name), f"Bad array reference {name!r}")
-        value = np.load(self.folder / name, allow_pickle=False)
+        _check(isinstance(name, str) and _ARRAY.fullmatch(name),
+               f"Bad array reference {_short(name)}")
+        value = read_npy(self.folder, name, self.budget)
         if value.dtype.kind == "S":
             value = value.astype(object)
         return value
 
     def dtype(self, name):
-        _check(isinstance(name, str), f"Bad dtype {name!r}")
+        _check(isinstance(name, str), f"Bad dtype {_short(name)}")
         try:
             return _dt.as_dtype(name)
         except TypeError:
-            raise SavedModelError(f"Unknown dtype {name!r}") from None
+            raise SavedModelError(f"Unknown dtype {_short(name)}") from None
 
     def shape(self, dims):
-        _check(dims is None or (isinstance(dims, list) and all(
-            d is None or (isinstance(d, int) and d >= 0) for d in dims)), f"Bad shape {dims!r}")
+        _check(dims is None or (isinstance(dims, list) and len(dims) <= 32 and all(
+            d is None or (type(d) is int and 0 <= d < 2 ** 62) for d in dims)),
+            f"Bad shape {_short(dims)}")
         return TensorShape(dims)
 
-    def attr(self, v):
-        _check(isinstance(v, dict) and len(v) == 1, f"Bad attribute {v!r}")
+    def attr(self, v, depth=0):
+        _check(isinstance(v, dict) and len(v) == 1, f"Bad attribute {_short(v)}")
         (kind, x), = v.items()
         if kind == "dtype":
             return self.dtype(x)
@@ -93,86 +174,172 @@ class _Loader:
         if kind == "func":
             return self.graph(x)
         if kind == "list":
-            _check(isinstance(x, list), "Bad list attribute")
-            return tuple(self.attr(i) for i in x)
+            _check(isinstance(x, list) and depth < 4, "Bad list attribute")
+            return tuple(self.attr(i, depth + 1) for i in x)
         if kind == "value":
             _check(x is None or isinstance(x, (bool, int, float, str)), "Bad attribute value")
             return x
-        raise SavedModelError(f"Unknown attribute kind {kind!r}")
+        raise SavedModelError(f"Unknown attribute kind {_short(kind)}")
 
     def graph(self, key) -> GraphFunction:
-        _check(isinstance(key, str) and key in self.m["graphs"], f"Unknown graph {key!r}")
+        _check(isinstance(key, str) and key.isidentifier() and key in self.m["graphs"],
+               f"Unknown graph {_short(key)}")
         if key in self.graphs:
             return self.graphs[key]
-        _check(key not in self.building, f"Graph {key!r} refers to itself")
-        self.building.add(key)
-        spec = self.m["graphs"][key]
+        _check(key not in self.building, f"Graph {_short(key)} refers to itself")
+        _check(len(self.building) < MAX_GRAPH_DEPTH,
+               f"Graphs are nested deeper than {MAX_GRAPH_DEPTH} levels.")
+        self.building.append(key)
+        spec = _dict(self.m["graphs"][key], f"Graph {_short(key)}", ("nodes", "inputs", "outputs"))
+        nodes = _list(spec["nodes"], "nodes")
+        self.nodes_left -= len(nodes)
+        _check(self.nodes_left >= 0, f"The model has more than {self.max_nodes} nodes; raise "
+               "max_nodes in tf.saved_model.load(...) if you trust this model.")
         g = Graph(key)
         tensors: dict[str, object] = {}
-        for node in spec["nodes"]:
-            name, op_type = node["name"], node["op"]
-            _check(isinstance(name, str) and name not in g._by_name, f"Bad node name {name!r}")
-            _check(op_type in REGISTRY, f"Unknown op {op_type!r} in node {name!r}")
-            inputs = []
-            for ref in node["inputs"]:
-                _check(ref in tensors, f"Node {name!r} uses {ref!r} before it is defined")
-                inputs.append(tensors[ref])
-            control = []
-            for c in node["control_inputs"]:
-                _check(c in g._by_name, f"Node {name!r} waits for unknown {c!r}")
-                control.append(g._by_name[c])
-            attrs = {k: self.attr(v) for k, v in node["attrs"].items()}
-            specs = [(self.shape(o["shape"]), self.dtype(o["dtype"])) for o in node["outputs"]]
-            op = g.add_op(name, REGISTRY[op_type], inputs, attrs, specs, control, None)
-            if node.get("handle"):
-                op.outputs[0].handle_shape = self.shape(node["handle"]["shape"])
-                op.outputs[0].handle_dtype = self.dtype(node["handle"]["dtype"])
-            for t in op.outputs:
-                tensors[t.name] = t
-        ins = [tensors[n] for n in spec["inputs"]]
-        outs = [tensors[n] for n in spec["outputs"]]
+        for node in nodes:
+            self.node(g, _dict(node, "A node", ("name", "op", "inputs", "control_inputs",
+                                               "attrs", "outputs")), tensors)
+        ins = [tensors[_str_ref(n)] for n in _list(spec["inputs"], "inputs")]
+        outs = [tensors[_str_ref(n)] for n in _list(spec["outputs"], "outputs")]
+        _check(all(t.op.type == "Placeholder" for t in ins), "Graph inputs must be placeholders.")
         g.inputs, g.outputs = ins, outs
         g.verify()
         fn = GraphFunction(g, ins, outs, key)
         self.graphs[key] = fn
-        self.building.discard(key)
+        self.building.pop()
         return fn
+
+    def node(self, g, node, tensors):
+        name, op_type = node["name"], node["op"]
+        _check(is_valid_node_name(name), f"Bad node name {_short(name)}")
+        _check(name not in g._by_name, f"Duplicate node name {_short(name)}")
+        _check(isinstance(op_type, str) and op_type in REGISTRY,
+               f"Unknown op {_short(op_type)} in node {_short(name)}")
+        opdef = REGISTRY[op_type]
+        inputs = []
+        for ref in _list(node["inputs"], "inputs"):
+            _check(isinstance(ref, str) and ref in tensors,
+                   f"Node {_short(name)} uses {_short(ref)} before it is defined")
+            inputs.append(tensors[ref])
+        control = []
+        for c in _list(node["control_inputs"], "control_inputs"):
+            _check(isinstance(c, str) and c in g._by_name,
+                   f"Node {_short(name)} waits for unknown {_short(c)}")
+            control.append(g._by_name[c])
+        attrs = {}
+        for k, v in _dict(node["attrs"], "attrs").items():
+            _check(_ATTR_KEY.fullmatch(k) is not None,
+                   f"Attribute key {_short(k)} of node {_short(name)} is not an identifier")
+            attrs[k] = self.attr(v)
+        _check(_kernel_accepts(opdef, len(inputs), attrs),
+               f"Node {_short(name)}: op {op_type} does not take these inputs and attributes "
+               f"({len(inputs)} inputs, attributes {sorted(attrs)})")
+        specs = [(self.shape(o["shape"]), self.dtype(o["dtype"]))
+                 for o in (_dict(o, "output", ("shape", "dtype"))
+                           for o in _list(node["outputs"], "outputs"))]
+        specs = self.checked_specs(g, name, opdef, inputs, attrs, specs)
+        op = g.add_op(name, opdef, inputs, attrs, specs, control, None)
+        handle = node.get("handle")
+        if handle:
+            _dict(handle, "handle", ("shape", "dtype"))
+            _check(op.outputs and op.outputs[0].dtype is _dt.resource,
+                   f"Node {_short(name)} has a handle but makes no resource")
+            op.outputs[0].handle_shape = self.shape(handle["shape"])
+            op.outputs[0].handle_dtype = self.dtype(handle["dtype"])
+        for t in op.outputs:
+            tensors[t.name] = t
+
+    def checked_specs(self, g, name, opdef, inputs, attrs, saved):
+        """The saved output specs, checked against what the op's own shape rule says."""
+        if opdef.name == "Placeholder":
+            return saved
+        if opdef.name == "Const":
+            value = attrs.get("value")
+            _check(isinstance(value, np.ndarray), f"Const {_short(name)} holds no array")
+            dtype = attrs.get("dtype")
+            _check(isinstance(dtype, _dt.DType) and (
+                value.dtype == dtype.np_dtype or (dtype is _dt.string and value.dtype == object)),
+                f"Const {_short(name)}: its array is {value.dtype}, its dtype attribute "
+                f"{_short(dtype)}")
+        try:
+            inferred = opdef.shape(*inputs, **attrs)
+        except Exception as exc:  # noqa: BLE001 - any failure of the rule means a bad node
+            raise SavedModelError(f"Node {_short(name)} ({opdef.name}) does not fit its "
+                                  f"inputs and attributes: {str(exc)[:200]}") from None
+        if isinstance(inferred, tuple):
+            inferred = [inferred]
+        _check(len(inferred) == len(saved),
+               f"Node {_short(name)} declares {len(saved)} outputs, its op makes "
+               f"{len(inferred)}")
+        out = []
+        for (s_shape, s_dtype), (i_shape, i_dtype) in zip(saved, inferred):
+            _check(s_dtype is i_dtype, f"Node {_short(name)} declares dtype {s_dtype.name}, "
+                   f"its op makes {_short(getattr(i_dtype, 'name', i_dtype))}")
+            try:
+                out.append((s_shape.merge_with(i_shape), s_dtype))
+            except ValueError:
+                raise SavedModelError(f"Node {_short(name)} declares shape {s_shape}, its op "
+                                      f"makes {i_shape}") from None
+        return out
 
     def build(self):
         variables = []
         for v in self.m["variables"]:
+            _dict(v, "A variable", ("value", "dtype", "trainable", "name"))
             value = self.array(v["value"])
             _check(self.dtype(v["dtype"]).np_dtype == value.dtype, "Variable dtype mismatch")
-            variables.append(Variable(value, trainable=bool(v["trainable"]),
-                                      name=str(v["name"]).removesuffix(":0")))
+            _check(isinstance(v["name"], str) and len(v["name"]) < 1000, "Bad variable name")
+            _check(isinstance(v["trainable"], bool), "Bad variable trainable flag")
+            variables.append(Variable(value, trainable=v["trainable"],
+                                      name=v["name"].removesuffix(":0")))
         loaded = Loaded(variables)
         for name, concretes in self.m["functions"].items():
-            _check(isinstance(name, str) and name.isidentifier(), f"Bad function name {name!r}")
-            fns = [self.concrete(c, variables) for c in concretes]
+            _check(name.isidentifier() and (name == "__call__" or not name.startswith("__"))
+                   and name not in _RESERVED, f"Bad function name {_short(name)}")
+            fns = [self.concrete(_dict(c, "A concrete function", (
+                "graph", "captures", "params", "n_args", "outputs")), variables)
+                for c in _list(concretes, "concrete functions")]
             setattr(loaded, name, LoadedFunction(name, fns))
         return loaded
 
     def concrete(self, c, variables):
         fn = self.graph(c["graph"])
         captures = []
-        for cap in c["captures"]:
+        for cap in _list(c["captures"], "captures"):
+            _dict(cap, "A capture")
             if "variable" in cap:
-                captures.append(variables[int(cap["variable"])]._handle._value)
+                captures.append(variables[_index(cap["variable"], len(variables),
+                                                 "Variable")]._handle._value)
             else:
                 captures.append(self.array(cap["constant"]))
         params = []
-        for p in c["params"]:
-            _check(p.get("kind") in _KINDS, "Bad parameter kind")
+        for p in _list(c["params"], "params"):
+            _dict(p, "A parameter", ("name", "kind"))
+            _check(isinstance(p["name"], str) and p["name"].isidentifier(),
+                   f"Bad parameter name {_short(p['name'])}")
+            _check(p["kind"] in _KINDS, "Bad parameter kind")
             if "spec" in p:
-                params.append((p["name"], "spec", (self.shape(p["spec"]["shape"]),
-                                                   self.dtype(p["spec"]["dtype"]))))
+                spec = _dict(p["spec"], "A parameter spec", ("shape", "dtype"))
+                params.append((p["name"], "spec", (self.shape(spec["shape"]),
+                                                   self.dtype(spec["dtype"]))))
             elif "variable" in p:
                 params.append((p["name"], "variable", None))
             else:
-                params.append((p["name"], "value", p.get("value")))
-        _check(len(fn.inputs) == int(c["n_args"]) + len(captures), "Inputs do not match")
+                value = p.get("value")
+                _check(value is None or isinstance(value, (bool, int, float, str)),
+                       "Bad parameter value")
+                params.append((p["name"], "value", value))
+        n_args = c["n_args"]
+        _check(type(n_args) is int and len(fn.inputs) == n_args + len(captures),
+               "Inputs do not match")
         _check_structure(c["outputs"], len(fn.outputs))
         return LoadedConcreteFunction(fn, params, captures, c["outputs"])
+
+
+def _str_ref(ref) -> str:
+    _check(isinstance(ref, str), f"Bad tensor reference {_short(ref)}")
+    return ref
 
 
 class Loaded:
