@@ -34,6 +34,8 @@ def payloads(marker) -> list[str]:
 
 
 _MADE = re.compile(r"(a|c|k|v)\d+(_\d+|_a\d+|_kw)?|def|return")
+# the statements of cond branches and loop bodies compiled in place
+_CONTROL = ("if", "else", "while", "break", "not", "pass")
 
 
 def assert_only_made_names(compiled) -> None:
@@ -51,10 +53,10 @@ def assert_only_made_names(compiled) -> None:
     for tok in toks:
         if tok.type == tokenize.NAME:
             assert (_MADE.fullmatch(tok.string) or fn_name.fullmatch(tok.string)
-                    or tok.string in params), tok
+                    or tok.string in params or tok.string in _CONTROL), tok
             assert tok.string.isascii() and (not keyword.iskeyword(tok.string)
                                              or tok.string in ("def", "return", "True",
-                                                               "False", "None")), tok
+                                                               "False", "None") + _CONTROL), tok
         elif tok.type in (tokenize.STRING, tokenize.COMMENT):
             raise AssertionError(f"generated code holds a {tokenize.tok_name[tok.type]}: "
                                  f"{tok.string[:80]!r}")

@@ -19,6 +19,7 @@ from .tensor import EagerTensor
 _NP_TO_DTYPE = _dt.NP_TO_DTYPE
 _new = object.__new__
 _active_tapes = _tape.ACTIVE
+_ET = EagerTensor
 
 
 def _wrap(value) -> EagerTensor:
@@ -33,6 +34,43 @@ class EagerInterpreter:
     executing_eagerly = True
 
     def apply(self, opdef, inputs, attrs, name):
+        """Run ``opdef`` now.  Binary and unary ops of one type attribute with one output
+        (``OpDef.fast_arity``) take the two short branches; the rest ``_apply_general``."""
+        arity = opdef.fast_arity
+        if arity == 2 and len(inputs) == 2:
+            x, y = inputs
+            if x.__class__ is not _ET or y.__class__ is not _ET:
+                x, y = inputs = self.convert_inputs(opdef, inputs)
+            vx, vy = x._value, y._value
+            d = vx.dtype
+            if vy.dtype != d:
+                raise _mismatch(opdef, (vx, vy), 1, name)
+            if d not in opdef.np_allowed:
+                raise _not_allowed(opdef, d, name)
+            try:
+                out = opdef.kernel(vx, vy, **attrs) if attrs else opdef.kernel(vx, vy)
+            except Exception as exc:  # noqa: BLE001 - turned into TF's error below
+                raise _kernel_error(opdef, inputs, attrs, exc, name) from None
+        elif arity == 1 and len(inputs) == 1:
+            x = inputs[0]
+            if x.__class__ is not _ET:
+                x, = inputs = self.convert_inputs(opdef, inputs)
+            vx = x._value
+            if vx.dtype not in opdef.np_allowed:
+                raise _not_allowed(opdef, vx.dtype, name)
+            try:
+                out = opdef.kernel(vx, **attrs) if attrs else opdef.kernel(vx)
+            except Exception as exc:  # noqa: BLE001 - turned into TF's error below
+                raise _kernel_error(opdef, inputs, attrs, exc, name) from None
+        else:
+            return self._apply_general(opdef, inputs, attrs, name)
+        result = _new(_ET)
+        result._value = out
+        if _active_tapes:
+            _tape.record(opdef, inputs, attrs, [result])
+        return result
+
+    def _apply_general(self, opdef, inputs, attrs, name):
         try:
             vals = [x._value for x in inputs]
         except AttributeError:
@@ -41,7 +79,7 @@ class EagerInterpreter:
         T = opdef.T
         if T:
             d0 = vals[T[0]].dtype
-            for i in T[1:]:
+            for i in opdef.T_rest:
                 if vals[i].dtype != d0:
                     raise _mismatch(opdef, vals, i, name)
             allowed = opdef.np_allowed
@@ -60,9 +98,7 @@ class EagerInterpreter:
         if n.__class__ is not int:
             n = n(attrs)
         if n == 1:
-            t = _new(EagerTensor)
-            t._value = out
-            result = t
+            result = _wrap(out)
         elif n == 0:
             result = None
         else:
@@ -73,6 +109,16 @@ class EagerInterpreter:
 
     def convert_inputs(self, opdef, inputs):
         """Turn Python values, numpy arrays and variables into EagerTensors."""
+        if opdef.fast_arity == 2 and len(inputs) == 2:  # tensor <op> Python number, either order
+            x, y = inputs
+            if x.__class__ is _ET and (y.__class__ is float or y.__class__ is int):
+                v = _scalar_like(y, x._value.dtype)
+                if v is not None:
+                    return (x, v)
+            elif y.__class__ is _ET and (x.__class__ is float or x.__class__ is int):
+                v = _scalar_like(x, y._value.dtype)
+                if v is not None:
+                    return (v, y)
         targets = None
         out = []
         for i, x in enumerate(inputs):
@@ -91,6 +137,29 @@ class EagerInterpreter:
                 targets = target_dtypes(opdef, inputs)
             out.append(_wrap(to_numpy(x, targets[i])))
         return out
+
+
+_SCALARS: dict = {}  # (type, value, numpy dtype) -> EagerTensor: TF's eager scalar cache
+
+
+def _scalar_like(value, np_dtype):
+    """A Python int/float as a tensor of ``np_dtype`` (TF's matching conversion), or None
+    when the general path must decide (another kind, or out of range).  Non-zero values
+    are cached (zero is not: 0.0 == -0.0 would share one entry)."""
+    key = (value.__class__, value, np_dtype)
+    t = _SCALARS.get(key)
+    if t is not None:
+        return t
+    kind = np_dtype.kind
+    if kind == "f" or (value.__class__ is int and kind in "iu"):
+        try:
+            t = _wrap(np_dtype.type(value))
+        except OverflowError:
+            return None
+        if value and value == value and len(_SCALARS) < 4096:
+            _SCALARS[key] = t
+        return t
+    return None
 
 
 def _mismatch(opdef, vals, i, name):

@@ -52,7 +52,7 @@ class OpDef:
 
     __slots__ = ("name", "inputs", "kernel", "shape", "grad", "T", "dtypes",
                  "stateful", "num_outputs", "variadic", "input_dtypes", "doc", "np_allowed",
-                 "same_dtype", "specialize")
+                 "same_dtype", "specialize", "T_rest", "fast_arity")
 
     def __init__(self, name: str, inputs: tuple[str, ...], kernel: Callable, shape: Callable,
                  grad: Callable | None = None, T: tuple[int, ...] = (),
@@ -66,6 +66,7 @@ class OpDef:
         self.shape = shape
         self.grad = grad
         self.T = tuple(T)
+        self.T_rest = self.T[1:]  # the inputs whose dtype must equal input T[0]'s
         self.dtypes = dtypes
         self.stateful = stateful
         self.num_outputs = num_outputs
@@ -78,6 +79,12 @@ class OpDef:
         # the numpy dtypes T may take, for the eager interpreter's quick check
         self.np_allowed = None if dtypes is None else frozenset(
             np.dtype(object) if d is _dt.string else d.np_dtype for d in dtypes)
+        # 1 or 2 when every input shares T (with a dtype list) and there is one output: the
+        # eager interpreter's short path for such ops; 0 otherwise
+        self.fast_arity = 0
+        if (self.np_allowed is not None and num_outputs == 1 and not self.variadic
+                and self.T == tuple(range(len(self.inputs))) and len(self.inputs) in (1, 2)):
+            self.fast_arity = len(self.inputs)
 
     def output_count(self, attrs: dict | None) -> int:
         n = self.num_outputs
@@ -107,9 +114,14 @@ _current: ContextVar[Any] = ContextVar("tfgraph_edu_interpreter", default=None)
 _default: list[Any] = [None]
 
 
+_default_apply: Callable | None = None  # _default[0].apply, looked up once
+
+
 def set_default_interpreter(interp) -> None:
     """Install the interpreter used when none is active (the eager one)."""
+    global _default_apply
     _default[0] = interp
+    _default_apply = interp.apply
 
 
 def interpreter():
@@ -132,8 +144,57 @@ def bind(opdef: OpDef, inputs: tuple, attrs: dict | None = None, name: str | Non
     """Apply ``opdef`` to ``inputs`` in the current interpreter."""
     interp = _current.get()
     if interp is None:
-        interp = _default[0]
+        return _default_apply(opdef, inputs, attrs, name)
     return interp.apply(opdef, inputs, attrs, name)
+
+
+# -- float errors -------------------------------------------------------------------
+# TensorFlow's float kernels give inf/nan without a word; numpy warns unless told not to.
+# ``np.errstate`` costs about 1.5 µs per use, more than a small kernel, so kernels use
+# ``ignoring_float_errors``: the same setting applied through numpy's own context
+# variable (what ``np.errstate.__enter__`` sets), falling back to ``np.errstate`` on a
+# numpy without it.
+try:
+    from numpy._core._ufunc_config import _extobj_contextvar as _np_errors
+    with np.errstate(all="ignore"):
+        _IGNORE = _np_errors.get()
+except (ImportError, AttributeError):  # pragma: no cover - other numpy versions
+    _np_errors = None
+
+
+def ignoring_float_errors(fn: Callable, nargs: int | None = None) -> Callable:
+    """``fn`` run with numpy's floating-point warnings off (inf/nan results, as in TF);
+    ``nargs`` (1 or 2) makes a wrapper for exactly that many positional arguments."""
+    if _np_errors is None:  # pragma: no cover
+        def kernel(*args, **kw):
+            with np.errstate(all="ignore"):
+                return fn(*args, **kw)
+        return kernel
+    set_errors, reset_errors = _np_errors.set, _np_errors.reset
+    if nargs == 1:
+        def kernel(x):
+            token = set_errors(_IGNORE)
+            try:
+                return fn(x)
+            finally:
+                reset_errors(token)
+    elif nargs == 2:
+        def kernel(x, y):
+            token = set_errors(_IGNORE)
+            try:
+                return fn(x, y)
+            finally:
+                reset_errors(token)
+    else:
+        def kernel(*args, **kw):
+            token = set_errors(_IGNORE)
+            try:
+                return fn(*args, **kw)
+            finally:
+                reset_errors(token)
+    kernel.__name__ = getattr(fn, "__name__", "kernel")
+    kernel.__wrapped__ = fn
+    return kernel
 
 
 # -- helpers for shape rules ----------------------------------------------------

@@ -7,7 +7,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..shapes import TensorShape
 from . import array_ops, reduction_ops
-from ._core import bind, define, shape_error
+from ._core import bind, const_input, define, ignoring_float_errors, shape_error
 from ._rules import binary, broadcast_shapes, compare, fmt, same
 
 F, N = _dt.FLOATS, _dt.NUMERIC
@@ -78,28 +78,34 @@ def _minmax_grad(pick):
     return grad
 
 
-def _errstate(fn):
-    """Wrap a kernel so float edge cases give inf/nan silently, as TensorFlow does."""
-    def kernel(*args, **kw):
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return fn(*args, **kw)
-    kernel.__name__ = getattr(fn, "__name__", "kernel")
-    return kernel
+def _zero_division():
+    from ..errors import InvalidArgumentError
+    return InvalidArgumentError(None, None, "Integer division by zero")
 
 
 def _int_checked(fn):
+    """An integer-safe FloorDiv/FloorMod kernel: TF's error for a zero integer divisor."""
+    quiet = ignoring_float_errors(fn, 2)
+
     def kernel(x, y):
-        if x.dtype.kind in "iu" and not np.all(y):
-            from ..errors import InvalidArgumentError
-            raise InvalidArgumentError(None, None, "Integer division by zero")
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return fn(x, y)
+        if x.dtype.kind in "iu" and not (y.all() if y.__class__ is np.ndarray else y):
+            raise _zero_division()
+        return quiet(x, y)
     return kernel
 
 
-def _pow_kernel(x, y):
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return np.power(x, y)
+def _int_by_constant(fn):
+    """``specialize`` for FloorDiv/FloorMod: an integer divisor that is a constant with no
+    zero (and no -1, whose overflow numpy would warn about) needs no check per call."""
+    def special(op):
+        y = const_input(op, 1)
+        if y is None or y.dtype.kind not in "iu" or not np.all(y) or np.any(y == -1):
+            return None
+        return (lambda a: fn(a, y)), (0,)
+    return special
+
+
+_pow_kernel = ignoring_float_errors(np.power, 2)
 
 
 # -- binary arithmetic -------------------------------------------------------------
@@ -114,12 +120,14 @@ AddV2 = define("AddV2", ("x", "y"), _add_kernel, binary, _add_grad, T=(0, 1),
                dtypes=N | {_dt.string})
 Sub = define("Sub", ("x", "y"), np.subtract, binary, _sub_grad, T=(0, 1), dtypes=N)
 Mul = define("Mul", ("x", "y"), np.multiply, binary, _mul_grad, T=(0, 1), dtypes=N)
-RealDiv = define("RealDiv", ("x", "y"), _errstate(np.true_divide), binary, _div_grad,
+RealDiv = define("RealDiv", ("x", "y"), ignoring_float_errors(np.true_divide, 2), binary, _div_grad,
                  T=(0, 1), dtypes=F)
 FloorDiv = define("FloorDiv", ("x", "y"), _int_checked(np.floor_divide), binary,
-                  lambda op, g: (None, None), T=(0, 1), dtypes=N)
+                  lambda op, g: (None, None), T=(0, 1), dtypes=N,
+                  specialize=_int_by_constant(np.floor_divide))
 FloorMod = define("FloorMod", ("x", "y"), _int_checked(np.mod), binary,
-                  lambda op, g: (reduce_to(g, op.inputs[0]), None), T=(0, 1), dtypes=N)
+                  lambda op, g: (reduce_to(g, op.inputs[0]), None), T=(0, 1), dtypes=N,
+                  specialize=_int_by_constant(np.mod))
 Pow = define("Pow", ("x", "y"), _pow_kernel, binary, _pow_grad, T=(0, 1), dtypes=N)
 Maximum = define("Maximum", ("x", "y"), np.maximum, binary,
                  _minmax_grad(lambda x, y: greater_equal(x, y)), T=(0, 1), dtypes=N)
@@ -196,18 +204,21 @@ Abs = _unary("Abs", np.abs, lambda op, g: (multiply(g, sign(op.inputs[0])),))
 Sign = _unary("Sign", np.sign, lambda op, g: (array_ops.zeros_like(op.inputs[0]),))
 Square = _unary("Square", np.square,
                 lambda op, g: (multiply(g, multiply(op.inputs[0], 2)),))
-Sqrt = _unary("Sqrt", _errstate(np.sqrt),
+Sqrt = _unary("Sqrt", ignoring_float_errors(np.sqrt, 1),
               lambda op, g: (divide(g, multiply(op.outputs[0], 2)),), F)
-Exp = _unary("Exp", _errstate(np.exp), lambda op, g: (multiply(g, op.outputs[0]),), F)
-Log = _unary("Log", _errstate(np.log), lambda op, g: (divide(g, op.inputs[0]),), F)
+Exp = _unary("Exp", ignoring_float_errors(np.exp, 1),
+             lambda op, g: (multiply(g, op.outputs[0]),), F)
+Log = _unary("Log", ignoring_float_errors(np.log, 1), lambda op, g: (divide(g, op.inputs[0]),), F)
 Sin = _unary("Sin", np.sin, lambda op, g: (multiply(g, cos(op.inputs[0])),), F)
 Cos = _unary("Cos", np.cos, lambda op, g: (negative(multiply(g, sin(op.inputs[0]))),), F)
 Tanh = _unary("Tanh", np.tanh, lambda op, g: (multiply(g, subtract(1, square(op.outputs[0]))),), F)
 
 
-def _sigmoid_kernel(x):
-    with np.errstate(over="ignore"):
-        return (1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)
+def _sigmoid(x):
+    return (1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)
+
+
+_sigmoid_kernel = ignoring_float_errors(_sigmoid, 1)
 
 
 Sigmoid = _unary("Sigmoid", _sigmoid_kernel, lambda op, g: (multiply(g, multiply(

@@ -27,6 +27,7 @@ import weakref
 
 from .. import _gc
 from ..ops import control_flow_ops
+from ..ops.control_flow_ops import GraphFunction
 from .errors import graph_execution_error, kernel_message
 from .schedule import schedule
 
@@ -34,6 +35,8 @@ _ALIAS_OPS = frozenset({"Identity", "StopGradient"})
 _BY_FILENAME: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _uid = itertools.count(1)
 CHUNK = 2000  # ops per generated function in very large graphs
+MAX_NESTING = 8  # cond/loop bodies inlined this deep; deeper ones are called (CPython
+#                  allows 20 statically nested blocks)
 _PARAMS: dict = {}  # kernel -> {parameter name: the same name, from its signature}
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\\/>-]{0,79}")
 
@@ -102,13 +105,31 @@ class CompiledGraph:
         self.filename = f"<tfgraph_edu {self.py_name} #{next(_uid)}>"
         self.line_ops: dict[int, object] = {}
         self.line_inputs: dict[int, list[str]] = {}
-        namespace: dict[str, object] = {}
+        self._namespace: dict[str, object] = {}
+        self._ids = itertools.count()  # one numbering for the ops of every inlined graph
         var: dict[int, str] = {}
         args = [f"a{i}" for i in range(len(inputs))]
         for t, a in zip(inputs, args):
             var[id(t)] = a
-        entries: list[tuple] = []  # (line, op, input names, defined names)
-        for k, op in enumerate(schedule(graph, outputs)):
+        entries = self._emit(graph, var, outputs, 0)
+        outs = [var[id(t)] for t in outputs]
+        self.code = self._layout(entries, args, outs)
+        linecache.cache[self.filename] = (len(self.code), None,
+                                          self.code.splitlines(True), self.filename)
+        namespace = self._namespace
+        weakref.finalize(self, linecache.cache.pop, self.filename, None)  # freed: forgotten
+        exec(compile(self.code, self.filename, "exec"), namespace)  # noqa: S102 - see above
+        self.fn = namespace[self.py_name]
+        _BY_FILENAME[self.filename] = self
+
+    def _emit(self, graph, var, outputs, depth) -> list[tuple]:
+        """The entries computing ``outputs`` of ``graph`` (``var`` maps its fed tensors to
+        names): ``(lines, input names, defined names)`` per operation, each line
+        ``(indent, text, op, the names the line reads)``."""
+        namespace = self._namespace
+        entries: list[tuple] = []
+        for op in schedule(graph, outputs):
+            k = next(self._ids)
             if op.outputs and id(op.outputs[0]) in var:
                 continue
             if op.type == "Const":
@@ -118,55 +139,101 @@ class CompiledGraph:
             if op.type in _ALIAS_OPS:
                 var[id(op.outputs[0])] = var[id(op.inputs[0])]
                 continue
-            kname = f"k{k}"
             input_names = [var[id(t)] for t in op.inputs]
-            special = op.opdef.specialize(op) if op.opdef.specialize is not None else None
-            if special is not None:  # a pre-resolved kernel: attrs and constant inputs baked in
-                namespace[kname], used = special
-                call_args = [input_names[i] for i in used]
-            else:
-                kernel = op.opdef.kernel
-                namespace[kname] = kernel
-                call_args = list(input_names)
-                keywords = _keywords(kernel)
-                extra = {}
-                for j, (attr, value) in enumerate(op.attrs.items()):
-                    kw = keywords.get(attr) if type(attr) is str else None
-                    if kw is None:  # not one of the kernel's parameters: passed as data
-                        extra[attr] = value
-                        continue
-                    lit = _literal(value)
-                    if lit is None:
-                        lit = f"{kname}_a{j}"
-                        namespace[lit] = value
-                    call_args.append(f"{kw}={lit}")
-                if extra:
-                    namespace[f"{kname}_kw"] = extra
-                    call_args.append(f"**{kname}_kw")
-            call = f"{kname}({', '.join(call_args)})"
             n = len(op.outputs)
-            if n == 0:
-                defs = []
-                line = call
-            elif n == 1:
-                var[id(op.outputs[0])] = f"v{k}"
-                defs = [f"v{k}"]
-                line = f"v{k} = {call}"
-            else:
-                defs = [f"v{k}_{i}" for i in range(n)]
-                for t, nm in zip(op.outputs, defs):
-                    var[id(t)] = nm
-                line = f"{', '.join(defs)}, = {call}"
-            entries.append((line, op, input_names, defs))
-        outs = [var[id(t)] for t in outputs]
-        self.code = self._layout(entries, args, outs)
-        linecache.cache[self.filename] = (len(self.code), None,
-                                          self.code.splitlines(True), self.filename)
-        weakref.finalize(self, linecache.cache.pop, self.filename, None)  # freed: forgotten
-        exec(compile(self.code, self.filename, "exec"), namespace)  # noqa: S102 - see above
-        self.fn = namespace[self.py_name]
-        self._namespace = namespace
-        _BY_FILENAME[self.filename] = self
+            defs = [f"v{k}"] if n == 1 else [f"v{k}_{i}" for i in range(n)]
+            inline = _INLINE.get(op.type)
+            lines = inline(self, op, input_names, defs, depth) if inline is not None else None
+            if lines is None:
+                call = self._call(op, k, input_names)
+                text = call if n == 0 else f"{defs[0]} = {call}" if n == 1 else \
+                    f"{', '.join(defs)}, = {call}"
+                lines = [(0, text, op, input_names)]
+            for t, nm in zip(op.outputs, defs):
+                var[id(t)] = nm
+            entries.append((lines, input_names, defs))
+        return entries
+
+    def _call(self, op, k, input_names) -> str:
+        """``k3(v1, c2, attr=...)``: the op's kernel (pre-resolved when it can be) called."""
+        namespace = self._namespace
+        kname = f"k{k}"
+        special = op.opdef.specialize(op) if op.opdef.specialize is not None else None
+        if special is not None:  # a pre-resolved kernel: attrs and constant inputs baked in
+            namespace[kname], used = special
+            return f"{kname}({', '.join(input_names[i] for i in used)})"
+        kernel = op.opdef.kernel
+        namespace[kname] = kernel
+        call_args = list(input_names)
+        keywords = _keywords(kernel)
+        extra = {}
+        for j, (attr, value) in enumerate(op.attrs.items()):
+            kw = keywords.get(attr) if type(attr) is str else None
+            if kw is None:  # not one of the kernel's parameters: passed as data
+                extra[attr] = value
+                continue
+            lit = _literal(value)
+            if lit is None:
+                lit = f"{kname}_a{j}"
+                namespace[lit] = value
+            call_args.append(f"{kw}={lit}")
+        if extra:
+            namespace[f"{kname}_kw"] = extra
+            call_args.append(f"**{kname}_kw")
+        return f"{kname}({', '.join(call_args)})"
+
+    def _nested(self, fn, feeds, depth) -> tuple[list, list[str]] | None:
+        """The lines of graph function ``fn`` fed with the names ``feeds``, one level in,
+        and the names of its outputs; None when it cannot be inlined."""
+        if not isinstance(fn, GraphFunction) or len(fn.inputs) != len(feeds):
+            return None
+        var = {id(t): nm for t, nm in zip(fn.inputs, feeds)}
+        lines = [(indent + 1, text, op, used)
+                 for entry in self._emit(fn.graph, var, fn.outputs, depth + 1)
+                 for indent, text, op, used in entry[0]]
+        return lines, [var[id(t)] for t in fn.outputs]
+
+    def _inline_if(self, op, ins, defs, depth):
+        """``If``: a Python ``if``/``else`` with both branches' code written in place."""
+        if depth >= MAX_NESTING or not ins:
+            return None
+        branches = [self._nested(op.attrs.get(b), ins[1:], depth)
+                    for b in ("then_branch", "else_branch")]
+        if None in branches:
+            return None
+        lines = []
+        for header, (body, outs) in zip((f"if {ins[0]}:", "else:"), branches):
+            lines.append((0, header, op, ins[:1]))
+            if defs:
+                body.append((1, f"{', '.join(defs)}, = {', '.join(outs)},", op, outs))
+            lines.extend(body or [(1, "pass", op, [])])
+        return lines
+
+    def _inline_while(self, op, ins, defs, depth):
+        """``While``: a Python ``while`` over the loop variables (the op's output names),
+        the condition's and the body's code written in place."""
+        limit = op.attrs.get("maximum_iterations", -1)
+        if depth >= MAX_NESTING or not defs or type(limit) is not int:
+            return None
+        cond = self._nested(op.attrs.get("cond"), defs, depth)
+        body = self._nested(op.attrs.get("body"), defs, depth)
+        if cond is None or body is None or not cond[1] or len(body[1]) != len(defs):
+            return None
+        loop_vars = f"{', '.join(defs)},"
+        lines = [(0, f"{loop_vars} = {', '.join(ins)},", op, ins)]
+        count = f"v{next(self._ids)}" if limit >= 0 else None
+        if count:
+            lines.append((0, f"{count} = 0", op, []))
+        lines.append((0, "while True:", op, []))
+        if count:
+            lines += [(1, f"if {count} >= {limit}:", op, []), (2, "break", op, [])]
+        lines += cond[0]
+        lines += [(1, f"if not {cond[1][0]}:", op, cond[1][:1]), (2, "break", op, [])]
+        lines += body[0]
+        lines.append((1, f"{loop_vars} = {', '.join(body[1])},", op, body[1]))
+        if count:
+            lines.append((1, f"{count} += 1", op, []))
+        return lines
 
     @property
     def source(self) -> str:
@@ -182,10 +249,8 @@ class CompiledGraph:
         more than linear time - a chain of part functions passing live values along."""
         lines = [f"def {self.py_name}({', '.join(args)}):"]
         if len(entries) <= CHUNK:
-            for text, op, input_names, _ in entries:
-                lines.append("    " + text)
-                self.line_ops[len(lines)] = op
-                self.line_inputs[len(lines)] = input_names
+            for entry in entries:
+                self._write(lines, entry)
             lines.append(f"    return [{', '.join(outs)}]")
             return "\n".join(lines) + "\n"
         parts = [entries[i:i + CHUNK] for i in range(0, len(entries), CHUNK)]
@@ -193,27 +258,32 @@ class CompiledGraph:
         acc = set(outs)
         for j in range(len(parts) - 1, -1, -1):
             used_later[j] = set(acc)
-            for _, _, input_names, _ in parts[j]:
+            for _, input_names, _ in parts[j]:
                 acc.update(input_names)
         head: list[str] = []
         calls: list[str] = []
         defined: set[str] = set(args)
         for j, part in enumerate(parts):
-            defs = [d for _, _, _, ds in part for d in ds]
-            ins = sorted({u for _, _, input_names, _ in part for u in input_names
+            defs = [d for _, _, ds in part for d in ds]
+            ins = sorted({u for _, input_names, _ in part for u in input_names
                           if u in defined})
             keep = [d for d in defs if d in used_later[j]]
             head.append(f"def {self.py_name}_part{j}({', '.join(ins)}):")
-            for text, op, input_names, _ in part:
-                head.append("    " + text)
-                self.line_ops[len(head)] = op
-                self.line_inputs[len(head)] = input_names
+            for entry in part:
+                self._write(head, entry)
             head.append(f"    return ({', '.join(keep)}{',' if keep else ''})")
             calls.append(f"    ({', '.join(keep)}{',' if keep else ''}) = "
                          f"{self.py_name}_part{j}({', '.join(ins)})")
             defined.update(defs)
         lines = head + lines + calls + [f"    return [{', '.join(outs)}]"]
         return "\n".join(lines) + "\n"
+
+    def _write(self, out: list[str], entry) -> None:
+        """Append an entry's lines to ``out``, remembering which op each line runs."""
+        for indent, text, op, used in entry[0]:
+            out.append("    " * (indent + 1) + text)
+            self.line_ops[len(out)] = op
+            self.line_inputs[len(out)] = used
 
     def __call__(self, *feeds) -> list:
         try:
@@ -238,6 +308,10 @@ class CompiledGraph:
         values = [scope.get(name) for name in graph.line_inputs[lineno]]
         cls, message = kernel_message(op, values, exc)
         return graph_execution_error(op, cls, message, self.name)
+
+
+_INLINE = {"If": CompiledGraph._inline_if, "StatelessIf": CompiledGraph._inline_if,
+           "While": CompiledGraph._inline_while, "StatelessWhile": CompiledGraph._inline_while}
 
 
 def compile_graph(graph, inputs, outputs, name: str = "graph_fn") -> CompiledGraph:
