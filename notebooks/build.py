@@ -135,24 +135,79 @@ def execute(nb, lang: str) -> nbformat.NotebookNode:
     return nb
 
 
+def _summary(path: Path, lang: str) -> str:
+    """The one-line summary in the source's title cell metadata (``"summary": ...``)."""
+    want = "zh-Hant" if lang == "zh-Hans" else lang
+    for cell in jupytext.read(path).cells:
+        if cell.cell_type == "markdown" and cell.metadata.get("lang") == want:
+            text = cell.metadata.get("summary", "")
+            return to_simplified(text) if lang == "zh-Hans" else text
+    return ""
+
+
 def index(lang: str) -> str:
     lines = []
     for path in sources():
         nb = build(path, lang)
         title = next((ln[2:] for c in nb.cells if c.cell_type == "markdown"
                       for ln in c.source.splitlines() if ln.startswith("# ")), path.stem)
-        lines.append(f"{len(lines) + 1}. [{title}]({lang}/{path.stem}.ipynb)")
+        summary = _summary(path, lang)
+        lines.append(f"- [{title}]({lang}/{path.stem}.ipynb)" + (f": {summary}" if summary else ""))
     return "\n".join(lines)
 
 
+INTRO = {
+    "en": ("How TensorFlow 2 turns Python into graphs (`tf.function`, tracing, AutoGraph, graph "
+           "execution, the optimiser) rebuilt on numpy, so that every hidden step can be opened "
+           "and looked at. You write `import tfgraph_edu as tf` and the code of TensorFlow's "
+           "guides; TensorFlow itself is not needed."),
+    "zh-Hant": ("在 numpy 上重新實作 TensorFlow 2 把 Python 變成計算圖的過程（`tf.function`、追蹤、"
+                "AutoGraph、計算圖執行、最佳化器），讓每個藏起來的步驟都能打開來看。你寫 "
+                "`import tfgraph_edu as tf` 和 TensorFlow 官方指南裡的程式碼，完全不需要安裝 "
+                "TensorFlow。"),
+}
+START = {
+    "en": "Start with **0. Your tools**, then follow the numbers. Every tutorial ends with "
+          "exercises that check your answer.",
+    "zh-Hant": "從 **0. 你的工具** 開始，再照編號往下走。每份教學最後都有會自動檢查答案的練習。",
+}
+PICTURE = """import tfgraph_edu as tf
+from tfgraph_edu.viz import show_graph
+
+@tf.function
+def my_relu(x):
+    if tf.reduce_max(x) > 0:
+        return tf.maximum(x, 0.0)
+    return tf.zeros_like(x)
+
+show_graph(my_relu.get_concrete_function(tf.constant([1.0, -1.0])))"""
+PICTURE_CAPTION = {
+    "en": "One picture: the graph `tf.function` traced from a five-line function with an `if` "
+          "on a tensor. The `If` op holds both branches as graphs of their own.",
+    "zh-Hant": "一張圖：`tf.function` 從一個五行、對張量做 `if` 的函式追蹤出的計算圖。`If` "
+               "運算把兩個分支各自存成一張計算圖。",
+}
+
+
+def _in(lang: str, texts: dict) -> str:
+    return to_simplified(texts["zh-Hant"]) if lang == "zh-Hans" else texts[lang]
+
+
 def index_notebook() -> nbformat.NotebookNode:
+    """The landing page: what the project is, one picture, the tutorials in each language."""
     nb = nbformat.v4.new_notebook()
     nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python",
                                   "name": "python3"}}
-    cells = []
+    intro = "# tfgraph_edu\n\n" + "\n\n".join(
+        f"**{LANG_NAMES[lang]}** · {_in(lang, INTRO)}" for lang in LANGS)
+    cells = [nbformat.v4.new_markdown_cell(intro),
+             nbformat.v4.new_markdown_cell(" ".join(_in(lang, PICTURE_CAPTION)
+                                                    for lang in LANGS)),
+             nbformat.v4.new_code_cell(PICTURE)]
     for lang in LANGS:
-        cells.append(nbformat.v4.new_markdown_cell(f"## {INDEX_TITLE[lang]} ({LANG_NAMES[lang]})"
-                                                   f"\n\n{index(lang)}"))
+        cells.append(nbformat.v4.new_markdown_cell(
+            f"## {INDEX_TITLE[lang]} ({LANG_NAMES[lang]})\n\n{_in(lang, START)}\n\n"
+            f"{index(lang)}"))
     for i, c in enumerate(cells):
         c["id"] = f"index-{i}"
     nb.cells = cells
@@ -210,7 +265,7 @@ def main() -> int:
             nbformat.write(nb, HERE / lang / f"{path.stem}.ipynb")
             print(f"built {lang}/{path.stem}.ipynb")
     (HERE / "README.md").write_text(readme(), encoding="utf-8")
-    nbformat.write(index_notebook(), HERE / "index.ipynb")
+    nbformat.write(execute(index_notebook(), "."), HERE / "index.ipynb")
     return 0
 
 

@@ -24,8 +24,9 @@ import numpy as np
 from .function.polymorphic import Function
 
 __all__ = ["Feedback", "language", "set_language", "is_tf_function", "traces_at_most",
-           "graph_ops", "graph_has", "same_results", "calls_differ", "returns_in_order",
-           "optimised", "runs_functions_as_graphs", "all_of", "say"]
+           "traced_at_most", "graph_ops", "graph_has", "same_results", "value_is",
+           "calls_differ", "returns_in_order", "optimised", "runs_functions_as_graphs",
+           "all_of", "say", "LOOPS", "CONDS"]
 
 LANGUAGES = ("en", "zh-Hant", "zh-Hans")
 LOOPS = frozenset({"While", "StatelessWhile"})
@@ -78,13 +79,13 @@ _TEXT = {
                    "重新追蹤的原因：{reasons}",
                    "{name} 在 {calls} 次调用中追踪了 {n} 次，最多只能 {most} 次。"
                    "重新追踪的原因：{reasons}"),
-    "has_op": ("The graph has a {op} op.", "計算圖裡有 {op} 運算。", "计算图里有 {op} 运算。"),
-    "lacks_op": ("The graph has no {op} op.", "計算圖裡沒有 {op} 運算。",
+    "has_op": ("The graph contains {op}.", "計算圖裡有 {op} 運算。", "计算图里有 {op} 运算。"),
+    "lacks_op": ("The graph contains no {op}.", "計算圖裡沒有 {op} 運算。",
                  "计算图里没有 {op} 运算。"),
-    "unwanted_op": ("The graph still has {count} {op} op(s).",
+    "unwanted_op": ("The graph still contains {op} ({count}×).",
                     "計算圖裡還有 {count} 個 {op} 運算。",
                     "计算图里还有 {count} 个 {op} 运算。"),
-    "no_unwanted_op": ("The graph has no {op} op.", "計算圖裡沒有 {op} 運算。",
+    "no_unwanted_op": ("The graph contains no {op}.", "計算圖裡沒有 {op} 運算。",
                        "计算图里没有 {op} 运算。"),
     "size_ok": ("The graph has {n} ops (at most {most}).",
                 "計算圖有 {n} 個運算（最多 {most} 個）。",
@@ -98,13 +99,17 @@ _TEXT = {
     "same_bad": ("{name}{call} gives {got}, expected {want}.",
                  "{name}{call} 得到 {got}，預期是 {want}。",
                  "{name}{call} 得到 {got}，预期是 {want}。"),
+    "value_ok": ("{name} is {got}, as expected.", "{name} 是 {got}，和預期相同。",
+                 "{name} 是 {got}，和预期相同。"),
+    "value_bad": ("{name} is {got}, expected {want}.", "{name} 是 {got}，預期是 {want}。",
+                  "{name} 是 {got}，预期是 {want}。"),
     "differ_ok": ("Two calls of {name} gave different values, as in eager execution.",
                   "{name} 呼叫兩次得到不同的值，和即時執行一樣。",
                   "{name} 调用两次得到不同的值，和即时执行一样。"),
-    "differ_bad": ("Two calls of {name} gave the same value {got}: it was fixed when the "
-                   "function was traced.",
-                   "{name} 呼叫兩次都得到 {got}：這個值在追蹤時就被固定下來了。",
-                   "{name} 调用两次都得到 {got}：这个值在追踪时就被固定下来了。"),
+    "differ_bad": ("Two calls of {name} gave the same value: it was fixed when the function "
+                   "was traced.",
+                   "{name} 呼叫兩次得到同一個值：這個值在追蹤時就被固定下來了。",
+                   "{name} 调用两次得到同一个值：这个值在追踪时就被固定下来了。"),
     "sequence_ok": ("Calls of {name} returned {got}, as expected.",
                     "連續呼叫 {name} 得到 {got}，和預期相同。",
                     "连续调用 {name} 得到 {got}，和预期相同。"),
@@ -197,8 +202,10 @@ def _show(value) -> str:
         value = np.asarray(value)
         if value.ndim == 0:
             value = value.item()
+        elif value.size > 12:
+            return f"<{value.dtype} array of shape {value.shape}>"
         else:
-            return np.array2string(value, precision=4, separator=", ")
+            return " ".join(np.array2string(value, precision=4, separator=", ").split())
     if isinstance(value, float):
         return np.format_float_positional(value, precision=4, trim="0")
     return repr(value)
@@ -217,6 +224,9 @@ def _as_array(value):
 def _raised(fb: Feedback, fn, args, exc: Exception, hint: str | None = None) -> Feedback:
     lines = [ln.strip() for ln in str(exc).strip().splitlines() if ln.strip()]
     message = lines[-1] if lines else ""  # "in user code: ... File ...": the gist is last
+    prefix = f"{type(exc).__name__}: "
+    while message.startswith(prefix):
+        message = message[len(prefix):]
     return fb.wrong(_say("raised", name=_name(fn), call=_call_text(args),
                          error=type(exc).__name__, message=message), hint)
 
@@ -251,6 +261,22 @@ def traces_at_most(fn, calls: Iterable[tuple], most: int = 1, hint: str | None =
     reasons = "; ".join(e.reason for e in new[most:])
     return fb.wrong(_say("traces_bad", name=_name(fn), n=len(new), calls=len(calls),
                          most=most, reasons=reasons), hint)
+
+
+def traced_at_most(fn, most: int = 1, hint: str | None = None) -> Feedback:
+    """``fn`` has traced at most ``most`` graphs so far (the calls were made by the learner's
+    own cell); when it traced more, the engine's reasons are quoted."""
+    fb = is_tf_function(fn)
+    if not fb.ok:
+        return fb
+    traces = fn.events.traces
+    calls = len(fn.events.calls)
+    if len(traces) <= most:
+        return fb.right(_say("traces_ok", name=_name(fn), n=len(traces), calls=calls,
+                             most=most))
+    reasons = "; ".join(e.reason for e in traces[most:])
+    return fb.wrong(_say("traces_bad", name=_name(fn), n=len(traces), calls=calls, most=most,
+                         reasons=reasons), hint)
 
 
 def graph_ops(target, *args) -> list[str]:
@@ -325,6 +351,16 @@ def same_results(fn, reference: Callable, calls: Iterable[tuple], hint: str | No
     return fb
 
 
+def value_is(name: str, got, want, hint: str | None = None, rtol: float = 1e-5,
+             atol: float = 1e-6) -> Feedback:
+    """The value ``got`` (a tensor or array the learner's cell computed) equals ``want``."""
+    fb = Feedback()
+    a, b = _as_array(got), np.asarray(want)
+    if a.shape == b.shape and np.allclose(a, b, rtol=rtol, atol=atol):
+        return fb.right(_say("value_ok", name=name, got=_show(a)))
+    return fb.wrong(_say("value_bad", name=name, got=_show(a), want=_show(b)), hint)
+
+
 def calls_differ(fn, args: tuple = (), hint: str | None = None) -> Feedback:
     """Two calls of ``fn(*args)`` give different values (randomness that is not frozen)."""
     fb = Feedback()
@@ -334,7 +370,7 @@ def calls_differ(fn, args: tuple = (), hint: str | None = None) -> Feedback:
         return _raised(fb, fn, args, exc, hint)
     if a.shape != b.shape or not np.array_equal(a, b):
         return fb.right(_say("differ_ok", name=_name(fn)))
-    return fb.wrong(_say("differ_bad", name=_name(fn), got=_show(a)), hint)
+    return fb.wrong(_say("differ_bad", name=_name(fn)), hint)
 
 
 def returns_in_order(fn, expected: list, args: tuple = (), hint: str | None = None) -> Feedback:

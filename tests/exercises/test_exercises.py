@@ -163,3 +163,28 @@ def test_feedback_speaks_chinese_and_renders_html():
     assert "全部检查通过" in repr(fb)
     assert "<script" not in ex.Feedback().wrong("<script>")._repr_html_()
     assert ex.say("a", "b", "c") == "c"
+
+
+def test_traced_at_most_reads_what_the_learners_calls_did():
+    @tf.function
+    def step(x, lr):
+        return x - lr * x
+
+    for lr in (0.1, 0.05):
+        step(tf.constant(1.0), lr)
+    fb = ex.traced_at_most(step, 1)
+    assert not fb.ok and "Python argument lr changed" in repr(fb)
+
+    @tf.function
+    def step2(x, lr):
+        return x - lr * x
+
+    for lr in (0.1, 0.05):
+        step2(tf.constant(1.0), tf.constant(lr))
+    assert ex.traced_at_most(step2, 1).ok
+
+
+def test_value_is():
+    assert ex.value_is("x", tf.constant([1.0, 2.0]), [1.0, 2.0]).ok
+    fb = ex.value_is("x", tf.constant([1.0, 2.0]), [1.0, 2.5])
+    assert not fb.ok and "expected [1. , 2.5]" in repr(fb)
