@@ -33,7 +33,7 @@ def test_freed_concrete_functions_leave_linecache():
 
     f = make()
     made = _entries() - before
-    assert len(made) >= 3 + 2, made  # three traces, and the branches of at least one
+    assert len(made) >= 3, made  # three traces (their branches are inlined into them)
     for name in made:
         assert linecache.getline(name, 1).startswith("def ")
     del f

@@ -157,8 +157,8 @@ class SparseTensor:
         return TensorShape([int(d) for d in self.dense_shape.numpy()])
 
     def __repr__(self):
-        return (f"SparseTensor(indices={self.indices}, values={self.values}, "
-                f"dense_shape={self.dense_shape})")
+        return (f"SparseTensor(indices={self.indices!s}, values={self.values!s}, "
+                f"dense_shape={self.dense_shape!s})")
 
     __str__ = __repr__
 

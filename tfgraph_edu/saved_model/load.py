@@ -43,7 +43,7 @@ MAX_ARRAY_BYTES = 512 * 2 ** 20
 MAX_DEPTH = 64  # JSON nesting; the format itself needs about 10 levels
 MAX_GRAPH_DEPTH = 16  # branches inside loops inside branches...
 _ARRAY = re.compile(r"arrays/[0-9]{1,9}\.npy")
-_ATTR_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,99}")
+_ATTR_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")  # TF: OpDef attrs, and "_"-internal ones
 _KINDS = {"POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD", "KEYWORD_ONLY"}
 _RESERVED = {"variables", "trainable_variables"}
 
