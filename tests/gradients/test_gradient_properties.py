@@ -218,3 +218,52 @@ def _smooth_here(program, xv, yv, wv, bv, weights) -> bool:
         if abs(up + down - 2 * center) > 1e-5 * (1 + abs(center)):
             return False
     return True
+
+
+_no_tensor_array = _instruction.filter(lambda ins: ins[0] not in ("tensor_array", "stop"))
+SECOND_ORDER_PROGRAMS = 40
+
+
+@settings(max_examples=SECOND_ORDER_PROGRAMS, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(program=st.lists(_no_tensor_array, min_size=1, max_size=4), seed=_values)
+def test_second_derivatives_through_a_call_equal_eager_and_differences(program, seed):
+    """Nested tapes: d/dx of <dy/dx, v> (a Hessian-vector product), and its derivative with
+    respect to the matmul variable, through a tf.function call and eagerly."""
+    rng = np.random.default_rng(seed)
+    xv, yv = rng.normal(size=(2, 3)), rng.normal(size=(3,))
+    wv, bv = rng.normal(size=(3, 3)) * 0.7, rng.normal(size=(3,))
+    weights = tf.constant(rng.normal(size=(2, 3)))
+    direction = tf.constant(rng.normal(size=(2, 3)))
+    x, y = tf.constant(xv), tf.constant(yv)
+    w, b = tf.Variable(wv), tf.Variable(bv)
+
+    def f(x, y):
+        return run(program, x, y, w, b, weights)
+
+    def directional(fn, xt):
+        with tf.GradientTape() as inner:
+            inner.watch(xt)
+            out = fn(xt, y)
+        g = inner.gradient(out, xt, unconnected_gradients="zero")
+        return tf.reduce_sum(g * direction)
+
+    results = []
+    for fn in (f, tf.function(f, autograph=False)):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            s = directional(fn, x)
+        results.append(outer.gradient(s, [x, w], unconnected_gradients="zero"))
+    for ge, gt in zip(*results):
+        np.testing.assert_allclose(gt.numpy(), ge.numpy(), rtol=1e-9, atol=1e-12)
+
+    if not _smooth_here(program, xv, yv, wv, bv, weights):
+        return
+    eps = 1e-6
+    want = np.zeros_like(xv)
+    for idx in np.ndindex(*xv.shape):
+        e = np.zeros_like(xv)
+        e[idx] = eps
+        want[idx] = (float(directional(f, tf.constant(xv + e)))
+                     - float(directional(f, tf.constant(xv - e)))) / (2 * eps)
+    np.testing.assert_allclose(results[1][0].numpy(), want, rtol=1e-5, atol=1e-6)

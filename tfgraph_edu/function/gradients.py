@@ -29,6 +29,7 @@ Loaded SavedModel functions are recorded the same way (saved_model/load.py).
 from __future__ import annotations
 
 from .. import _gc
+from .. import dtypes as _dt
 from ..eager import tape as _tape
 from ..eager.graph_builder import GraphBuilder
 from ..eager.tape import differentiable
@@ -65,6 +66,28 @@ def _graph_entries(graph, targets, sources) -> list:
                 live.update(id(o) for o in op.outputs)
                 break
     return entries
+
+
+def _target(t) -> bool:
+    """Whether cotangents of ``t`` go through a backward function: floating tensors and
+    tensor lists (a resource output is an input passed through: see ``_pass_through``)."""
+    return t.dtype.is_floating or t.dtype is _dt.variant
+
+
+def _pass_through(outputs, inputs, grads, result) -> None:
+    """Add the cotangents of non-target outputs that are inputs (variables' handles passed
+    through as saved tensors) to those inputs' gradients; refuse any other such cotangent
+    rather than dropping it."""
+    position = {id(x): i for i, x in enumerate(inputs)}
+    for t, g in zip(outputs, grads):
+        if g is None or _target(t) or not differentiable(t):
+            continue
+        k = position.get(id(t))
+        if k is None:
+            raise NotImplementedError(
+                f"A gradient reached {t.name} ({t.dtype.name}), which tfgraph_edu cannot "
+                "send back through this function.")
+        result[k] = g if result[k] is None else _tape.add_gradients(result[k], g)
 
 
 class Backward:
@@ -150,7 +173,10 @@ def _function_backward(f: GraphFunction):
     cached = getattr(f, "_backward", None)
     if cached is None:
         sources = [x for x in f.inputs if differentiable(x)]
-        targets = [y for y in f.outputs if y.dtype.is_floating]
+        targets = []
+        for y in f.outputs:
+            if _target(y) and all(y is not t for t in targets):
+                targets.append(y)
         bw = build_backward(f.graph, sources, targets, f.function_name + "_grad")
         saved = bw.saved
         saver = GraphFunction(f.graph, f.inputs, saved, f.function_name + "_saved")
@@ -174,12 +200,19 @@ def _partitioned_call_grad(op, *grads):
         values = bind(function_ops.PartitionedCall, tuple(op.inputs), attrs)
         values = [values] if len(saved) == 1 else values
     by_id = {id(t): v for t, v in zip(saved, values)}
-    out_pos = {id(y): i for i, y in enumerate(f.outputs)}
-    cotangents = [grads[out_pos[id(t)]] for t in targets]
+    cotangents = []
+    for t in targets:  # an output returned twice gets both cotangents
+        g = None
+        for y, gy in zip(f.outputs, grads):
+            if y is t and gy is not None:
+                g = gy if g is None else _tape.add_gradients(g, gy)
+        cotangents.append(g if g is not None else _tape.zeros_for(op.outputs[
+            [i for i, y in enumerate(f.outputs) if y is t][0]]))
     got = _call_backward(bw, lambda t: by_id[id(t)], cotangents, len(sources))
     result = [None] * n_in
     for s, g in zip(sources, got):
         result[position[id(s)]] = g
+    _pass_through(f.outputs, f.inputs, grads, result)
     return result
 
 
@@ -240,14 +273,16 @@ class FunctionCall:
             if id(t) in self._saved_pos:
                 k = self._saved_pos[id(t)]
                 if g_saved[k] is not None:
-                    g = g_saved[k] if g is None else math_ops.add(g, g_saved[k])
+                    g = g_saved[k] if g is None else _tape.add_gradients(g, g_saved[k])
                 like = entry.outputs[n + k]
-            cotangents.append(array_ops.zeros_like(like) if g is None else g)
+            cotangents.append(_tape.zeros_for(like) if g is None else g)
         got = _call_backward(bw, lambda t: entry.outputs[n + self._saved_pos[id(t)]],
                              cotangents, len(fg.sources))
         result = [None] * len(entry.inputs)
         for k, g in zip(fg.source_positions, got):
             result[k] = g
+        if use_all:
+            _pass_through(self.saved, fg.cf.inputs, g_saved, result)
         return result
 
 
@@ -298,7 +333,7 @@ class _FunctionGradient:
     @property
     def saved_targets(self) -> list:
         outs = {id(y) for y in self.targets}
-        return [t for t in self.all_tensors() if t.dtype.is_floating and id(t) not in outs]
+        return [t for t in self.all_tensors() if _target(t) and id(t) not in outs]
 
     def all_(self) -> Backward:
         if self._all is None:

@@ -76,6 +76,9 @@ def _zeros_like_element(lst, element_shape=None, element_dtype=None):
     dtype = lst.element_dtype or element_dtype
     if shape.is_fully_defined():
         return np.zeros(shape.as_list(), dtype.np_dtype)
+    written = [it for it in lst.items if it is not None]
+    if written:  # the list's elements share a shape: zeros like one that was written
+        return np.zeros_like(written[0])
     raise InvalidArgumentError(None, None, "Trying to read an element that was never written, "
                                "and the element shape is not known.")
 
