@@ -3,8 +3,9 @@
 As in TensorFlow: tensors (and numpy arrays) are keyed by dtype and shape;
 Python scalars, strings and None by *value* (TensorFlow's ``Literal`` trace
 type compares values, so ``2``, ``2.0`` and ``True == 1`` share a trace);
-lists, tuples and dicts by structure and contents; tf.Variables by dtype and
-shape; any other object by identity.  Encoding an argument also collects its
+lists, tuples and dicts by structure and contents; tf.Variables by dtype, shape,
+trainability and which of the call's variables they are (``f(v, v)`` is not
+``f(v, w)``); any other object by identity.  Encoding an argument also collects its
 *leaves* - the values that become graph inputs (tensors, arrays, variables) -
 in a fixed order.
 
@@ -66,8 +67,9 @@ def encode(value, leaves: list, where: str, depth: int = 0):
             "structure, or a tensor.")
     depth += 1
     if isinstance(value, Variable):
+        alias = _alias_id(value, leaves)
         leaves.append(value)
-        return (VariableLeaf, value.dtype, tuple(value.shape.as_list()))
+        return (VariableLeaf, value.dtype, tuple(value.shape.as_list()), value.trainable, alias)
     if isinstance(value, TensorSpec):
         leaves.append(value)
         return spec_key(value)
@@ -104,6 +106,19 @@ def encode(value, leaves: list, where: str, depth: int = 0):
     return ("object", cls, id(value))
 
 
+def _alias_id(variable, leaves: list) -> int:
+    """Which distinct variable of this call ``variable`` is (0, 1, ...): as TF's VariableSpec
+    alias ids, so ``f(v, v)`` and ``f(v, w)`` - one resource twice, or two - trace apart."""
+    seen: list = []
+    for leaf in leaves:
+        if isinstance(leaf, Variable) and not any(h is leaf._handle for h in seen):
+            seen.append(leaf._handle)
+    for i, handle in enumerate(seen):
+        if handle is variable._handle:
+            return i
+    return len(seen)
+
+
 def describe(component) -> str:
     """A key component in words, for retracing reasons."""
     if isinstance(component, tuple) and component and isinstance(component[0], np.dtype):
@@ -112,7 +127,9 @@ def describe(component) -> str:
         shape = "<unknown rank>" if dims is None else str(TensorShape(list(dims)))
         return f"{dtype.name if dtype else component[0]} tensor of shape {shape}"
     if isinstance(component, tuple) and component and component[0] is VariableLeaf:
-        return f"{component[1].name} variable of shape {TensorShape(list(component[2]))}"
+        kind = "" if component[3] else "non-trainable "
+        return (f"{kind}{component[1].name} variable of shape "
+                f"{TensorShape(list(component[2]))} (alias {component[4]})")
     if isinstance(component, tuple) and component and component[0] is Literal:
         return repr(component[1])
     if isinstance(component, tuple) and component and component[0] == "object":
