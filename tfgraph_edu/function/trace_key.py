@@ -16,6 +16,8 @@ does not grow with the number of traces.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .. import dtypes as _dt
@@ -103,7 +105,49 @@ def encode(value, leaves: list, where: str, depth: int = 0):
             f"Argument `{where}` = {value!r} has the unhashable type {cls.__name__!r}, so "
             "tf.function cannot tell whether it has seen it before (Python arguments are part "
             "of the trace key). Pass a tensor, or a hashable value such as a tuple.")
-    return ("object", cls, id(value))
+    try:
+        return ("object", cls, ObjectKey(value))
+    except TypeError:  # __hash__ raised
+        raise TypeError(
+            f"Argument `{where}` = {value!r} cannot be hashed, so tf.function cannot tell "
+            "whether it has seen it before. Pass a tensor, or a hashable value.") from None
+
+
+class ObjectKey:
+    """Any other Python object in a key, as TF's ``Weakref`` trace type: a weak reference,
+    equal to another when both objects are alive and equal (the same object, or ``==``).
+    An object that has been freed matches nothing, so a new object that happens to get its
+    memory address never reuses its graph.  Objects that cannot be weakly referenced are
+    held strongly."""
+
+    __slots__ = ("_ref", "_hash", "id")
+
+    def __init__(self, value):
+        self._hash = hash(value)
+        self.id = id(value)
+        try:
+            self._ref = weakref.ref(value)
+        except TypeError:
+            self._ref = lambda: value
+
+    def __hash__(self):
+        return self._hash
+
+    def __eq__(self, other):
+        if not isinstance(other, ObjectKey):
+            return NotImplemented
+        a, b = self._ref(), other._ref()
+        if a is None or b is None:
+            return False
+        if a is b:
+            return True
+        try:
+            return bool(a == b)
+        except Exception:  # noqa: BLE001 - an == that cannot answer means not equal
+            return False
+
+    def __repr__(self):
+        return f"ObjectKey(id={self.id})"
 
 
 def _alias_id(variable, leaves: list) -> int:
@@ -133,7 +177,7 @@ def describe(component) -> str:
     if isinstance(component, tuple) and component and component[0] is Literal:
         return repr(component[1])
     if isinstance(component, tuple) and component and component[0] == "object":
-        return f"a {component[1].__name__} object (id {component[2]})"
+        return f"a {component[1].__name__} object (id {component[2].id})"
     if isinstance(component, tuple) and component and component[0] in ("list", "tuple", "dict"):
         return f"a {component[0]} of {len(component) - 1}"
     return repr(component)
