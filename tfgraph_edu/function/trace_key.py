@@ -3,11 +3,13 @@
 As in TensorFlow: tensors (and numpy arrays) are keyed by dtype and shape;
 Python scalars, strings and None by *value* (TensorFlow's ``Literal`` trace
 type compares values, so ``2``, ``2.0`` and ``True == 1`` share a trace);
-lists, tuples and dicts by structure and contents; tf.Variables by dtype, shape,
-trainability and which of the call's variables they are (``f(v, v)`` is not
-``f(v, w)``); any other object by identity.  Encoding an argument also collects its
-*leaves* - the values that become graph inputs (tensors, arrays, variables) -
-in a fixed order.
+lists, tuples and dicts by structure and contents; objects with
+``__tf_tracing_type__`` by the type it returns (TF's tracing protocol);
+tf.Variables by dtype, shape, trainability and which of the call's variables
+they are (``f(v, v)`` is not ``f(v, w)``); any other object by identity or
+equality while it is alive.  Encoding an argument also collects its *leaves* -
+the values that become graph inputs (tensors, arrays, variables) - in a fixed
+order.
 
 Why a call retraces is worked out per argument against everything seen
 before for that argument (``SeenArguments``): sets, so the cost of a reason
@@ -82,6 +84,15 @@ def encode(value, leaves: list, where: str, depth: int = 0):
     if isinstance(value, np.ndarray):
         leaves.append(value)
         return (value.dtype, value.shape)
+    protocol = getattr(cls, "__tf_tracing_type__", None)
+    if protocol is not None:  # the tracing protocol: the object says what its type is
+        trace_type = protocol(value, _TRACING_CONTEXT)
+        try:
+            hash(trace_type)
+        except TypeError:
+            raise TypeError(f"Expected an instance of TraceType for Tracing Protocol call to "
+                            f"{value!r} but got {trace_type!r}") from None
+        return ("traced", trace_type)
     if isinstance(value, list):
         return ("list",) + tuple(encode(v, leaves, f"{where}[{i}]", depth)
                                  for i, v in enumerate(value))
@@ -111,6 +122,14 @@ def encode(value, leaves: list, where: str, depth: int = 0):
         raise TypeError(
             f"Argument `{where}` = {value!r} cannot be hashed, so tf.function cannot tell "
             "whether it has seen it before. Pass a tensor, or a hashable value.") from None
+
+
+class TracingContext:
+    """What ``__tf_tracing_type__(context)`` receives (TensorFlow reserves it for its own use;
+    nothing in it is needed to describe a type)."""
+
+
+_TRACING_CONTEXT = TracingContext()
 
 
 class ObjectKey:
@@ -175,6 +194,8 @@ def describe(component) -> str:
         return (f"{kind}{component[1].name} variable of shape "
                 f"{TensorShape(list(component[2]))} (alias {component[4]})")
     if isinstance(component, tuple) and component and component[0] is Literal:
+        return repr(component[1])
+    if isinstance(component, tuple) and len(component) == 2 and component[0] == "traced":
         return repr(component[1])
     if isinstance(component, tuple) and component and component[0] == "object":
         return f"a {component[1].__name__} object (id {component[2].id})"
