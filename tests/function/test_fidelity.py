@@ -422,3 +422,56 @@ def test_one_concrete_function_per_optimizer():
         (train_step_1 if i % 2 == 0 else train_step_2)(w, x, y)
     # the gradient keeps its sign, so each Adam step moves w by about its learning rate
     np.testing.assert_allclose(w.numpy(), 2.0 - 5 * 1e-2 - 5 * 1e-3, atol=1e-4)
+
+
+def test_other_objects_match_by_equality_and_the_tracing_protocol():
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)
+    class Config:
+        scale: float
+
+    @tf.function
+    def f(config, x):
+        return x * config.scale
+
+    assert float(f(Config(2.0), tf.constant(3.0))) == 6.0
+    assert float(f(Config(2.0), tf.constant(4.0))) == 8.0  # an equal object: same graph
+    assert float(f(Config(3.0), tf.constant(4.0))) == 12.0
+    assert f.experimental_get_tracing_count() == 2
+
+    class FruitTraceType(tf.types.experimental.TraceType if hasattr(tf, "types") else object):
+        def __init__(self, fruit_type):
+            self.fruit_type = fruit_type
+
+        def is_subtype_of(self, other):
+            return type(other) is FruitTraceType and self.fruit_type is other.fruit_type
+
+        def most_specific_common_supertype(self, others):
+            return self if all(self == other for other in others) else None
+
+        def __eq__(self, other):
+            return type(other) is FruitTraceType and self.fruit_type == other.fruit_type
+
+        def __hash__(self):
+            return hash(self.fruit_type)
+
+    class FruitWithTraceType:
+        def __tf_tracing_type__(self, context):
+            return FruitTraceType(type(self))
+
+    class Apple(FruitWithTraceType):
+        flavor = tf.constant([1, 2])
+
+    class Mango(FruitWithTraceType):
+        flavor = tf.constant([3, 4])
+
+    @tf.function
+    def get_mixed_flavor(fruit_a, fruit_b):
+        return fruit_a.flavor + fruit_b.flavor
+
+    assert get_mixed_flavor(Apple(), Mango()).numpy().tolist() == [4, 6]
+    assert get_mixed_flavor(Apple(), Mango()).numpy().tolist() == [4, 6]
+    assert get_mixed_flavor.experimental_get_tracing_count() == 1  # re-uses the trace
+    assert get_mixed_flavor(Mango(), Mango()).numpy().tolist() == [6, 8]
+    assert get_mixed_flavor.experimental_get_tracing_count() == 2

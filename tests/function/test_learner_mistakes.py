@@ -180,3 +180,20 @@ def test_generator_and_async_functions_are_refused():
                 f"{f.python_function}, found return value of type {type_name}, which is not a "
                 "Tensor or ExtensionType.")
             assert "a graph cannot pause and resume" in message
+
+
+# -- variables as arguments -----------------------------------------------------------------
+
+
+def test_one_variable_twice_and_two_variables_trace_apart():
+    @tf.function
+    def f(a, b):
+        return a.read_value() * 10 + b.read_value()
+
+    v, w = tf.Variable(1.0), tf.Variable(2.0)
+    # plain Python arithmetic gives the expected values
+    assert [float(f(v, v)), float(f(v, w)), float(f(w, v)), float(f(w, w))] == [
+        1.0 * 10 + 1.0, 1.0 * 10 + 2.0, 2.0 * 10 + 1.0, 2.0 * 10 + 2.0]
+    assert f.experimental_get_tracing_count() == 2  # (0, 0) and (0, 1), as TF's alias ids
+    f(tf.Variable(3.0, trainable=False), w)
+    assert f.experimental_get_tracing_count() == 3  # trainability is part of the type

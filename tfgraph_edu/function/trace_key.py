@@ -3,10 +3,13 @@
 As in TensorFlow: tensors (and numpy arrays) are keyed by dtype and shape;
 Python scalars, strings and None by *value* (TensorFlow's ``Literal`` trace
 type compares values, so ``2``, ``2.0`` and ``True == 1`` share a trace);
-lists, tuples and dicts by structure and contents; tf.Variables by dtype and
-shape; any other object by identity.  Encoding an argument also collects its
-*leaves* - the values that become graph inputs (tensors, arrays, variables) -
-in a fixed order.
+lists, tuples and dicts by structure and contents; objects with
+``__tf_tracing_type__`` by the type it returns (TF's tracing protocol);
+tf.Variables by dtype, shape, trainability and which of the call's variables
+they are (``f(v, v)`` is not ``f(v, w)``); any other object by identity or
+equality while it is alive.  Encoding an argument also collects its *leaves* -
+the values that become graph inputs (tensors, arrays, variables) - in a fixed
+order.
 
 Why a call retraces is worked out per argument against everything seen
 before for that argument (``SeenArguments``): sets, so the cost of a reason
@@ -14,6 +17,8 @@ does not grow with the number of traces.
 """
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -66,8 +71,9 @@ def encode(value, leaves: list, where: str, depth: int = 0):
             "structure, or a tensor.")
     depth += 1
     if isinstance(value, Variable):
+        alias = _alias_id(value, leaves)
         leaves.append(value)
-        return (VariableLeaf, value.dtype, tuple(value.shape.as_list()))
+        return (VariableLeaf, value.dtype, tuple(value.shape.as_list()), value.trainable, alias)
     if isinstance(value, TensorSpec):
         leaves.append(value)
         return spec_key(value)
@@ -78,6 +84,15 @@ def encode(value, leaves: list, where: str, depth: int = 0):
     if isinstance(value, np.ndarray):
         leaves.append(value)
         return (value.dtype, value.shape)
+    protocol = getattr(cls, "__tf_tracing_type__", None)
+    if protocol is not None:  # the tracing protocol: the object says what its type is
+        trace_type = protocol(value, _TRACING_CONTEXT)
+        try:
+            hash(trace_type)
+        except TypeError:
+            raise TypeError(f"Expected an instance of TraceType for Tracing Protocol call to "
+                            f"{value!r} but got {trace_type!r}") from None
+        return ("traced", trace_type)
     if isinstance(value, list):
         return ("list",) + tuple(encode(v, leaves, f"{where}[{i}]", depth)
                                  for i, v in enumerate(value))
@@ -101,7 +116,70 @@ def encode(value, leaves: list, where: str, depth: int = 0):
             f"Argument `{where}` = {value!r} has the unhashable type {cls.__name__!r}, so "
             "tf.function cannot tell whether it has seen it before (Python arguments are part "
             "of the trace key). Pass a tensor, or a hashable value such as a tuple.")
-    return ("object", cls, id(value))
+    try:
+        return ("object", cls, ObjectKey(value))
+    except TypeError:  # __hash__ raised
+        raise TypeError(
+            f"Argument `{where}` = {value!r} cannot be hashed, so tf.function cannot tell "
+            "whether it has seen it before. Pass a tensor, or a hashable value.") from None
+
+
+class TracingContext:
+    """What ``__tf_tracing_type__(context)`` receives (TensorFlow reserves it for its own use;
+    nothing in it is needed to describe a type)."""
+
+
+_TRACING_CONTEXT = TracingContext()
+
+
+class ObjectKey:
+    """Any other Python object in a key, as TF's ``Weakref`` trace type: a weak reference,
+    equal to another when both objects are alive and equal (the same object, or ``==``).
+    An object that has been freed matches nothing, so a new object that happens to get its
+    memory address never reuses its graph.  Objects that cannot be weakly referenced are
+    held strongly."""
+
+    __slots__ = ("_ref", "_hash", "id")
+
+    def __init__(self, value):
+        self._hash = hash(value)
+        self.id = id(value)
+        try:
+            self._ref = weakref.ref(value)
+        except TypeError:
+            self._ref = lambda: value
+
+    def __hash__(self):
+        return self._hash
+
+    def __eq__(self, other):
+        if not isinstance(other, ObjectKey):
+            return NotImplemented
+        a, b = self._ref(), other._ref()
+        if a is None or b is None:
+            return False
+        if a is b:
+            return True
+        try:
+            return bool(a == b)
+        except Exception:  # noqa: BLE001 - an == that cannot answer means not equal
+            return False
+
+    def __repr__(self):
+        return f"ObjectKey(id={self.id})"
+
+
+def _alias_id(variable, leaves: list) -> int:
+    """Which distinct variable of this call ``variable`` is (0, 1, ...): as TF's VariableSpec
+    alias ids, so ``f(v, v)`` and ``f(v, w)`` - one resource twice, or two - trace apart."""
+    seen: list = []
+    for leaf in leaves:
+        if isinstance(leaf, Variable) and not any(h is leaf._handle for h in seen):
+            seen.append(leaf._handle)
+    for i, handle in enumerate(seen):
+        if handle is variable._handle:
+            return i
+    return len(seen)
 
 
 def describe(component) -> str:
@@ -112,11 +190,15 @@ def describe(component) -> str:
         shape = "<unknown rank>" if dims is None else str(TensorShape(list(dims)))
         return f"{dtype.name if dtype else component[0]} tensor of shape {shape}"
     if isinstance(component, tuple) and component and component[0] is VariableLeaf:
-        return f"{component[1].name} variable of shape {TensorShape(list(component[2]))}"
+        kind = "" if component[3] else "non-trainable "
+        return (f"{kind}{component[1].name} variable of shape "
+                f"{TensorShape(list(component[2]))} (alias {component[4]})")
     if isinstance(component, tuple) and component and component[0] is Literal:
         return repr(component[1])
+    if isinstance(component, tuple) and len(component) == 2 and component[0] == "traced":
+        return repr(component[1])
     if isinstance(component, tuple) and component and component[0] == "object":
-        return f"a {component[1].__name__} object (id {component[2]})"
+        return f"a {component[1].__name__} object (id {component[2].id})"
     if isinstance(component, tuple) and component and component[0] in ("list", "tuple", "dict"):
         return f"a {component[0]} of {len(component) - 1}"
     return repr(component)
