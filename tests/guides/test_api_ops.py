@@ -72,7 +72,7 @@ def test_devices_name_the_cpu():
     assert v.device == "/job:localhost/replica:0/task:0/device:CPU:0"
 
 
-def test_experimental_run_functions_eagerly_is_the_same_switch():
+def test_experimental_run_functions_eagerly_is_the_same_switch(caplog):
     seen = []
 
     @tf.function
@@ -88,6 +88,12 @@ def test_experimental_run_functions_eagerly_is_the_same_switch():
         tf.config.experimental_run_functions_eagerly(False)
     assert len(seen) == 2
     assert not tf.config.functions_run_eagerly()
+    # TF warns (once per process) that the experimental name is deprecated
+    from tfgraph_edu.eager import context
+    context._WARNED_EXPERIMENTAL[0] = False
+    tf.config.experimental_run_functions_eagerly(False)
+    assert any("experimental_run_functions_eagerly" in r.getMessage()
+               and "is deprecated" in r.getMessage() for r in caplog.records)
 
 
 def test_complex_variable_prints_as_tf():

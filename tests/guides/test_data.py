@@ -229,3 +229,19 @@ def test_for_over_a_started_iterator_in_tf_function_continues_from_there():
         return s
 
     assert rest(it).numpy() == 1 + 2 + 3 + 4
+
+
+def test_graph_names_the_pipeline_of_a_looped_dataset():
+    ds = tf.data.Dataset.range(6).map(lambda x: x * 2).batch(2)
+
+    @tf.function
+    def total():
+        s = tf.constant(0, tf.int64)
+        for b in ds:
+            s += tf.reduce_sum(b)
+        return s
+
+    assert total().numpy() == 30
+    graph = total.get_concrete_function().graph
+    const = next(op for op in graph.get_operations() if op.name == "dataset")
+    assert const.get_attr("value").description == "Range -> Map -> Batch"

@@ -193,5 +193,14 @@ def test_whole_model_files_follow_keras3_naming_rules(tmp_path):
         model.save(str(tmp_path / "exname_of_file"))
     with pytest.raises(ValueError, match="File format not supported"):
         tf.keras.models.load_model(str(tmp_path / "exname_of_file"))
-    with pytest.raises(NotImplementedError, match="save_weights"):
-        model.save(str(tmp_path / "m.keras"))
+    path = str(tmp_path / "m.keras")
+    model.save(path)
+    again = tf.keras.models.load_model(path)
+    x = np.ones((2, 3), np.float32)
+    np.testing.assert_array_equal(again(x).numpy(), model(x).numpy())
+    with_lambda = tf.keras.Sequential([tf.keras.layers.Lambda(lambda v: v * 2),
+                                       tf.keras.layers.Dense(1)])
+    with_lambda(x)
+    with_lambda.save(str(tmp_path / "l.keras"))  # saving works; loading would need code
+    with pytest.raises(ValueError, match="Lambda"):
+        tf.keras.models.load_model(str(tmp_path / "l.keras"))

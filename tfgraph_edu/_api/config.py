@@ -2,11 +2,13 @@
 
 from types import SimpleNamespace
 
-from ..eager.context import functions_run_eagerly, run_functions_eagerly  # noqa: F401
-from ..eager.context import run_functions_eagerly as experimental_run_functions_eagerly  # noqa: F401
+from ..eager.context import (  # noqa: F401
+                            experimental_run_functions_eagerly,  # noqa: F401
+                            functions_run_eagerly,
+                            run_functions_eagerly,
+)
 from ..eager.devices import list_logical_devices, list_physical_devices  # noqa: F401
 from ..optimize.options import get_experimental_options, set_experimental_options
 
 optimizer = SimpleNamespace(set_experimental_options=set_experimental_options,
                             get_experimental_options=get_experimental_options)
-experimental = SimpleNamespace(run_functions_eagerly=run_functions_eagerly)

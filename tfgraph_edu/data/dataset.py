@@ -95,9 +95,19 @@ class Dataset:
         for flat in self._flat_iter():
             yield _nest.pack(spec, [a[()] if a.ndim == 0 else a for a in flat])
 
+    def _pipeline(self) -> str:
+        """The chain of datasets feeding this one, source first: what the graph shows."""
+        parents = [getattr(self, a) for a in ("_ds", "_a") if hasattr(self, a)]
+        parents += list(getattr(self, "_members", []))
+        own = self._name.lstrip("_").replace("Dataset", "") or "Dataset"
+        if not parents:
+            return own
+        inner = ", ".join(p._pipeline() for p in parents)
+        return f"{inner} -> {own}" if len(parents) == 1 else f"({inner}) -> {own}"
+
     def _as_graph_value(self):
         from ..ops.dataset_ops import DatasetValue
-        return DatasetValue(self._flat_iter, self._name)
+        return DatasetValue(self._flat_iter, self._pipeline())
 
     def _graph_iterator(self):
         from ..ops._core import REGISTRY, bind

@@ -40,3 +40,20 @@ def name_scope(name: str):
         return
     with graph.name_scope(name) as scope:
         yield scope
+
+
+_WARNED_EXPERIMENTAL = [False]
+
+
+def experimental_run_functions_eagerly(run_eagerly: bool) -> None:
+    """The deprecated name of ``tf.config.run_functions_eagerly``; TensorFlow logs a
+    deprecation warning the first time it is called, and so does this."""
+    if not _WARNED_EXPERIMENTAL[0]:
+        _WARNED_EXPERIMENTAL[0] = True
+        import logging
+        logging.getLogger("tensorflow").warning(
+            "experimental_run_functions_eagerly (from tensorflow.python.eager.polymorphic_"
+            "function.polymorphic_function) is deprecated and will be removed in a future "
+            "version.\nInstructions for updating:\nUse `tf.config.run_functions_eagerly` "
+            "instead of the experimental version.")
+    run_functions_eagerly(run_eagerly)

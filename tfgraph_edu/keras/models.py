@@ -175,11 +175,8 @@ class Model(Layer):
         return history
 
     def save(self, filepath, overwrite=True, **kwargs):
-        """Keras 3 saves whole models to ``.keras`` or ``.h5`` files.
-
-        Deliberate departure: whole-model files (architecture + weights) are not
-        implemented; ``save_weights`` and ``tf.train.Checkpoint`` save the weights, and
-        ``tf.saved_model.save`` the traced functions."""
+        """Keras 3 saves whole models to ``.keras`` files (see ``keras/saving.py`` for what
+        this one writes and how it differs)."""
         filepath = str(filepath)
         if not filepath.endswith((".keras", ".h5")):
             raise ValueError(
@@ -187,10 +184,11 @@ class Model(Layer):
                 "for the native Keras format (recommended) or a `.h5` extension. Use "
                 "`model.export(filepath)` if you want to export a SavedModel for use with "
                 f"TFLite/TFServing/etc. Received: filepath={filepath}.")
-        raise NotImplementedError(
-            "tfgraph_edu does not write whole-model .keras/.h5 files: save the weights with "
-            "model.save_weights('name.weights.h5') or tf.train.Checkpoint, and the graphs "
-            "with tf.saved_model.save.")
+        if filepath.endswith(".h5"):
+            raise NotImplementedError("tfgraph_edu does not write legacy HDF5 models: save to "
+                                      "a `.keras` file.")
+        from .saving import save_model
+        save_model(self, filepath)
 
     def save_weights(self, filepath, overwrite=True):
         """Saves the weights as data (JSON + .npy arrays in one zip archive).
@@ -293,5 +291,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
             "reload a TensorFlow SavedModel as an inference-only layer in Keras 3, use "
             "`keras.layers.TFSMLayer(filepath, call_endpoint='serving_default')` (note that "
             "your `call_endpoint` might have a different name).")
-    raise NotImplementedError("tfgraph_edu does not read whole-model .keras/.h5 files: "
-                              "rebuild the model in Python and call load_weights.")
+    if filepath.endswith(".h5"):
+        raise NotImplementedError("tfgraph_edu does not read legacy HDF5 models.")
+    from .saving import load_model as _load
+    return _load(filepath)

@@ -115,9 +115,14 @@ def _add_kernel(x, y):
     return np.array(out, dtype=object) if out.__class__ is bytes else out
 
 
+def _add_special(op):
+    """In compiled graphs numeric adds call np.add directly (no string check)."""
+    return None if op.inputs[0].dtype is _dt.string else (np.add, (0, 1))
+
+
 # AddV2 also concatenates strings, as in TensorFlow (``tf.constant("a") + "b"``).
 AddV2 = define("AddV2", ("x", "y"), _add_kernel, binary, _add_grad, T=(0, 1),
-               dtypes=N | {_dt.string})
+               dtypes=N | {_dt.string}, specialize=_add_special)
 Sub = define("Sub", ("x", "y"), np.subtract, binary, _sub_grad, T=(0, 1), dtypes=N)
 Mul = define("Mul", ("x", "y"), np.multiply, binary, _mul_grad, T=(0, 1), dtypes=N)
 RealDiv = define("RealDiv", ("x", "y"), ignoring_float_errors(np.true_divide, 2), binary, _div_grad,
