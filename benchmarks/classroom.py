@@ -21,6 +21,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -54,22 +55,28 @@ def run_notebook(path: Path) -> dict:
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=900, startup_timeout=600, kernel_name="python3",
+    client = NotebookClient(nb, timeout=300, startup_timeout=300, kernel_name="python3",
                             resources={"metadata": {"path": str(path.parent)}})
-    start = time.perf_counter()
-    with client.setup_kernel(stderr=subprocess.DEVNULL):  # the kernel's own log lines
-        pid = client.km.provisioner.pid
-        for index, cell in enumerate(nb.cells):
-            client.execute_cell(cell, index)
-        status = _proc_status(pid)
-        cpu = _cpu_seconds(pid)
+    # IPC sockets (files) instead of TCP ports: many kernels starting in the same instant
+    # cannot pick the same free port, which made some die at start.
+    client.km = client.create_kernel_manager()
+    client.km.transport = "ipc"
+    with tempfile.TemporaryDirectory(prefix="classroom-") as sockets:
+        client.km.ip = str(Path(sockets) / "kernel")
+        start = time.perf_counter()
+        with client.setup_kernel(stderr=subprocess.DEVNULL):  # the kernel's own log lines
+            pid = client.km.provisioner.pid
+            for index, cell in enumerate(nb.cells):
+                client.execute_cell(cell, index)
+            status = _proc_status(pid)
+            cpu = _cpu_seconds(pid)
     return {"peak_mib": int(status["VmHWM"].split()[0]) / 1024, "cpu_s": cpu,
             "wall_s": time.perf_counter() - start}
 
 
 def _run_with_retry(path: Path, attempts: int = 3) -> dict:
-    """Kernels started at the same instant by many processes can pick the same free port
-    and die at start; such a start is retried (the notebook had not run yet)."""
+    """A kernel that dies before answering (an overloaded machine) is started again; the
+    notebook had not run yet, so nothing is counted twice."""
     for attempt in range(attempts):
         try:
             return run_notebook(path)
