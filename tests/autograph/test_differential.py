@@ -4,6 +4,8 @@ hypothesis writes more such programs."""
 
 from __future__ import annotations
 
+import collections
+import functools
 import itertools
 import linecache
 
@@ -81,8 +83,14 @@ def test_print_in_branches_eager_per_call_graph_at_trace(capsys):
 
 
 # -- hypothesis writes programs ----------------------------------------------------------------
-VARS = ("a", "b", "c")
+# The program generator writes functions of (a, b) in the shapes issue 12 lists: nested tensor
+# loops with returns at any depth, composite names (d['k']) in branches and loops, zero-trip
+# loops, parameters reassigned in loops, a functools.wraps decorator, a Python int that becomes
+# a tensor loop variable, and the syntax list (annotations, walrus, lambdas with defaults in
+# loops, try/finally, del).  Each runs four ways (see run_four).
+VARS = ("a", "b", "c", "d['k']")
 _counter = itertools.count()
+PROGRAMS_RUN = collections.Counter()  # mode of agreement -> programs (for the closing note)
 
 
 @st.composite
@@ -96,30 +104,45 @@ def expressions(draw, depth=0):
 @st.composite
 def statements(draw, indent=1, depth=0, in_loop=False):
     pad = "    " * indent
-    kinds = ["assign", "assign", "if", "while", "for", "return"] if depth < 2 else ["assign"]
+    simple = ["assign", "assign", "aug", "annotated", "walrus", "delete"]
+    kinds = simple + (["if", "while", "for", "for", "return", "try"] if depth < 3 else [])
     if in_loop:
-        kinds += ["break", "continue"]
+        kinds += ["break", "continue", "lambda"]
     kind = draw(st.sampled_from(kinds))
+    var = draw(st.sampled_from(VARS))
     if kind == "assign":
-        var = draw(st.sampled_from(VARS))
         return [f"{pad}{var} = {draw(expressions())} % 97"]
+    if kind == "aug":
+        return [f"{pad}{var} += {draw(st.integers(1, 3))}", f"{pad}{var} = {var} % 97"]
+    if kind == "annotated":
+        return [f"{pad}c: int = {draw(expressions())} % 97"]
+    if kind == "walrus":
+        return [f"{pad}if (w := {draw(expressions())} % 97) > {draw(st.integers(0, 40))}:",
+                f"{pad}    {var} = w"]
+    if kind == "delete":
+        return [f"{pad}tmp = {draw(expressions())}", f"{pad}del tmp"]
+    if kind == "lambda":
+        return [f"{pad}f = lambda v, m={draw(st.integers(1, 3))}: v * m",
+                f"{pad}{var} = f({var}) % 97"]
     if kind in ("break", "continue", "return"):
-        jump = "return a, b, c" if kind == "return" else kind
-        return [f"{pad}if {draw(st.sampled_from(VARS))} > {draw(st.integers(-5, 50))}:",
-                f"{pad}    {jump}"]
-    cmp = draw(st.sampled_from(["<", ">", "<=", ">=", "==", "!="]))
-    cond = f"{draw(st.sampled_from(VARS))} {cmp} {draw(expressions())}"
-    loop = kind in ("while", "for")
+        jump = "return a, b, c, d['k']" if kind == "return" else kind
+        return [f"{pad}if {var} > {draw(st.integers(-5, 50))}:", f"{pad}    {jump}"]
     body = [ln for _ in range(draw(st.integers(1, 2)))
-            for ln in draw(statements(indent + 1, depth + 1, in_loop or loop))]
+            for ln in draw(statements(indent + 1, depth + 1,
+                                      in_loop or kind in ("while", "for")))]
+    if kind == "try":
+        return [f"{pad}try:"] + body + [f"{pad}finally:", f"{pad}    e = e + 1"]
+    cmp = draw(st.sampled_from(["<", ">", "<=", ">=", "==", "!="]))
+    cond = f"{var} {cmp} {draw(expressions())}"
     if kind == "if":
         out = [f"{pad}if {cond}:"] + body
         if draw(st.booleans()):
             out += [f"{pad}else:"] + draw(statements(indent + 1, depth + 1, in_loop))
         return out
     if kind == "for":
-        return [f"{pad}for i{depth} in tf.range({draw(st.integers(0, 4))}):"] + body
-    k = draw(st.integers(1, 4))
+        bound = draw(st.sampled_from(["0", "1", "3", "a % 3", "b % 4"]))  # may not iterate
+        return [f"{pad}for i{depth} in tf.range({bound}):", f"{pad}    e += 1"] + body
+    k = draw(st.integers(0, 4))
     counter = f"j{depth}"
     return ([f"{pad}{counter} = tf.constant(0)", f"{pad}while {counter} < {k}:",
              f"{pad}    {counter} += 1"] + body)
@@ -127,55 +150,114 @@ def statements(draw, indent=1, depth=0, in_loop=False):
 
 @st.composite
 def programs(draw):
-    lines = ["def prog(a, b):", "    c = a - b"]
+    lines = []
+    if draw(st.booleans()):
+        lines.append("@shift")
+    lines += ["def prog(a, b):", "    c = a - b", "    d = {'k': b}", "    e = 0"]
     for _ in range(draw(st.integers(1, 4))):
         lines += draw(statements())
-    lines.append("    return a, b, c")
+    lines.append("    return a, b, c, d['k']")
     return "\n".join(lines) + "\n"
 
 
-def _run_both(source, a, b):
-    """(plain Python result, tf.function result) of a generated program."""
+def shift(fn):
+    """A decorator of the functools.wraps kind: its own behaviour must survive tf.function."""
+    @functools.wraps(fn)
+    def wrapper(a, b):
+        return tuple(v + 1 for v in fn(a, b))
+    return wrapper
+
+
+# what TensorFlow refuses too: a value (or a return) in only one branch of a tensor if, or a
+# loop variable first created in the loop that its probe cannot type
+TF_REFUSALS = ("must also have a return statement", "must also be initialized",
+               "must be defined before the loop")
+
+
+def _outcome(call):
+    try:
+        return "ok", tuple(int(v) for v in call())
+    except Exception as exc:  # noqa: BLE001 - the class is what is compared
+        return "error", type(exc), str(exc)
+
+
+def run_four(source, a, b):
+    """The program run as plain Python, eagerly (run_functions_eagerly), traced, and traced
+    with the optimiser off: {mode: ("ok", values) or ("error", class, message)}."""
     filename = f"<hypothesis-program-{next(_counter)}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace: dict = {"tf": tf}
-    exec(compile(source, filename, "exec"), namespace)
-    reference: dict = {}
-    exec(source.replace("tf.range", "range").replace("tf.constant(0)", "0"), reference)
-    want = reference["prog"](a, b)
+    namespace: dict = {"tf": tf, "shift": shift}
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated test program
+    reference: dict = {"shift": shift}
+    exec(source.replace("tf.range", "range").replace("tf.constant(0)", "0"), reference)  # noqa: S102
+    prog = namespace["prog"]
+    ta, tb = tf.constant(a), tf.constant(b)
+    out = {"python": _outcome(lambda: reference["prog"](a, b))}
+    tf.config.run_functions_eagerly(True)
     try:
-        got = tf.function(namespace["prog"])(tf.constant(a), tf.constant(b))
-    except ValueError as exc:
-        # what TensorFlow refuses too: a value (or return) in only one branch of a tensor if
-        assume("must also have a return statement" not in str(exc)
-               and "must also be initialized" not in str(exc))
-        raise
-    return want, tuple(int(v) for v in got)
+        out["eager"] = _outcome(lambda: tf.function(prog)(ta, tb))
+    finally:
+        tf.config.run_functions_eagerly(False)
+    out["traced"] = _outcome(lambda: tf.function(prog)(ta, tb))
+    before = tf.config.optimizer.get_experimental_options()
+    tf.config.optimizer.set_experimental_options({"disable_meta_optimizer": True})
+    try:
+        out["unoptimised"] = _outcome(lambda: tf.function(prog)(ta, tb))
+    finally:
+        tf.config.optimizer.set_experimental_options(
+            {"disable_meta_optimizer": before.get("disable_meta_optimizer", False)})
+    return out
 
 
-@settings(max_examples=60, deadline=None)
+def check_four(source, a, b):
+    """All four agree; or both graph modes raise the same TF error class for a program TF
+    refuses too (then the program is not counted as agreeing)."""
+    out = run_four(source, a, b)
+    traced, unopt = out["traced"], out["unoptimised"]
+    assert traced[:2] == unopt[:2], (source, out)
+    if traced[0] == "error":
+        refused = any(r in traced[2] for r in TF_REFUSALS)
+        assert refused, (source, out)
+        PROGRAMS_RUN["refused as TF refuses"] += 1
+        return False
+    assert out["python"] == out["eager"] == traced, (source, out)
+    PROGRAMS_RUN["four agree"] += 1
+    return True
+
+
+@settings(max_examples=80, deadline=None)
 @given(programs(), st.integers(-20, 20), st.integers(-20, 20))
 def test_generated_programs(source, a, b):
-    want, got = _run_both(source, a, b)
-    assert got == tuple(int(v) for v in want), source
+    assume(check_four(source, a, b))
 
 
 REGRESSIONS = [
     # a loop variable that is itself loop-invariant (hoisting must pass it through)
-    "def prog(a, b):\n    c = a - b\n    for i0 in tf.range(1):\n        a = b % 97\n"
-    "    return a, b, c\n",
+    "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    for i0 in tf.range(1):\n"
+    "        a = b % 97\n    return a, b, c, d['k']\n",
     # a return of a tuple inside a tensor loop (its placeholder keeps the structure)
-    "def prog(a, b):\n    c = a - b\n    for i0 in tf.range(3):\n        if a < 0:\n"
-    "            return a, b, c\n    return a, b, c\n",
+    "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    for i0 in tf.range(3):\n"
+    "        if a < 0:\n            return a, b, c, d['k']\n    return a, b, c, d['k']\n",
     # continue and break in nested tensor loops (flags are not carried by the outer loop)
-    "def prog(a, b):\n    c = a - b\n    for i0 in tf.range(2):\n        for i1 in tf.range(3):\n"
-    "            if a > i1:\n                continue\n            if b > i1:\n"
-    "                break\n            c = c + i1\n    return a, b, c\n",
+    "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    for i0 in tf.range(2):\n"
+    "        for i1 in tf.range(3):\n            if a > i1:\n                continue\n"
+    "            if b > i1:\n                break\n            c = c + i1\n"
+    "    return a, b, c, d['k']\n",
+    # a return two tensor loops deep leaves both loops (issue 12)
+    "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    for i0 in tf.range(3):\n"
+    "        for i1 in tf.range(2):\n            c = c + 1\n            if c > 0:\n"
+    "                return a, b, c, d['k']\n    return a, b, c, d['k']\n",
+    # a composite name set in a tensor if and a tensor loop
+    "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    if a > 0:\n        d['k'] = 1\n"
+    "    else:\n        d['k'] = -1\n    for i0 in tf.range(b % 4):\n"
+    "        d['k'] = d['k'] * 2 % 97\n    return a, b, c, d['k']\n",
+    # a decorated program whose loop never iterates
+    "@shift\ndef prog(a, b):\n    c = a - b\n    d = {'k': b}\n    e = 0\n"
+    "    for i0 in tf.range(0):\n        e += 1\n        a = a * 0\n    return a, b, c, d['k']\n",
 ]
 
 
 @pytest.mark.parametrize("source", REGRESSIONS)
 @pytest.mark.parametrize("a,b", [(0, 0), (-1, 5), (2, 1)])
 def test_programs_found_by_the_generator(source, a, b):
-    want, got = _run_both(source, a, b)
-    assert got == want
+    assert check_four(source, a, b)

@@ -79,6 +79,9 @@ def read_before_write(stmts) -> set[str]:
                      | read_before_write(s.orelse))
         elif isinstance(s, ast.With):
             reads = loaded([i.context_expr for i in s.items]) | read_before_write(s.body)
+        elif isinstance(s, ast.Try):  # each block on its own (a handler may start anywhere)
+            reads = (read_before_write(s.body) | read_before_write(s.orelse)
+                     | read_before_write(s.finalbody) | loaded(s.handlers))
         else:
             reads = loaded([s])
         out |= reads - written

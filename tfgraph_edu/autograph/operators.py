@@ -194,7 +194,8 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
             a = b
         elif _PROBING[0] and isinstance(b, UndefinedReturnValue):
             b = a
-        if a is b or (_same_python_value(a, b)):
+        if a is b or _same_python_value(a, b) or (
+                isinstance(a, Undefined) and isinstance(b, Undefined)):
             merged[i] = a
             continue
         outs_idx.append(i)
@@ -388,8 +389,17 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
     try:
         probe.run(body)
     except UnboundLocalError as exc:
+        set_state(tuple(init))  # nothing of the probe may stay behind (a user finally runs)
         name = str(exc).split("'")[1] if "'" in str(exc) else symbol_names[missing[0]]
         raise ValueError(f"'{name}' must be defined before the loop. {_DEFINE_FIX}") from None
+    except (TypeError, ValueError, KeyError) as exc:
+        set_state(tuple(init))
+        name = next((symbol_names[i] for i in missing if symbol_names[i] != "retval_"),
+                    symbol_names[missing[0]])
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        raise ValueError(f"'{name}' must be defined before the loop. Note: AutoGraph tried to "
+                         f"define it automatically, but ran into a {type(exc).__name__}: "
+                         f"{first} {_DEFINE_FIX}") from None
     finally:
         _PROBING[0] -= 1
     after = list(get_state())

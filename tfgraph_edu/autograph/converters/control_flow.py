@@ -158,7 +158,13 @@ def convert_stmt(s, live_out: set, ctx) -> list:
         s._ag_composites = loop_composites(s._ag_composites, again)
         return for_statements.build(s, live_out, again, ctx)
     if isinstance(s, (ast.With, ast.Try)):
-        s.body = convert_block(s.body, live_out, ctx)
+        # what the handlers, else and finally blocks read is live at the end of the body
+        after_body = set(live_out)
+        if isinstance(s, ast.Try):
+            after_body |= (analysis.read_before_write(s.orelse)
+                           | analysis.read_before_write(s.finalbody)
+                           | analysis.loaded(s.handlers))
+        s.body = convert_block(s.body, after_body, ctx)
         for h in getattr(s, "handlers", []):
             h.body = convert_block(h.body, live_out, ctx)
         for field in ("orelse", "finalbody"):

@@ -1,7 +1,8 @@
 """Reads of local variables become ``ag__.ld(x)`` (layer 5).
 
 ``ld`` reports a variable read before it has a value - for example one set in
-only one branch of a tensor ``if`` - with a clear error instead of a wrong result.
+only one branch of a tensor ``if`` - with a clear error instead of a wrong result;
+``del x`` makes ``x`` undefined again the same way.
 """
 
 from __future__ import annotations
@@ -25,6 +26,18 @@ class _Loads(ast.NodeTransformer):
             return ast.copy_location(new, node)
         return node
 
+    def visit_Delete(self, node):
+        """``del x`` of a local becomes ``x = ag__.Undefined('x')`` (as in TF): the name stays
+        bound for the generated closures, and reading it again is still an error."""
+        out = []
+        for target in node.targets:
+            if isinstance(target, ast.Name) and target.id in self.local_names:
+                new = ast.parse(f"{target.id} = ag__.Undefined({target.id!r})").body[0]
+            else:
+                new = ast.Delete(targets=[self.visit(target)])
+            out.append(ast.copy_location(new, node))
+        return out
+
     def visit_Lambda(self, node):
         args = {a.arg for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs}
         inner = _Loads(self.local_names - args)
@@ -34,5 +47,9 @@ class _Loads(ast.NodeTransformer):
 
 def transform(fn: ast.FunctionDef, ctx) -> ast.FunctionDef:
     loads = _Loads(ctx.local_names)
-    fn.body = [loads.visit(s) for s in fn.body]
+    body = []
+    for s in fn.body:
+        new = loads.visit(s)
+        body.extend(new if isinstance(new, list) else [new])
+    fn.body = body
     return fn
