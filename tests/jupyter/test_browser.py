@@ -105,17 +105,28 @@ def _server(tmp_path, app: str):
     return proc, url, token
 
 
-@pytest.fixture(params=["jupyterlab", "notebook"])
-def server(request, tmp_path):
-    proc, url, token = _server(tmp_path, request.param)
+def _serve(tmp_path, app):
+    proc, url, token = _server(tmp_path, app)
     try:
-        yield request.param, url, token
+        yield app, url, token
     finally:
         proc.terminate()
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture(params=["jupyterlab", "notebook"])
+def server(request, tmp_path):
+    """JupyterLab, then Jupyter Notebook 7."""
+    yield from _serve(tmp_path, request.param)
+
+
+@pytest.fixture
+def lab(tmp_path):
+    """JupyterLab only."""
+    yield from _serve(tmp_path, "jupyterlab")
 
 
 def _open(p, app, url, token, name):
@@ -263,6 +274,26 @@ def test_graph_viewer_geometry_click_and_step(server):
         current = viewer.locator("g.node.tfg-current > title").first.text_content()
         assert current == "while/body/add"
         page.screenshot(path=str(ARTIFACTS / f"{app}_viewer_step.png"))
+        # a double-click on the loop body's frame folds it in place into one box; a
+        # double-click on the box opens it again
+        label = page.evaluate(
+            "() => { for (const g of document.querySelectorAll('.tfg-viewer g.cluster')) {"
+            " const t = g.querySelector(':scope > title');"
+            " if (t && t.textContent === 'cluster_while/body') {"
+            " const r = g.querySelector('text').getBoundingClientRect();"
+            " return {x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2}; } } return null; }")
+        page.mouse.dblclick(label["x"], label["y"])
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.tfg-viewer g.node > title')]"
+            ".some(t => t.textContent === 'while/body')", timeout=30_000)
+        assert _titled(page, "cluster", "cluster_while/body") is None
+        box = _titled(page, "node", "while/body")
+        assert _inside(box, _titled(page, "cluster", "cluster_while"))
+        page.screenshot(path=str(ARTIFACTS / f"{app}_viewer_folded.png"))
+        page.mouse.dblclick((box["l"] + box["r"]) / 2, (box["t"] + box["b"]) / 2)
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.tfg-viewer g.cluster > title')]"
+            ".some(t => t.textContent === 'cluster_while/body')", timeout=30_000)
         # fit after zooming in brings the whole graph back
         viewer.locator(".tfg-zoom-in").click()
         viewer.locator(".tfg-zoom-in").click()
@@ -274,11 +305,9 @@ def test_graph_viewer_geometry_click_and_step(server):
     assert not _js_errors(errors), errors
 
 
-def test_trace_panels_and_viewer_in_traditional_chinese(server):
+def test_trace_panels_and_viewer_in_traditional_chinese(lab):
     from playwright.sync_api import sync_playwright
-    app, url, token = server
-    if app != "jupyterlab":
-        pytest.skip("the zh-Hant panels are checked once, in JupyterLab")
+    app, url, token = lab
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser, page, errors = _open(p, app, url, token, "zh.ipynb")
@@ -312,11 +341,9 @@ def test_trace_panels_and_viewer_in_traditional_chinese(server):
     assert not _js_errors(errors), errors
 
 
-def test_trace_explorer_and_timing_chart_count_only_the_learners_calls(server):
+def test_trace_explorer_and_timing_chart_count_only_the_learners_calls(lab):
     from playwright.sync_api import sync_playwright
-    app, url, token = server
-    if app != "jupyterlab":
-        pytest.skip("checked once, in JupyterLab")
+    app, url, token = lab
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser, page, errors = _open(p, app, url, token, "en.ipynb")
