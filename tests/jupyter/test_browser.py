@@ -132,7 +132,7 @@ def lab(tmp_path):
 def _open(p, app, url, token, name):
     """A page with notebook ``name`` opened and all its cells run; its JS errors listed."""
     browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    page = browser.new_page(viewport={"width": 1500, "height": 1000}, accept_downloads=True)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}\n{exc.stack or ''}"))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -301,6 +301,19 @@ def test_graph_viewer_geometry_click_and_step(server):
         page.wait_for_timeout(200)
         assert _inside(_rect(viewer.locator(".tfg-canvas svg g.graph")),
                        _rect(viewer.locator(".tfg-canvas")))
+        # export: the whole picture as SVG and as PNG
+        with page.expect_download() as got:
+            viewer.locator(".tfg-export-svg").click()
+        svg_file = ARTIFACTS / f"{app}_export.svg"
+        got.value.save_as(svg_file)
+        exported = svg_file.read_text()
+        assert exported.startswith("<svg") and "<title>while/body/add</title>" in exported
+        with page.expect_download() as got:
+            viewer.locator(".tfg-export-png").click()
+        png_file = ARTIFACTS / f"{app}_export.png"
+        got.value.save_as(png_file)
+        assert png_file.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert png_file.stat().st_size > 20_000
         browser.close()
     assert not _js_errors(errors), errors
 
