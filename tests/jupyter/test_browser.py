@@ -273,7 +273,14 @@ def test_graph_viewer_geometry_click_and_step(server):
         assert "while iteration 3" in details.inner_text() and "[" in details.inner_text()
         current = viewer.locator("g.node.tfg-current > title").first.text_content()
         assert current == "while/body/add"
+        # one button per iteration the op ran in; the first jumps back to iteration 1
+        iters = details.locator(".tfg-iter")
+        assert iters.count() == 3 and iters.nth(2).get_attribute("class").endswith("now")
+        iters.nth(0).click()
+        page.wait_for_function("() => document.querySelector('.tfg-viewer .tfg-step-info')"
+                               ".textContent.includes('while iteration 1')", timeout=10_000)
         page.screenshot(path=str(ARTIFACTS / f"{app}_viewer_step.png"))
+        details.locator(".tfg-iter").first.wait_for(timeout=10_000)
         # a double-click on the loop body's frame folds it in place into one box; a
         # double-click on the box opens it again
         label = page.evaluate(
