@@ -351,6 +351,8 @@ def test_trace_panels_and_viewer_in_traditional_chinese(lab):
         for words in ("計算圖", "具體函式", "第一次呼叫", "各執行 5 次"):
             assert words in text, words
         page.screenshot(path=str(ARTIFACTS / "zh_trace.png"), full_page=False)
+        trace.locator("table").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "zh_trace_tables.png"), full_page=False)
         viewer = page.locator(".tfg-viewer").first
         viewer.scroll_into_view_if_needed()
         page.wait_for_timeout(300)
