@@ -253,6 +253,23 @@ function render({ model, el }) {
         now.where ? fill(w("values_at"), { i: whereText(now.where) }) : w("value")));
     }
     section(w("outputs"), info.outputs.map((t) => valueItem(t, now ? now.values[t.name] : undefined)));
+    // an op that ran more than once (in a loop body): one button per run, to jump to it
+    const order = model.get("step_order") || [];
+    const where = model.get("step_where") || [];
+    const runs = [];
+    order.forEach((n, i) => { if (n === name) runs.push(i); });
+    if (runs.length > 1) {
+      details.append(el_("div", "tfg-label", w("iteration")));
+      const row = el_("div", "tfg-iters");
+      for (const i of runs.slice(0, 200)) {
+        const b = el_("button", "tfg-iter", (where[i] || "").replace(/^.*: (\d+)$/, "$1"));
+        b.title = whereText(where[i] || "");
+        if (i === model.get("step") - 1) b.classList.add("tfg-iter-now");
+        b.addEventListener("click", () => model.send({ type: "step", to: i + 1 }));
+        row.append(b);
+      }
+      details.append(row);
+    }
     section(w("control_inputs"), info.control_inputs.map((c) => "^" + c));
     section(w("attrs"), Object.entries(info.attrs).map(([k, v]) => `${k} = ${v}`));
     const report = model.get("report") || [];

@@ -105,11 +105,10 @@ def _server(tmp_path, app: str):
     return proc, url, token
 
 
-@pytest.fixture(params=["jupyterlab", "notebook"])
-def server(request, tmp_path):
-    proc, url, token = _server(tmp_path, request.param)
+def _serve(tmp_path, app):
+    proc, url, token = _server(tmp_path, app)
     try:
-        yield request.param, url, token
+        yield app, url, token
     finally:
         proc.terminate()
         try:
@@ -118,10 +117,22 @@ def server(request, tmp_path):
             proc.kill()
 
 
+@pytest.fixture(params=["jupyterlab", "notebook"])
+def server(request, tmp_path):
+    """JupyterLab, then Jupyter Notebook 7."""
+    yield from _serve(tmp_path, request.param)
+
+
+@pytest.fixture
+def lab(tmp_path):
+    """JupyterLab only."""
+    yield from _serve(tmp_path, "jupyterlab")
+
+
 def _open(p, app, url, token, name):
     """A page with notebook ``name`` opened and all its cells run; its JS errors listed."""
     browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    page = browser.new_page(viewport={"width": 1500, "height": 1000}, accept_downloads=True)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}\n{exc.stack or ''}"))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -262,7 +273,34 @@ def test_graph_viewer_geometry_click_and_step(server):
         assert "while iteration 3" in details.inner_text() and "[" in details.inner_text()
         current = viewer.locator("g.node.tfg-current > title").first.text_content()
         assert current == "while/body/add"
+        # one button per iteration the op ran in; the first jumps back to iteration 1
+        iters = details.locator(".tfg-iter")
+        assert iters.count() == 3 and iters.nth(2).get_attribute("class").endswith("now")
+        iters.nth(0).click()
+        page.wait_for_function("() => document.querySelector('.tfg-viewer .tfg-step-info')"
+                               ".textContent.includes('while iteration 1')", timeout=10_000)
         page.screenshot(path=str(ARTIFACTS / f"{app}_viewer_step.png"))
+        details.locator(".tfg-iter").first.wait_for(timeout=10_000)
+        # a double-click on the loop body's frame folds it in place into one box; a
+        # double-click on the box opens it again
+        label = page.evaluate(
+            "() => { for (const g of document.querySelectorAll('.tfg-viewer g.cluster')) {"
+            " const t = g.querySelector(':scope > title');"
+            " if (t && t.textContent === 'cluster_while/body') {"
+            " const r = g.querySelector('text').getBoundingClientRect();"
+            " return {x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2}; } } return null; }")
+        page.mouse.dblclick(label["x"], label["y"])
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.tfg-viewer g.node > title')]"
+            ".some(t => t.textContent === 'while/body')", timeout=30_000)
+        assert _titled(page, "cluster", "cluster_while/body") is None
+        box = _titled(page, "node", "while/body")
+        assert _inside(box, _titled(page, "cluster", "cluster_while"))
+        page.screenshot(path=str(ARTIFACTS / f"{app}_viewer_folded.png"))
+        page.mouse.dblclick((box["l"] + box["r"]) / 2, (box["t"] + box["b"]) / 2)
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.tfg-viewer g.cluster > title')]"
+            ".some(t => t.textContent === 'cluster_while/body')", timeout=30_000)
         # fit after zooming in brings the whole graph back
         viewer.locator(".tfg-zoom-in").click()
         viewer.locator(".tfg-zoom-in").click()
@@ -270,15 +308,26 @@ def test_graph_viewer_geometry_click_and_step(server):
         page.wait_for_timeout(200)
         assert _inside(_rect(viewer.locator(".tfg-canvas svg g.graph")),
                        _rect(viewer.locator(".tfg-canvas")))
+        # export: the whole picture as SVG and as PNG
+        with page.expect_download() as got:
+            viewer.locator(".tfg-export-svg").click()
+        svg_file = ARTIFACTS / f"{app}_export.svg"
+        got.value.save_as(svg_file)
+        exported = svg_file.read_text()
+        assert exported.startswith("<svg") and "<title>while/body/add</title>" in exported
+        with page.expect_download() as got:
+            viewer.locator(".tfg-export-png").click()
+        png_file = ARTIFACTS / f"{app}_export.png"
+        got.value.save_as(png_file)
+        assert png_file.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert png_file.stat().st_size > 20_000
         browser.close()
     assert not _js_errors(errors), errors
 
 
-def test_trace_panels_and_viewer_in_traditional_chinese(server):
+def test_trace_panels_and_viewer_in_traditional_chinese(lab):
     from playwright.sync_api import sync_playwright
-    app, url, token = server
-    if app != "jupyterlab":
-        pytest.skip("the zh-Hant panels are checked once, in JupyterLab")
+    app, url, token = lab
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser, page, errors = _open(p, app, url, token, "zh.ipynb")
@@ -302,6 +351,8 @@ def test_trace_panels_and_viewer_in_traditional_chinese(server):
         for words in ("計算圖", "具體函式", "第一次呼叫", "各執行 5 次"):
             assert words in text, words
         page.screenshot(path=str(ARTIFACTS / "zh_trace.png"), full_page=False)
+        trace.locator("table").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "zh_trace_tables.png"), full_page=False)
         viewer = page.locator(".tfg-viewer").first
         viewer.scroll_into_view_if_needed()
         page.wait_for_timeout(300)
@@ -312,11 +363,9 @@ def test_trace_panels_and_viewer_in_traditional_chinese(server):
     assert not _js_errors(errors), errors
 
 
-def test_trace_explorer_and_timing_chart_count_only_the_learners_calls(server):
+def test_trace_explorer_and_timing_chart_count_only_the_learners_calls(lab):
     from playwright.sync_api import sync_playwright
-    app, url, token = server
-    if app != "jupyterlab":
-        pytest.skip("checked once, in JupyterLab")
+    app, url, token = lab
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser, page, errors = _open(p, app, url, token, "en.ipynb")

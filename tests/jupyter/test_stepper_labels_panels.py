@@ -116,6 +116,11 @@ def test_trace_reasons_are_translated_part_by_part():
                                               "Python 参数 n 从 1 变为 2")
     assert labels.reason(text, "en") == text
     assert labels.reason("something new", "zh-Hant") == "something new"
+    last = ("argument x: int32 tensor of shape () was not seen before "
+            "(last call: float32 tensor of shape ())")
+    assert labels.reason(last, "zh-Hant") == (
+        "參數 x：int32 張量，形狀 () 之前沒出現過（上次呼叫：float32 張量，形狀 ()）")
+    assert labels.key("float32 tensor of shape (2,)", "zh-Hans") == "float32 张量，形状 (2,)"
 
 
 def test_timing_runs_are_not_the_learners_calls():
@@ -147,8 +152,9 @@ def test_trace_panels_put_the_graph_first_across_the_width_in_the_cells_language
                                   optimized=True, timings=timings)
     first = html.index('class="tfg-panel')
     assert html[first:].startswith('class="tfg-panel tfg-wide"><h4>計算圖')
-    for words in ("Python 原始碼", "具體函式", "第一次呼叫", "各執行 3 次", "中位數", "最快 … 最慢",
-                  "產生的每一行前面的數字", "%graph_viewer g", "計時用的執行不算在呼叫次數內"):
+    for words in ("Python 原始碼", "具體函式", "第一次呼叫", "float32 張量，形狀 ()",
+                  "各執行 3 次", "中位數", "最快 … 最慢", "產生的每一行前面的數字",
+                  "%graph_viewer g", "計時用的執行不算在呼叫次數內"):
         assert words in html, words
     assert "runs each" not in html and "why it was traced" not in html
     assert ".tfg-trace th,.tfg-trace h4{white-space:nowrap" in panels.CSS

@@ -138,11 +138,40 @@ _REASONS = [
 ]
 
 
-def label(key: str, lang: str = "en", **values) -> str:
-    """The words for ``key`` in ``lang``, with ``{name}`` fields filled from ``values``."""
+# trace-key descriptions (function/trace_key.describe) -> their translations
+_KEYS = [
+    (r"(?P<d>\S+) tensor of shape (?P<s>.+)", ("{d} 張量，形狀 {s}", "{d} 张量，形状 {s}")),
+    (r"(?P<d>\S+) variable of shape (?P<s>.+)", ("{d} 變數，形狀 {s}", "{d} 变量，形状 {s}")),
+    (r"a (?P<t>\S+) object \(id (?P<i>\S+)\)", ("{t} 物件 (id {i})", "{t} 对象 (id {i})")),
+]
+
+
+def _translate(part: str, patterns, i: int) -> str | None:
+    """``part`` translated by the first pattern it matches (its fields that are trace-key
+    descriptions translated too), or None."""
+    for pattern, words in patterns:
+        m = re.fullmatch(pattern, part)
+        if m:
+            fields = {k: v if patterns is _KEYS else (_translate(v, _KEYS, i) or v)
+                      for k, v in m.groupdict().items()}
+            return words[i].format(**fields)
+    return None
+
+
+def key(text: str, lang: str = "en") -> str:
+    """A trace-key description (``float32 tensor of shape (2,)``) in ``lang``; a description
+    no pattern knows stays as it is."""
+    if lang == "en":
+        return text
+    i = LANGUAGES.index(lang) - 1
+    return _translate(text, _KEYS, i) or text
+
+
+def label(name: str, lang: str = "en", /, **values) -> str:
+    """The words for ``name`` in ``lang``, with ``{field}`` fields filled from ``values``."""
     if lang not in LANGUAGES:
         raise ValueError(f"Unknown language {lang!r}: use one of {', '.join(LANGUAGES)}")
-    text = _LABELS[key][LANGUAGES.index(lang)]
+    text = _LABELS[name][LANGUAGES.index(lang)]
     return text.format(**values) if values else text
 
 
@@ -161,10 +190,6 @@ def reason(text: str, lang: str = "en") -> str:
     i = LANGUAGES.index(lang) - 1
     parts = []
     for part in text.split("; "):
-        for pattern, words in _REASONS:
-            m = re.fullmatch(pattern, part)
-            if m:
-                part = words[i].format(**m.groupdict())
-                break
-        parts.append(part)
+        found = _translate(part, _REASONS, i)
+        parts.append(part if found is None else found)
     return "；".join(parts)

@@ -34,7 +34,8 @@ CSS = """<style>
 .tfg-trace table.tfg-table td,.tfg-trace table.tfg-table th{text-align:left;
  word-break:keep-all;overflow-wrap:normal}
 .tfg-trace table.tfg-timing-table td{white-space:nowrap}
-.tfg-code{font-family:monospace;font-size:12px;white-space:pre;margin:0}
+.tfg-code,.tfg-trace pre.tfg-code{font-family:monospace;font-size:12px;white-space:pre;
+ margin:0;overflow-wrap:normal}
 .tfg-code a{color:inherit;text-decoration:none}
 .tfg-code .ln{color:#999;display:inline-block;width:3em;border-right:1px solid #ddd;
  margin-right:6px}
@@ -113,7 +114,7 @@ def concrete_panel(function, lang) -> str:
     rows = []
     for i, cf in enumerate(function.concrete_functions, 1):
         event = traces.get(i)
-        key = ", ".join(trace_key.describe(c) for c in event.key) if event else ""
+        key = ", ".join(labels.key(trace_key.describe(c), lang) for c in event.key) if event else ""
         rows.append(f"<tr><td>{i}</td><td><code>{escape(cf.pretty_printed_signature(False))}"
                     f"</code></td><td>{escape(key)}</td>"
                     f"<td>{escape(labels.reason(event.reason, lang) if event else '')}</td>"
