@@ -49,11 +49,11 @@ def run_tf(program, x, y):
             y = y + tf.cast(x % stmt[1], tf.float32)
         elif kind == "cond":
             _, r, then, other = stmt
-            x, y = tf.cond(x % 3 == r, lambda t=then: run_tf(t, x, y),
-                           lambda o=other: run_tf(o, x, y))
+            x, y = tf.cond(x % 3 == r, lambda t=then, a=x, b=y: run_tf(t, a, b),
+                           lambda o=other, a=x, b=y: run_tf(o, a, b))
         else:
             _, n, body = stmt
-            _, x, y = tf.while_loop(lambda i, a, b: i < n,
+            _, x, y = tf.while_loop(lambda i, a, b, n=n: i < n,
                                     lambda i, a, b, body=body: (i + 1, *run_tf(body, a, b)),
                                     (tf.constant(0), x, y))
     return x, y
