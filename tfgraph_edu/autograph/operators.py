@@ -483,7 +483,52 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
             "a tensor instead of a Python iterable.")
 
 
+def _range_parts(iter_):
+    """``(start, limit, delta, ascending)`` when ``iter_`` is an integer ``tf.range`` with a
+    constant non-zero step, else None (a float range keeps its exact ``start + k * delta``
+    elements, which repeated addition would round differently)."""
+    op = getattr(iter_, "op", None)
+    if op is None or op.type != "Range" or len(op.inputs) != 3 or not iter_.dtype.is_integer:
+        return None
+    start, limit, delta = op.inputs
+    step = _core.constant_value(delta)
+    if step is None or step.ndim or not step:
+        return None
+    return start, limit, delta, bool(step > 0)
+
+
+def _tf_range_for(parts, extra_test, body, get_state, set_state, symbol_names, opts):
+    """``for i in tf.range(...)`` as TensorFlow lowers it: a counter loop from ``start``
+    by ``delta`` while short of ``limit``; the range itself is never built or sliced."""
+    start, limit, delta, ascending = parts
+    state = {"i": start}
+
+    def get_all():
+        return (state["i"],) + tuple(get_state())
+
+    def set_all(vals):
+        state["i"] = vals[0]
+        set_state(tuple(vals[1:]))
+
+    def test():
+        i = state["i"]
+        more = math_ops.less(i, limit) if ascending else math_ops.greater(i, limit)
+        if extra_test is None:
+            return more
+        return and_(lambda: more, extra_test)
+
+    def loop_body():
+        i = state["i"]
+        body(i)
+        state["i"] = math_ops.add(i, delta)
+
+    _tf_loop(test, loop_body, get_all, set_all, ("<index>",) + tuple(symbol_names), opts)
+
+
 def _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    parts = _range_parts(iter_)
+    if parts is not None:
+        return _tf_range_for(parts, extra_test, body, get_state, set_state, symbol_names, opts)
     builder = building_graph()
     with _core.using_interpreter(builder):
         n = _tensor_len(iter_)

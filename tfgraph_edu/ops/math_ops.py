@@ -105,6 +105,20 @@ def _int_by_constant(fn):
     return special
 
 
+def _safe_int_operator(symbol):
+    """``//`` or ``%`` for the compiled path where no zero check is needed: float operands,
+    or an integer divisor that is a constant with no zero and no -1."""
+    def operator(op):
+        x = op.inputs[0]
+        if x.dtype.is_floating:
+            return symbol
+        y = const_input(op, 1)
+        if y is None or y.dtype.kind not in "iu" or not np.all(y) or np.any(y == -1):
+            return None
+        return symbol
+    return operator
+
+
 _pow_kernel = ignoring_float_errors(np.power, 2)
 
 
@@ -122,17 +136,19 @@ def _add_special(op):
 
 # AddV2 also concatenates strings, as in TensorFlow (``tf.constant("a") + "b"``).
 AddV2 = define("AddV2", ("x", "y"), _add_kernel, binary, _add_grad, T=(0, 1),
-               dtypes=N | {_dt.string}, specialize=_add_special)
-Sub = define("Sub", ("x", "y"), np.subtract, binary, _sub_grad, T=(0, 1), dtypes=N)
-Mul = define("Mul", ("x", "y"), np.multiply, binary, _mul_grad, T=(0, 1), dtypes=N)
-RealDiv = define("RealDiv", ("x", "y"), ignoring_float_errors(np.true_divide, 2), binary, _div_grad,
-                 T=(0, 1), dtypes=F)
+               dtypes=N | {_dt.string}, specialize=_add_special, operator="+")
+Sub = define("Sub", ("x", "y"), np.subtract, binary, _sub_grad, T=(0, 1), dtypes=N,
+             operator="-")
+Mul = define("Mul", ("x", "y"), np.multiply, binary, _mul_grad, T=(0, 1), dtypes=N,
+             operator="*")
+RealDiv = define("RealDiv", ("x", "y"), ignoring_float_errors(np.true_divide, 2), binary,
+                 _div_grad, T=(0, 1), dtypes=F, operator="/")
 FloorDiv = define("FloorDiv", ("x", "y"), _int_checked(np.floor_divide), binary,
                   lambda op, g: (None, None), T=(0, 1), dtypes=N,
-                  specialize=_int_by_constant(np.floor_divide))
+                  specialize=_int_by_constant(np.floor_divide), operator=_safe_int_operator("//"))
 FloorMod = define("FloorMod", ("x", "y"), _int_checked(np.mod), binary,
                   lambda op, g: (reduce_to(g, op.inputs[0]), None), T=(0, 1), dtypes=N,
-                  specialize=_int_by_constant(np.mod))
+                  specialize=_int_by_constant(np.mod), operator=_safe_int_operator("%"))
 Pow = define("Pow", ("x", "y"), _pow_kernel, binary, _pow_grad, T=(0, 1), dtypes=N)
 Maximum = define("Maximum", ("x", "y"), np.maximum, binary,
                  _minmax_grad(lambda x, y: greater_equal(x, y)), T=(0, 1), dtypes=N)
@@ -205,6 +221,7 @@ def _unary(name, kernel, grad, dtypes=N):
 
 
 Neg = _unary("Neg", np.negative, lambda op, g: (negative(g),))
+Neg.operator = "neg"
 Abs = _unary("Abs", np.abs, lambda op, g: (multiply(g, sign(op.inputs[0])),))
 Sign = _unary("Sign", np.sign, lambda op, g: (array_ops.zeros_like(op.inputs[0]),))
 Square = _unary("Square", np.square,
@@ -306,20 +323,24 @@ def relu(features, name=None):
 
 
 # -- comparisons and logic ------------------------------------------------------------
-def _cmp(name, kernel, dtypes=N):
-    return define(name, ("x", "y"), kernel, compare, None, T=(0, 1), dtypes=dtypes)
+def _cmp(name, kernel, operator, dtypes=N):
+    return define(name, ("x", "y"), kernel, compare, None, T=(0, 1), dtypes=dtypes,
+                  operator=operator)
 
 
-Greater = _cmp("Greater", np.greater)
-GreaterEqual = _cmp("GreaterEqual", np.greater_equal)
-Less = _cmp("Less", np.less)
-LessEqual = _cmp("LessEqual", np.less_equal)
-Equal = _cmp("Equal", np.equal, ALL)
-NotEqual = _cmp("NotEqual", np.not_equal, ALL)
+Greater = _cmp("Greater", np.greater, ">")
+GreaterEqual = _cmp("GreaterEqual", np.greater_equal, ">=")
+Less = _cmp("Less", np.less, "<")
+LessEqual = _cmp("LessEqual", np.less_equal, "<=")
+Equal = _cmp("Equal", np.equal, "==", ALL)
+NotEqual = _cmp("NotEqual", np.not_equal, "!=", ALL)
 _B = frozenset({_dt.bool})
-LogicalAnd = define("LogicalAnd", ("x", "y"), np.logical_and, compare, None, T=(0, 1), dtypes=_B)
-LogicalOr = define("LogicalOr", ("x", "y"), np.logical_or, compare, None, T=(0, 1), dtypes=_B)
-LogicalNot = define("LogicalNot", ("x",), np.logical_not, same, None, T=(0,), dtypes=_B)
+LogicalAnd = define("LogicalAnd", ("x", "y"), np.logical_and, compare, None, T=(0, 1), dtypes=_B,
+                    operator="&")
+LogicalOr = define("LogicalOr", ("x", "y"), np.logical_or, compare, None, T=(0, 1), dtypes=_B,
+                   operator="|")
+LogicalNot = define("LogicalNot", ("x",), np.logical_not, same, None, T=(0,), dtypes=_B,
+                    operator="~")
 
 
 def greater(x, y, name=None):

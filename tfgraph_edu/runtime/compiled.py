@@ -25,8 +25,11 @@ import re
 import sys
 import weakref
 
+import numpy as np
+
 from .. import _gc
 from ..ops import control_flow_ops
+from ..ops._core import ignoring_float_errors
 from ..ops.control_flow_ops import GraphFunction
 from .errors import graph_execution_error, kernel_message
 from .schedule import schedule
@@ -119,7 +122,9 @@ class CompiledGraph:
         namespace = self._namespace
         weakref.finalize(self, linecache.cache.pop, self.filename, None)  # freed: forgotten
         exec(compile(self.code, self.filename, "exec"), namespace)  # noqa: S102 - see above
-        self.fn = namespace[self.py_name]
+        # TF's float kernels give inf/nan silently: the whole run ignores numpy's float
+        # errors once, instead of each kernel setting and resetting them
+        self.fn = ignoring_float_errors(namespace[self.py_name])
         _BY_FILENAME[self.filename] = self
 
     def _emit(self, graph, var, outputs, depth) -> list[tuple]:
@@ -145,7 +150,7 @@ class CompiledGraph:
             inline = _INLINE.get(op.type)
             lines = inline(self, op, input_names, defs, depth) if inline is not None else None
             if lines is None:
-                call = self._call(op, k, input_names)
+                call = self._operator(op, input_names) or self._call(op, k, input_names)
                 text = call if n == 0 else f"{defs[0]} = {call}" if n == 1 else \
                     f"{', '.join(defs)}, = {call}"
                 lines = [(0, text, op, input_names)]
@@ -153,6 +158,27 @@ class CompiledGraph:
                 var[id(t)] = nm
             entries.append((lines, input_names, defs))
         return entries
+
+    def _operator(self, op, input_names) -> str | None:
+        """``v1 + c2``: the op's Python operator, for numeric and bool inputs (a constant
+        scalar input as a numpy scalar, so scalar work never touches an array)."""
+        symbol = op.opdef.operator
+        if symbol is None or op.attrs:
+            return None
+        if callable(symbol):
+            symbol = symbol(op)
+        template = _OPERATORS.get(symbol)
+        if template is None or any(getattr(t.dtype.np_dtype, "kind", "O") not in "biuf"
+                                       for t in op.inputs):
+            return None
+        names = []
+        for t, nm in zip(op.inputs, input_names):
+            value = t.op.attrs.get("value") if t.op.type == "Const" else None
+            if type(value) is np.ndarray and value.ndim == 0:
+                nm = f"c{next(self._ids)}"
+                self._namespace[nm] = value[()]
+            names.append(nm)
+        return template.format(*names)
 
     def _call(self, op, k, input_names) -> str:
         """``k3(v1, c2, attr=...)``: the op's kernel (pre-resolved when it can be) called."""
@@ -163,6 +189,7 @@ class CompiledGraph:
             namespace[kname], used = special
             return f"{kname}({', '.join(input_names[i] for i in used)})"
         kernel = op.opdef.kernel
+        kernel = getattr(kernel, "quiet_inner", kernel)  # float errors are off for the run
         namespace[kname] = kernel
         call_args = list(input_names)
         keywords = _keywords(kernel)
@@ -310,6 +337,11 @@ class CompiledGraph:
         return graph_execution_error(op, cls, message, self.name)
 
 
+# the operators a compiled line may use, by OpDef.operator (text made here, never from data)
+_OPERATORS = {"+": "{} + {}", "-": "{} - {}", "*": "{} * {}", "/": "{} / {}",
+              "//": "{} // {}", "%": "{} % {}", "<": "{} < {}", "<=": "{} <= {}",
+              ">": "{} > {}", ">=": "{} >= {}", "==": "{} == {}", "!=": "{} != {}",
+              "&": "{} & {}", "|": "{} | {}", "~": "~{}", "neg": "-{}"}
 _INLINE = {"If": CompiledGraph._inline_if, "StatelessIf": CompiledGraph._inline_if,
            "While": CompiledGraph._inline_while, "StatelessWhile": CompiledGraph._inline_while}
 
