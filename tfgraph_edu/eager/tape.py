@@ -19,6 +19,7 @@ import logging
 from contextlib import contextmanager
 
 from ..ops import convert as _convert
+from .context import name_scope
 
 __all__ = ["GradientTape", "UnconnectedGradients", "record", "variable_accessed", "ACTIVE"]
 
@@ -227,7 +228,8 @@ class GradientTape:
                 "derivatives.")
         elif self._recording:  # a non-persistent tape stops recording for good
             self._recording = False
-        result = self._gradients(targets, flat_sources, out_grads, unconnected)
+        with name_scope("gradient_tape"):  # in a graph, TF's scope of the gradient ops
+            result = self._gradients(targets, flat_sources, out_grads, unconnected)
         self._finish_use()
         return _pack_like(sources, iter(result))
 

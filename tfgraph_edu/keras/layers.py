@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ..eager.context import init_scope
+from ..eager.context import init_scope, name_scope
 from ..eager.variables import Variable
 from ..ops import array_ops, math_ops, random_ops
 from ..ops.convert import to_tensor
@@ -124,8 +124,9 @@ class Layer(Module):
             self.build(TensorShape(getattr(x, "shape", None) or to_tensor(x).shape))
             self.built = True
         training = kwargs.pop("training", None)
-        out = self.call(inputs, training=training, **kwargs) if _takes_training(self) \
-            else self.call(inputs, **kwargs)
+        with name_scope(self.name):  # a traced model's graph groups by layer, as in Keras
+            out = self.call(inputs, training=training, **kwargs) if _takes_training(self) \
+                else self.call(inputs, **kwargs)
         shape = getattr(out, "shape", None)
         if isinstance(shape, TensorShape) and shape.rank:
             self._output_shape = TensorShape([None] + shape.dims[1:])
