@@ -39,3 +39,19 @@ def cluster_block(dot: str, cluster: str) -> str:
             if depth == 0:
                 return "\n".join(lines[start:i + 1])
     raise AssertionError(f"cluster {cluster!r} not closed")
+
+
+def rename_parts(graph, renames: dict[str, str], seen: set | None = None) -> None:
+    """Rename every path part of every op name in ``graph`` and its body graphs.
+
+    TF's name rules refuse hostile names where a graph is built or loaded; a graph can still
+    hold them when a program renames its nodes, so the drawing tests put them in afterwards."""
+    seen = set() if seen is None else seen
+    if id(graph) in seen:
+        return
+    seen.add(id(graph))
+    for op in graph.operations:
+        op.name = "/".join(renames.get(part, part) for part in op.name.split("/"))
+        for value in op.attrs.values():
+            if hasattr(value, "function_name"):
+                rename_parts(value.graph, renames, seen)

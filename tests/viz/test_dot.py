@@ -11,7 +11,7 @@ from tfgraph_edu import viz
 from tfgraph_edu.viz import dot as vdot
 from tfgraph_edu.viz.dot import KINDS, graph_to_dot
 
-from .helpers import cluster_block, edges, has_node, node_attrs
+from .helpers import cluster_block, edges, has_node, node_attrs, rename_parts
 
 needs_dot = pytest.mark.skipif(not viz.dot_available(), reason="Graphviz's dot is not installed")
 
@@ -216,11 +216,13 @@ def test_outer_tensors_flow_into_the_body_inputs_and_body_outputs_into_the_op():
     # collapsed, a body is one box that the outer tensors flow into and out of
     boxed = graph_to_dot(graph, collapse={"while/body"})
     pairs = [e[:2] for e in edges(boxed)]
-    assert ("range", "while/body") in pairs and ("while/body", "while") in pairs
+    outer = {t.op.name for t in loop.inputs}
+    assert any(a in outer and b == "while/body" for a, b in pairs)
+    assert ("while/body", "while") in pairs
     # and a whole control-flow op collapses to its node, with its inputs as plain edges
     whole = graph_to_dot(graph, collapse={"while"})
     assert "cluster_while" not in whole and "peripheries=2" in node_attrs(whole, "while")
-    assert ("range", "while") in [e[:2] for e in edges(whole)]
+    assert any(a in outer and b == "while" for a, b in [e[:2] for e in edges(whole)])
     assert vdot.cluster_ids(graph)["cluster_while"] == "while"
 
 
@@ -470,12 +472,13 @@ def test_hostile_names_are_escaped_and_shortened_in_clusters_and_bodies():
 
     @tf.function
     def f(x):
-        with tf.name_scope(name):
+        with tf.name_scope("Hx"):
             if x > 0:
-                x = tf.multiply(x, 2.0, name=name)
+                x = tf.multiply(x, 2.0, name="Hx")
         return x
 
     graph = f.get_concrete_function(tf.constant(1.0)).graph
+    rename_parts(graph, {"Hx": name})  # TF's rules refuse it at build time: put in afterwards
     dot = graph_to_dot(graph)
     assert "\x00" not in dot and "\x1b" not in dot
     labels = re.findall(r'label="((?:[^"\\]|\\.)*)"', dot)
@@ -491,11 +494,12 @@ def test_names_longer_than_graphviz_accepts_are_shortened_in_ids_too():
 
     @tf.function(autograph=False)
     def f(x):
-        a = tf.multiply(x, 2.0, name=long)
-        b = tf.multiply(x, 3.0, name=long[:-1] + "x")  # same start, another op
+        a = tf.multiply(x, 2.0, name="A")
+        b = tf.multiply(x, 3.0, name="B")
         return a + b
 
     graph = f.get_concrete_function(tf.constant(1.0)).graph
+    rename_parts(graph, {"A": long, "B": long[:-1] + "x"})  # same start, another op
     dot = graph_to_dot(graph)
     assert max(len(line.encode()) for line in dot.splitlines()) < 16_384
     ids = vdot.node_ids(graph)

@@ -13,7 +13,7 @@ import tfgraph_edu as tf
 from tfgraph_edu import viz
 from tfgraph_edu.viz import dot as vdot
 
-from .helpers import has_node
+from .helpers import has_node, rename_parts
 
 needs_dot = pytest.mark.skipif(not viz.dot_available(), reason="Graphviz's dot is not installed")
 
@@ -53,20 +53,9 @@ def hostile():
     renames = {f"Hx{i}x": f"{text}{i}" for i, text in enumerate(HOSTILE)}
     renames.update({f"Ox{i}x": f"{SCRIPT}{text}" for i, text in enumerate(HOSTILE)})
     renames["Sx"] = SCRIPT
-    seen = set()
-
-    def rename(graph):
-        if id(graph) in seen:
-            return
-        seen.add(id(graph))
-        for op in graph.operations:
-            op.name = "/".join(renames.get(part, part) for part in op.name.split("/"))
-            for value in op.attrs.values():
-                if hasattr(value, "function_name"):
-                    rename(value.graph)
-
+    seen: set = set()
     for g in {id(g): g for g in (cf.graph, getattr(cf, "optimized_graph", cf.graph))}.values():
-        rename(g)
+        rename_parts(g, renames, seen)
     return f, cf
 
 
