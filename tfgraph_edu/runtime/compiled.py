@@ -89,6 +89,34 @@ def display_name(name) -> str:
     return text if len(text) <= 80 else text[:60] + "...'"
 
 
+def _plan(graph, inputs, outputs):
+    """The names of the values: ``(var, consts, lines)`` with ``var`` mapping id(tensor) to
+    its name (``a0`` fed, ``c3`` constant, ``v5`` / ``v5_1`` computed, an Identity's
+    input's name), ``consts`` the (name, Const op) pairs and ``lines`` the (k, op) pairs
+    that get a line.  Compilation and error reporting both use it."""
+    var: dict[int, str] = {}
+    for i, t in enumerate(inputs):
+        var[id(t)] = f"a{i}"
+    consts, lines = [], []
+    for k, op in enumerate(schedule(graph, outputs)):
+        outs = op.outputs
+        if outs and id(outs[0]) in var:
+            continue
+        if op.type == "Const":
+            var[id(outs[0])] = name = sys.intern(f"c{k}")
+            consts.append((name, op))
+        elif op.type in _ALIAS_OPS:
+            var[id(outs[0])] = var[id(op.inputs[0])]
+        else:
+            if len(outs) == 1:
+                var[id(outs[0])] = f"v{k}"
+            else:
+                for i, t in enumerate(outs):
+                    var[id(t)] = f"v{k}_{i}"
+            lines.append((k, op))
+    return var, consts, lines
+
+
 class CompiledGraph:
     """``graph`` from ``inputs`` (placeholders) to ``outputs``, as one Python function."""
 
@@ -100,25 +128,16 @@ class CompiledGraph:
         self.name = name
         self.py_name = _py_name(name)
         self.filename = f"<tfgraph_edu {self.py_name} #{next(_uid)}>"
-        self.line_ops: dict[int, object] = {}
-        self.line_inputs: dict[int, list[str]] = {}
+        self._graph, self._inputs, self._outputs = graph, list(inputs), list(outputs)
+        self.line_ops: list = [None]  # line number -> its operation (None: no operation)
         namespace: dict[str, object] = {}
-        var: dict[int, str] = {}
+        var, consts, lines = _plan(graph, inputs, outputs)
         args = [f"a{i}" for i in range(len(inputs))]
-        for t, a in zip(inputs, args):
-            var[id(t)] = a
+        for cname, op in consts:
+            namespace[cname] = op.attrs["value"]
         entries: list[tuple] = []  # (line, op, input names, defined names)
-        for k, op in enumerate(schedule(graph, outputs)):
-            if op.outputs and id(op.outputs[0]) in var:
-                continue
-            if op.type == "Const":
-                namespace[f"c{k}"] = op.attrs["value"]
-                var[id(op.outputs[0])] = f"c{k}"
-                continue
-            if op.type in _ALIAS_OPS:
-                var[id(op.outputs[0])] = var[id(op.inputs[0])]
-                continue
-            kname = f"k{k}"
+        for k, op in lines:
+            kname = sys.intern(f"k{k}")
             input_names = [var[id(t)] for t in op.inputs]
             special = op.opdef.specialize(op) if op.opdef.specialize is not None else None
             if special is not None:  # a pre-resolved kernel: attrs and constant inputs baked in
@@ -137,44 +156,45 @@ class CompiledGraph:
                         continue
                     lit = _literal(value)
                     if lit is None:
-                        lit = f"{kname}_a{j}"
+                        lit = sys.intern(f"{kname}_a{j}")
                         namespace[lit] = value
                     call_args.append(f"{kw}={lit}")
                 if extra:
-                    namespace[f"{kname}_kw"] = extra
+                    namespace[sys.intern(f"{kname}_kw")] = extra
                     call_args.append(f"**{kname}_kw")
             call = f"{kname}({', '.join(call_args)})"
-            n = len(op.outputs)
-            if n == 0:
-                defs = []
+            defs = [var[id(t)] for t in op.outputs]
+            if not defs:
                 line = call
-            elif n == 1:
-                var[id(op.outputs[0])] = f"v{k}"
-                defs = [f"v{k}"]
-                line = f"v{k} = {call}"
+            elif len(defs) == 1:
+                line = f"{defs[0]} = {call}"
             else:
-                defs = [f"v{k}_{i}" for i in range(n)]
-                for t, nm in zip(op.outputs, defs):
-                    var[id(t)] = nm
                 line = f"{', '.join(defs)}, = {call}"
             entries.append((line, op, input_names, defs))
         outs = [var[id(t)] for t in outputs]
-        self.code = self._layout(entries, args, outs)
-        linecache.cache[self.filename] = (len(self.code), None,
-                                          self.code.splitlines(True), self.filename)
+        code = self._layout(entries, args, outs)
+        del entries, var
+        self._lines = code.splitlines(True)  # the one copy, shared with linecache
+        linecache.cache[self.filename] = (len(code), None, self._lines, self.filename)
         weakref.finalize(self, linecache.cache.pop, self.filename, None)  # freed: forgotten
-        exec(compile(self.code, self.filename, "exec"), namespace)  # noqa: S102 - see above
+        exec(compile(code, self.filename, "exec"), namespace)  # noqa: S102 - see above
         self.fn = namespace[self.py_name]
         self._namespace = namespace
         _BY_FILENAME[self.filename] = self
+
+    @property
+    def code(self) -> str:
+        """The text that was compiled: only names this module made."""
+        return "".join(self._lines)
 
     @property
     def source(self) -> str:
         """The compiled code with each line's node name and op type beside it (escaped, for
         reading; never compiled)."""
         lines = self.code.splitlines()
-        for i, op in self.line_ops.items():
-            lines[i - 1] += f"  # {display_name(op.name)} ({display_name(op.type)})"
+        for i, op in enumerate(self.line_ops):
+            if op is not None:
+                lines[i - 1] += f"  # {display_name(op.name)} ({display_name(op.type)})"
         return "\n".join(lines) + "\n"
 
     def _layout(self, entries, args, outs) -> str:
@@ -182,10 +202,10 @@ class CompiledGraph:
         more than linear time - a chain of part functions passing live values along."""
         lines = [f"def {self.py_name}({', '.join(args)}):"]
         if len(entries) <= CHUNK:
-            for text, op, input_names, _ in entries:
+            self.line_ops.append(None)  # the def line
+            for text, op, _, _ in entries:
                 lines.append("    " + text)
-                self.line_ops[len(lines)] = op
-                self.line_inputs[len(lines)] = input_names
+                self.line_ops.append(op)
             lines.append(f"    return [{', '.join(outs)}]")
             return "\n".join(lines) + "\n"
         parts = [entries[i:i + CHUNK] for i in range(0, len(entries), CHUNK)]
@@ -204,10 +224,11 @@ class CompiledGraph:
                           if u in defined})
             keep = [d for d in defs if d in used_later[j]]
             head.append(f"def {self.py_name}_part{j}({', '.join(ins)}):")
-            for text, op, input_names, _ in part:
+            self.line_ops.append(None)
+            for text, op, _, _ in part:
                 head.append("    " + text)
-                self.line_ops[len(head)] = op
-                self.line_inputs[len(head)] = input_names
+                self.line_ops.append(op)
+            self.line_ops.append(None)
             head.append(f"    return ({', '.join(keep)}{',' if keep else ''})")
             calls.append(f"    ({', '.join(keep)}{',' if keep else ''}) = "
                          f"{self.py_name}_part{j}({', '.join(ins)})")
@@ -228,14 +249,16 @@ class CompiledGraph:
         found = None
         while tb is not None:
             graph = _BY_FILENAME.get(tb.tb_frame.f_code.co_filename)
-            if graph is not None and tb.tb_lineno in graph.line_ops:
-                found = (graph, tb.tb_frame, graph.line_ops[tb.tb_lineno], tb.tb_lineno)
+            if graph is not None and tb.tb_lineno < len(graph.line_ops) and \
+                    graph.line_ops[tb.tb_lineno] is not None:
+                found = (graph, tb.tb_frame, graph.line_ops[tb.tb_lineno])
             tb = tb.tb_next
         if found is None:
             return exc
-        graph, frame, op, lineno = found
+        graph, frame, op = found
+        var = _plan(graph._graph, graph._inputs, graph._outputs)[0]  # rare: names again
         scope = {**graph._namespace, **frame.f_locals}
-        values = [scope.get(name) for name in graph.line_inputs[lineno]]
+        values = [scope.get(var[id(t)]) for t in op.inputs]
         cls, message = kernel_message(op, values, exc)
         return graph_execution_error(op, cls, message, self.name)
 
