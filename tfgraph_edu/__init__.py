@@ -5,7 +5,7 @@ name below is defined in the layer that owns it (see DESIGN.md).
 """
 
 from . import autograph, dtypes, errors, keras, onnx, saved_model, viz  # noqa: F401
-from ._api import config, linalg, math, nn, random  # noqa: F401
+from ._api import config, debugging, linalg, math, nn, random  # noqa: F401
 from .dtypes import (  # noqa: F401
     DType,
     as_dtype,

@@ -21,6 +21,7 @@ import re
 import numpy as np
 
 from .. import dtypes as _dt
+from .._traceback import filter_traceback
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..graph import limits
@@ -46,6 +47,7 @@ _KINDS = {"POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD", "KEYWORD_ONLY"}
 _RESERVED = {"variables", "trainable_variables"}
 
 
+@filter_traceback
 def load(export_dir, tags=None, options=None, *, max_manifest_bytes: int = MAX_MANIFEST_BYTES,
          max_array_bytes: int = MAX_ARRAY_BYTES, max_nodes: int | None = None):
     """Load what :func:`save` wrote; the result calls the saved graphs.

@@ -1,0 +1,7 @@
+"""The ``tf.debugging`` namespace (re-exports only)."""
+
+from .._traceback import (  # noqa: F401
+    disable_traceback_filtering,
+    enable_traceback_filtering,
+    is_traceback_filtering_enabled,
+)
