@@ -5,7 +5,7 @@ name below is defined in the layer that owns it (see DESIGN.md).
 """
 
 from . import autograph, dtypes, errors, keras, onnx, saved_model, viz  # noqa: F401
-from ._api import config, linalg, math, nn, random  # noqa: F401
+from ._api import config, debugging, linalg, math, nn, random  # noqa: F401
 from .dtypes import (  # noqa: F401
     DType,
     as_dtype,
@@ -125,7 +125,7 @@ __version__ = "0.1.0"
 
 # -- API the guides use (strings, devices, linalg, nn, py_function) --
 from . import data, train  # noqa: F401,E402
-from ._api import debugging, image, io, ragged, sparse, strings, types  # noqa: F401,E402
+from ._api import image, io, ragged, sparse, strings, types  # noqa: F401,E402
 from .dtypes import complex64, complex128  # noqa: F401,E402
 from .eager.devices import device  # noqa: F401,E402
 from .ops.linalg_ops import einsum, norm, tensordot  # noqa: F401,E402

@@ -40,3 +40,24 @@ def test_ops_without_an_onnx_counterpart_are_named(tmp_path):
     with pytest.raises(ValueError, match="no ONNX counterpart in tfgraph_edu's exporter: "
                                          "PrintV2, RandomStandardNormal, StringFormat"):
         tf.onnx.export(f.get_concrete_function(tf.constant([1.0, 2.0])), tmp_path / "f.onnx")
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32])
+def test_floor_division_runs_in_onnxruntime_like_numpy(tmp_path, dtype):
+    import onnxruntime as ort
+
+    @tf.function
+    def f(a, b):
+        return a // b
+
+    rng = np.random.default_rng(1)
+    a = rng.integers(-50, 50, size=200).astype(dtype)
+    b = rng.integers(1, 9, size=200).astype(dtype) * rng.choice([-1, 1], size=200).astype(dtype)
+    cf = f.get_concrete_function(tf.TensorSpec([None], dtype), tf.TensorSpec([None], dtype))
+    tf.onnx.export(cf, tmp_path / "floordiv.onnx")
+    session = ort.InferenceSession(str(tmp_path / "floordiv.onnx"),
+                                   providers=["CPUExecutionProvider"])
+    names = [i.name for i in session.get_inputs()]
+    (got,) = session.run(None, dict(zip(names, (a, b))))
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got, np.floor_divide(a, b))  # numpy floors, as TF does

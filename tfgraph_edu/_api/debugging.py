@@ -1,3 +1,8 @@
-"""``tf.debugging`` (re-exports)."""
+"""The ``tf.debugging`` namespace (re-exports only)."""
 
+from .._traceback import (  # noqa: F401
+    disable_traceback_filtering,
+    enable_traceback_filtering,
+    is_traceback_filtering_enabled,
+)
 from ..eager.devices import set_log_device_placement  # noqa: F401

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
+from .._traceback import filter_traceback
 from ..eager import tape as _tape
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
@@ -126,6 +127,7 @@ class ConcreteFunction:
             return _wrap(results[0])
         return _pack(self._output_structure, results)
 
+    @filter_traceback
     def __call__(self, *args, **kwargs):
         values, leaves = self._bind_leaves(args, kwargs)
         return self._run(values, leaves)

@@ -19,6 +19,7 @@ import numpy as np
 
 from .. import _gc
 from .. import dtypes as _dt
+from .._traceback import filter_traceback
 from ..autograph import conversion as autograph_conversion
 from ..autograph.errors import in_user_code
 from ..eager import context
@@ -160,6 +161,7 @@ class Function:
         return bound
 
     # -- calling -----------------------------------------------------------------------------------
+    @filter_traceback
     def __call__(self, *args, **kwargs):
         self.last_call = (args, kwargs)  # what %%trace replays to time eager vs graph
         if context.functions_run_eagerly():

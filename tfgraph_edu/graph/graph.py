@@ -10,12 +10,14 @@ in the graph builder of layer 4; printers live in ``graph/printers.py``.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from types import MappingProxyType
 
 import numpy as np
 
 from .. import dtypes as _dt
 from ..ops.overloads import TensorOperators
 from ..shapes import TensorShape, as_shape
+from . import limits
 from .naming import check_scope_name
 
 __all__ = ["Graph", "Operation", "Tensor", "OperatorNotAllowedInGraphError"]
@@ -125,8 +127,16 @@ class Tensor(TensorOperators):
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
 
+_NO_ATTRS = MappingProxyType({})  # shared by every node without attributes (memory)
+
+
 class Operation:
-    """A node: one op applied to input tensors, with attrs and control inputs."""
+    """A node: one op applied to input tensors, with attrs and control inputs.
+
+    The ``inputs`` list and ``attrs`` dict given are kept, not copied; ``control_inputs`` is
+    a tuple and a node without attributes shares one read-only empty mapping: a big unrolled
+    graph holds hundreds of thousands of nodes.
+    """
 
     __slots__ = ("graph", "name", "opdef", "inputs", "outputs", "attrs", "control_inputs",
                  "source", "_id", "__weakref__")
@@ -135,9 +145,9 @@ class Operation:
         self.graph = graph
         self.name = name
         self.opdef = opdef
-        self.inputs = list(inputs)
-        self.attrs = dict(attrs or {})
-        self.control_inputs = list(control_inputs)
+        self.inputs = inputs if type(inputs) is list else list(inputs)  # taken, not copied
+        self.attrs = (attrs if type(attrs) is dict else dict(attrs)) if attrs else _NO_ATTRS
+        self.control_inputs = tuple(control_inputs)
         self.outputs: list[Tensor] = []
         self.source = source  # (filename, lineno, function name) of the user's line
         self._id = None
@@ -158,10 +168,21 @@ class Operation:
             raise ValueError(f"Operation '{self.name}' has no attr named '{name}'.") from None
 
     def _add_outputs(self, specs):
-        self.outputs = [Tensor(self, i, shape, dtype) for i, (shape, dtype) in enumerate(specs)]
+        if len(specs) == 1:  # most nodes: a list of exactly one slot
+            (shape, dtype), = specs
+            self.outputs = [Tensor(self, 0, shape, dtype)]
+        else:
+            self.outputs = [Tensor(self, i, shape, dtype)
+                            for i, (shape, dtype) in enumerate(specs)]
 
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"
+
+
+def _lower(name: str) -> str:
+    """``name.lower()``, the same string object when it is lower case already (memory)."""
+    low = name.lower()
+    return name if low == name else low
 
 
 class Graph:
@@ -180,13 +201,14 @@ class Graph:
         self.variables: list = []
         self.outer_graph = None
         self._control_stack: list[list[Operation]] = []
+        self.node_limit: int | None = None  # None: graph/limits.py's MAX_NODES
 
     # -- names -------------------------------------------------------------------------
     def unique_name(self, name: str, mark_as_used: bool = True, scoped: bool = True) -> str:
         """``name`` under the current scope, with ``_1``, ``_2``... added to keep it unique."""
         if self._scope and scoped:
             name = f"{self._scope}/{name}"
-        key = name.lower()
+        key = _lower(name)
         i = self._names_in_use.get(key, 0)
         if mark_as_used:
             self._names_in_use[key] = i + 1
@@ -194,9 +216,9 @@ class Graph:
             base = key
             while f"{base}_{i}" in self._names_in_use:
                 i += 1
-            if mark_as_used:
-                self._names_in_use[f"{base}_{i}"] = 1
             name = f"{name}_{i}"
+            if mark_as_used:
+                self._names_in_use[_lower(name)] = 1
         return name
 
     @contextmanager
@@ -225,7 +247,10 @@ class Graph:
 
     # -- ops -----------------------------------------------------------------------------
     def add_op(self, name: str, opdef, inputs, attrs, specs, control_inputs=(), source=None):
-        """Append an Operation named exactly ``name`` (the caller made it unique)."""
+        """Append an Operation named exactly ``name`` (the caller made it unique); TF's
+        ResourceExhaustedError beyond the node limit (``graph/limits.py``)."""
+        if len(self.operations) >= (self.node_limit or limits.MAX_NODES):
+            limits.check_room(self)
         op = Operation(self, name, opdef, inputs, attrs, control_inputs, source)
         op._add_outputs(specs)
         op._id = len(self.operations)

@@ -10,7 +10,23 @@ ResourceExhaustedError and the fix (a ``tf.range`` loop, which stays one node).
 
 from __future__ import annotations
 
-MAX_NODES = 500_000
+MAX_NODES = 200_000  # about 200 MB of graph and compiled code, 600 MB while optimising
+
+
+def check_room(graph) -> None:
+    """TF's ResourceExhaustedError when ``graph`` already holds its limit of nodes (its own
+    ``node_limit`` if set, as a loaded model's is, else ``MAX_NODES``)."""
+    limit = graph.node_limit or MAX_NODES
+    if len(graph.operations) >= limit:
+        from ..errors import ResourceExhaustedError
+        raise ResourceExhaustedError(
+            None, None,
+            f"The graph {graph.name!r:.80} reached {limit} nodes, the node limit of "
+            "tfgraph_edu (it keeps a runaway unroll from taking all the memory). A Python "
+            "loop over range(...) inside a tf.function adds its body to the graph once per "
+            "iteration: loop over tf.range(...) instead to build one loop op. If the graph "
+            "really needs more nodes, raise the limit with "
+            "tfgraph_edu.graph.limits.set_max_nodes(n).")
 
 
 def max_nodes() -> int:

@@ -72,7 +72,14 @@ def export(concrete_function, path, opset: int = OPSET):
         ins = [name[id(t)] for t in op.inputs]
         t = op.type
         if t in _SAME:
-            if t == "FloorDiv":
+            if t == "FloorDiv" and op.outputs[0].dtype.np_dtype.kind in "iu":
+                # ONNX's integer Div truncates toward zero and Floor takes only floats:
+                # a // b = (a - a mod b) / b with the divisor-signed Mod (Python's %), exact
+                m, diff = fresh("mod"), fresh("sub")
+                nodes.append(helper.make_node("Mod", ins, [m], fmod=0))
+                nodes.append(helper.make_node("Sub", [ins[0], m], [diff]))
+                nodes.append(helper.make_node("Div", [diff, ins[1]], outs))
+            elif t == "FloorDiv":
                 d = fresh("div")
                 nodes.append(helper.make_node("Div", ins, [d]))
                 nodes.append(helper.make_node("Floor", [d], outs))

@@ -33,6 +33,11 @@ _INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
 _PY_SCALARS = (bool, int, float, str, bytes)
 
 
+_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
+# TF's message for a Python int that no int64 holds (its sequence converter's words)
+_OUT_OF_RANGE = "Can't convert Python sequence with out-of-range integer to Tensor."
+
+
 def _describe(value) -> str:
     return (f"Attempt to convert a value ({value!r}) with an unsupported type ({type(value)}) "
             "to a Tensor.")
@@ -55,6 +60,8 @@ def _infer(value):
     if isinstance(value, int):
         if _INT32_MIN <= value <= _INT32_MAX:
             return np.array(value, dtype=np.int32)
+        if not _INT64_MIN <= value <= _INT64_MAX:
+            raise ValueError(_OUT_OF_RANGE)
         return np.array(value, dtype=np.int64)
     if isinstance(value, float):
         return np.array(value, dtype=np.float32)
@@ -97,6 +104,8 @@ def _infer_nested(value):
     for v in flat:
         if not isinstance(v, (numbers.Number, np.generic, np.ndarray)) and not is_tensor(v):
             raise ValueError(_describe(value))
+        if type(v) is int and not _INT64_MIN <= v <= _INT64_MAX:
+            raise ValueError(_OUT_OF_RANGE)
     items = [v.numpy() if is_tensor(v) else v for v in flat]
     try:
         arr = np.array(_rebuild(value, iter(items)))

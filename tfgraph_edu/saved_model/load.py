@@ -9,7 +9,7 @@ data: the compiled fast path never pastes them into source.
 The size budget (arguments of :func:`load`): ``max_manifest_bytes`` for
 ``saved_model.json`` (default 32 MiB), ``max_array_bytes`` for all arrays together
 (default 512 MiB) and ``max_nodes`` for the nodes of all graphs together (default the
-graph node limit, ``tfgraph_edu.graph.limits.MAX_NODES``).
+graph node limit, ``tfgraph_edu.graph.limits.MAX_NODES``, 200,000).
 """
 
 from __future__ import annotations
@@ -21,12 +21,13 @@ import re
 import numpy as np
 
 from .. import dtypes as _dt
+from .._traceback import filter_traceback
 from ..eager import tape as _tape
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..function.gradients import call_recorded
+from ..graph import limits
 from ..graph.graph import Graph
-from ..graph.limits import MAX_NODES
 from ..graph.naming import is_valid_node_name
 from ..ops import REGISTRY
 from ..ops.control_flow_ops import GraphFunction
@@ -48,8 +49,9 @@ _KINDS = {"POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD", "KEYWORD_ONLY"}
 _RESERVED = {"variables", "trainable_variables"}
 
 
+@filter_traceback
 def load(export_dir, tags=None, options=None, *, max_manifest_bytes: int = MAX_MANIFEST_BYTES,
-         max_array_bytes: int = MAX_ARRAY_BYTES, max_nodes: int = MAX_NODES):
+         max_array_bytes: int = MAX_ARRAY_BYTES, max_nodes: int | None = None):
     """Load what :func:`save` wrote; the result calls the saved graphs.
 
     ``tags`` and ``options`` are accepted for TensorFlow's signature and ignored.  The
@@ -67,7 +69,8 @@ def load(export_dir, tags=None, options=None, *, max_manifest_bytes: int = MAX_M
         raise SavedModelError(f"Malformed SavedModel in {export_dir}: {exc}") from None
     _check_depth(manifest)
     try:
-        return _Loader(folder, manifest, max_array_bytes, max_nodes).build()
+        return _Loader(folder, manifest, max_array_bytes,
+                       limits.MAX_NODES if max_nodes is None else max_nodes).build()
     except SavedModelError:
         raise
     except (KeyError, TypeError, IndexError, ValueError, AttributeError, OSError,
@@ -198,6 +201,7 @@ class _Loader:
         _check(self.nodes_left >= 0, f"The model has more than {self.max_nodes} nodes; raise "
                "max_nodes in tf.saved_model.load(...) if you trust this model.")
         g = Graph(key)
+        g.node_limit = self.max_nodes
         tensors: dict[str, object] = {}
         for node in nodes:
             self.node(g, _dict(node, "A node", ("name", "op", "inputs", "control_inputs",
