@@ -33,7 +33,8 @@ def _hostile_graph(name, attr_key, text):
     z = g.add_op(name + "/fmt", REGISTRY["StringFormat"], [y],
                  {"template": text, "placeholder": "{}"},
                  [(TensorShape([]), dtypes.string)]).outputs[0]
-    w = g.add_op(name + "k", REGISTRY["AddV2"], [y, y], {attr_key: text}, spec).outputs[0]
+    # Sub: its kernel is called with the attributes (AddV2 is pre-resolved to np.add)
+    w = g.add_op(name + "k", REGISTRY["Sub"], [y, y], {attr_key: text}, spec).outputs[0]
     return g, x, [y, z, w]
 
 
