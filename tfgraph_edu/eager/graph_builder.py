@@ -188,6 +188,15 @@ class GraphBuilder:
             self.graph._captures[id(t)] = (outer_t, ph)
             return ph
         where = f" (defined at {t.op.source[0]}:{t.op.source[1]})" if t.op.source else ""
+        if self._is_nested_in_me(t.graph):  # a branch's or loop body's tensor used outside it
+            from ..errors import InaccessibleTensorError
+            raise InaccessibleTensorError(
+                f"{t!r}{where} is out of scope and cannot be used here. Use return values, "
+                "explicit Python locals or TensorFlow collections to access it. The tensor "
+                f"cannot be accessed from {self.graph.name}, because it was defined in "
+                f"{t.graph.name}, which is out of scope. A value made in a loop body or a branch "
+                "leaves it only as a loop variable or a branch output (for lists of values, "
+                "use a tf.TensorArray).")
         raise TypeError(  # TensorFlow's class and message for a leaked graph tensor
             f"tf.Graph captured an external symbolic tensor. The symbolic tensor '{t.name}' "
             f"created by node '{t.op.name}'{where} is captured by the tf.Graph being executed "
@@ -214,6 +223,20 @@ class GraphBuilder:
                     "Create the variable outside the function, or compute its initial value "
                     "inside `with tf.init_scope():`.")
         return run_graph(self.graph, [], [], [tensor], include_stateful=False)[0]
+
+    def _is_nested_in_me(self, graph) -> bool:
+        """Whether ``graph`` is a branch or body graph built inside the graphs of this builder."""
+        mine = {id(self.graph)}
+        b = self.outer
+        while b is not None:
+            mine.add(id(b.graph))
+            b = b.outer
+        g = getattr(graph, "outer_graph", None)
+        while g is not None:
+            if id(g) in mine:
+                return True
+            g = getattr(g, "outer_graph", None)
+        return False
 
     def _is_ancestor(self, graph) -> bool:
         b = self.outer
