@@ -7,9 +7,11 @@ The numpy train step's gradient is derived by hand.
 
 from __future__ import annotations
 
+# ruff: noqa: I001 - _measure is imported first: it sets the thread counts before numpy loads
+
 from _measure import best_us, measure, ratio
 
-import numpy as np  # noqa: I001 - after _measure, which sets the thread counts
+import numpy as np
 
 import tfgraph_edu as tf
 

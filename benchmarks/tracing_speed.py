@@ -9,6 +9,8 @@ means linear growth).
 
 from __future__ import annotations
 
+# ruff: noqa: I001 - _measure is imported first: it sets the thread counts before numpy loads
+
 import _measure  # noqa: F401 - thread counts
 import gc
 import time
