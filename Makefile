@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup graphviz browser lab test bench clean
+.PHONY: setup graphviz browser lab test bench bench-tf clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -57,7 +57,15 @@ test: setup browser
 	$(BIN)/python -m pytest
 
 bench: setup
-	@for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+	@for f in benchmarks/[!_]*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+# Optional, not part of `make test`: real TensorFlow and JAX side by side, in their own venv
+# (TensorFlow never enters the product's dependencies or .venv).
+bench-tf:
+	@test -x .venv-tf/bin/python || $(PY) -m venv .venv-tf
+	.venv-tf/bin/python -m pip install --quiet --upgrade pip
+	.venv-tf/bin/python -m pip install --quiet tensorflow-cpu jax -e .
+	.venv-tf/bin/python benchmarks/against_tf/compare.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) .venv-tf .pytest_cache .ruff_cache .mypy_cache .hypothesis build dist *.egg-info

@@ -1,15 +1,24 @@
-"""Tracing and optimising large unrolled functions: speed and linearity.
+"""Tracing, optimising and compiling big unrolled functions: time, memory per node, growth.
 
-Traces ``x = x * 1.0001 + 1.0`` unrolled N times (2N ops) for N = 5,000 and
-50,000 (10,000 and 100,000 ops), then runs the optimisation pipeline and
-compiles.  Prints ops per second and the 10x-size time ratios (linear: ~10).
+``x = x * 1.0001 + 1.0`` unrolled N times is 2N ops a learner wrote (the Const nodes
+the tracer adds for the numbers are not counted).  Rows for 20,000 and 200,000 learner
+ops: seconds per phase, then the retained memory per graph node (tracemalloc, in a
+separate run so its overhead does not touch the times), then the 200k/20k ratios (10
+means linear growth).
 """
 
 from __future__ import annotations
 
+# ruff: noqa: I001 - _measure is imported first: it sets the thread counts before numpy loads
+
+import _measure  # noqa: F401 - thread counts
+import gc
 import time
+import tracemalloc
 
 import tfgraph_edu as tf
+
+CLOCK = time.perf_counter
 
 
 def make(n):
@@ -20,37 +29,57 @@ def make(n):
     return tf.function(unrolled, autograph=False)
 
 
-def measure(n):
+def learner_ops(graph) -> int:
+    return sum(op.type not in ("Const", "Placeholder") for op in graph.get_operations())
+
+
+def timed(n):
     fn = make(n)
     x = tf.constant(0.0)
-    start = time.perf_counter()
+    gc.collect()
+    start = CLOCK()
     cf = fn.get_concrete_function(x)
-    trace = time.perf_counter() - start
-    ops = len(cf.graph.get_operations())
-    start = time.perf_counter()
+    trace = CLOCK() - start
+    start = CLOCK()
     report = cf.optimization_report
-    optimise = time.perf_counter() - start
-    start = time.perf_counter()
+    optimise = CLOCK() - start
+    start = CLOCK()
     compiled = cf.compiled
-    compile_s = time.perf_counter() - start
+    compile_s = CLOCK() - start
     assert report is not None and compiled is not None
-    return ops, trace, optimise, compile_s
+    return learner_ops(cf.graph), len(cf.graph.get_operations()), trace, optimise, compile_s
 
 
-def best(n, repeat=2):
-    """Best of ``repeat`` fresh measurements (each step separately)."""
-    runs = [measure(n) for _ in range(repeat)]
-    return (runs[0][0],) + tuple(min(r[i] for r in runs) for i in (1, 2, 3))
+def memory(n):
+    """Bytes retained per node of the traced graph (everything the trace keeps alive)."""
+    fn = make(n)
+    x = tf.constant(0.0)
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    cf = fn.get_concrete_function(x)
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return (after - before) / len(cf.graph.get_operations())
 
 
 def main() -> None:
-    measure(500)  # warm up imports and caches
-    small, large = best(2_500, 3), best(25_000, 2)
-    for ops, trace, optimise, compile_s in (small, large):
-        print(f"{ops:>7} ops: trace {trace:6.2f} s ({ops / trace:9,.0f} ops/s), "
-              f"optimise {optimise:6.2f} s, compile {compile_s:6.2f} s")
-    print(f"10x the ops: tracing took {large[1] / small[1]:.1f}x, optimising "
-          f"{large[2] / small[2]:.1f}x, compiling {large[3] / small[3]:.1f}x (linear: about 10x)")
+    timed(500)  # warm up imports and caches
+    rows = {}
+    for n in (10_000, 100_000):
+        rows[n] = timed(n)
+        ops, nodes, trace, optimise, compile_s = rows[n]
+        print(f"{ops:>8,} learner ops ({nodes:,} nodes): trace {trace:6.2f} s "
+              f"({ops / trace:8,.0f} ops/s), optimise {optimise:5.2f} s, compile "
+              f"{compile_s:5.2f} s, total {trace + optimise + compile_s:6.2f} s")
+    mem = {n: memory(n) for n in (10_000, 100_000)}
+    for n in mem:
+        print(f"{rows[n][0]:>8,} learner ops: {mem[n]:6.0f} bytes retained per node")
+    a, b = rows[10_000], rows[100_000]
+    print(f"200k / 20k: trace {b[2] / a[2]:.1f}x, optimise {b[3] / a[3]:.1f}x, compile "
+          f"{b[4] / a[4]:.1f}x, memory per node {mem[100_000] / mem[10_000]:.2f}x "
+          "(linear: 10x, 10x, 10x, 1x)")
 
 
 if __name__ == "__main__":

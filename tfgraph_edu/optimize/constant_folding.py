@@ -1,8 +1,9 @@
 """Constant folding: run at optimisation time what only depends on constants (layer 6).
 
 Whole constant subgraphs fold, one op after another (``tf.eye(10)``,
-``tf.constant(2) * 3``), and ``Shape``/``Size``/``Rank`` of tensors whose
-shape is known become constants too.  Stateful ops, ops with control inputs,
+``tf.constant(2) * 3``), and ``Shape``/``Size``/``Rank``/``OnesLike``/``ZerosLike``
+of tensors whose shape is known become constants too (as Grappler's do; the
+gradient's seed ``ones_like(loss)`` is one).  Stateful ops, ops with control inputs,
 control flow and tensor lists are never folded; neither are results larger
 than 10 MB (as Grappler).
 """
@@ -15,6 +16,9 @@ from .rewrite import Rewriter
 
 MAX_BYTES = 10 * 1024 * 1024
 _NEVER = {"Placeholder", "Const", "If", "StatelessIf", "While", "StatelessWhile", "NoOp"}
+
+
+_SHAPE_ONLY = ("Shape", "Size", "Rank", "OnesLike", "ZerosLike")  # need the shape, not values
 
 
 def _foldable(op) -> bool:
@@ -34,6 +38,13 @@ def _static_shape_value(op, new_inputs):
         return op.attrs["out_type"].np_dtype.type(int(np.prod(dims)) if dims else 1)
     if op.type == "Rank":
         return np.int32(len(dims))
+    if op.type in ("OnesLike", "ZerosLike"):
+        np_dtype = op.outputs[0].dtype.np_dtype
+        if getattr(np_dtype, "kind", "O") not in "biuf" or \
+                int(np.prod(dims)) * np_dtype.itemsize > MAX_BYTES:
+            return None
+        fill = np.ones if op.type == "OnesLike" else np.zeros
+        return fill(dims, dtype=np_dtype)
     return None
 
 
@@ -44,7 +55,7 @@ def fold_constants(graph, inputs, outputs, report):
             rw.copy(op)
             continue
         new_inputs = [rw.tensor(t) for t in op.inputs]
-        if op.type in ("Shape", "Size", "Rank"):
+        if op.type in _SHAPE_ONLY:
             value = _static_shape_value(op, new_inputs)
             if value is not None:
                 rw.constant(op, [value])
