@@ -123,7 +123,7 @@ newaxis = None
 __version__ = "0.1.0"
 
 # -- API the guides use (strings, devices, linalg, nn, py_function) --
-from . import data, train  # noqa: F401,E402
+from . import data, profiler, summary, train  # noqa: F401,E402
 from ._api import debugging, image, io, ragged, sparse, strings, types  # noqa: F401,E402
 from .dtypes import complex64, complex128  # noqa: F401,E402
 from .eager.devices import device  # noqa: F401,E402
