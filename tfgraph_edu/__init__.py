@@ -44,7 +44,6 @@ from .ops.array_ops import (  # noqa: F401
     one_hot,
     ones,
     ones_like,
-    pad,
     rank,
     reshape,
     reverse,
@@ -124,11 +123,12 @@ newaxis = None
 __version__ = "0.1.0"
 
 # -- API the guides use (strings, devices, linalg, nn, py_function) --
-from . import data, train  # noqa: F401,E402
+from . import data, profiler, summary, train  # noqa: F401,E402
 from ._api import image, io, ragged, sparse, strings, types  # noqa: F401,E402
 from .dtypes import complex64, complex128  # noqa: F401,E402
 from .eager.devices import device  # noqa: F401,E402
 from .ops.linalg_ops import einsum, norm, tensordot  # noqa: F401,E402
 from .ops.math_extra_ops import clip_by_norm, linspace, round  # noqa: F401,E402
+from .ops.pad_ops import pad  # noqa: F401,E402
 from .ops.ragged_ops import RaggedTensor, SparseTensor  # noqa: F401,E402
 from .ops.script_ops import numpy_function, py_function  # noqa: F401,E402

@@ -155,6 +155,9 @@ API_CASES.update({
     "MaxPool": [Case([IMG], lambda x: _pool_ref(x, 2, 2),
                      {"ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1], "padding": "VALID"},
                      grad=(0,))],
+    "PadV2": [Case([f32(2, 2), np.array([[0, 1], [2, 0]], np.int32), np.float32(-3.0)],
+                   lambda x, p, c: np.pad(x, ((0, 1), (2, 0)), constant_values=-3.0),
+                   grad=(0,))],
 })
 
 API_TESTED_ELSEWHERE = {

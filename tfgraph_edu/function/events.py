@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import weakref
 from dataclasses import dataclass, field
 
 
@@ -50,13 +51,19 @@ def timing_runs():
         _TIMING.depth = depth
 
 
+RECORDERS: list = []  # called as f(log, event) for every event of every Function
+# (tf.summary.trace_on adds one; empty otherwise, so calls pay one truth test)
+
+
 class EventLog(list):
     """The events in order; ``traces`` and ``calls`` filter them.  Observers (such as the
-    trace explorer widget) are called with each new event."""
+    trace explorer widget) are called with each new event; ``owner`` is a weak reference
+    to the Function whose log this is (None when unowned)."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, owner=None):
         super().__init__(*args)
         self.observers: list = []
+        self.owner = None if owner is None else weakref.ref(owner)
 
     MAX_EVENTS = 20_000  # beyond this, the oldest half of the call events is dropped
 
@@ -77,6 +84,9 @@ class EventLog(list):
         if self.observers:
             for observer in list(self.observers):
                 observer(event)
+        if RECORDERS:
+            for recorder in list(RECORDERS):
+                recorder(self, event)
 
     @property
     def traces(self) -> list:

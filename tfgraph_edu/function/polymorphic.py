@@ -80,7 +80,7 @@ class Function:
         self._concretes: list[ConcreteFunction] = []
         self._keys: list[tuple] = []
         self._seen = trace_key.SeenArguments()
-        self.events = EventLog()
+        self.events = EventLog(owner=self)
         self.last_call = None
         self._calls = 0
         self._tracing_depth = 0

@@ -15,6 +15,7 @@ from . import (  # noqa: F401 - importing registers the ops
     math_extra_ops,
     math_ops,
     nn_ops,
+    pad_ops,
     ragged_ops,
     random_ops,
     reduction_ops,

@@ -9,4 +9,4 @@ within a size budget, and anything malformed is a ``SavedModelError`` (a ValueEr
 
 from .files import SavedModelError  # noqa: F401
 from .load import load  # noqa: F401
-from .save import save  # noqa: F401
+from .save import SaveOptions, save  # noqa: F401

@@ -97,24 +97,64 @@ def _spec(value):
 
 
 def _functions(obj) -> dict[str, Function]:
+    """The tf.functions of ``obj`` to save: those traced, and (as TF does on save) those
+    with an input_signature, traced now if they never were."""
     out = {}
+    candidates = []
     for name in dir(type(obj)):
         if name.startswith("_") and name != "__call__":
             continue
-        attr = getattr(type(obj), name, None)
-        if isinstance(attr, Function):
-            bound = getattr(obj, name)
-            if bound.concrete_functions:
-                out[name] = bound
+        if isinstance(getattr(type(obj), name, None), Function):
+            candidates.append((name, getattr(obj, name)))
     for name, value in vars(obj).items():
-        if isinstance(value, Function) and value.concrete_functions and not name.startswith("_"):
-            out[name] = value
+        if isinstance(value, Function) and not name.startswith("_"):
+            candidates.append((name, value))
+    for name, fn in candidates:
+        if not fn.concrete_functions and fn.input_signature is not None:
+            fn.get_concrete_function()
+        if fn.concrete_functions:
+            out[name] = fn
     return out
 
 
-def save(obj, export_dir, signatures=None) -> None:
+class SaveOptions:
+    """``tf.saved_model.SaveOptions``: the options TF's ``save`` takes.  Here only
+    ``experimental_custom_gradients`` matters (True, TF's default: custom gradients are
+    saved with the graph); the others are accepted and have no effect on our format."""
+
+    __slots__ = ("namespace_whitelist", "save_debug_info", "function_aliases",
+                 "experimental_io_device", "experimental_variable_policy",
+                 "experimental_custom_gradients", "experimental_image_format",
+                 "experimental_skip_saver", "experimental_sharding_callback",
+                 "extra_tags")
+
+    def __init__(self, namespace_whitelist=None, save_debug_info=False, function_aliases=None,
+                 experimental_debug_stripper=False, experimental_io_device=None,
+                 experimental_variable_policy=None, experimental_custom_gradients=True,
+                 experimental_image_format=False, experimental_skip_saver=False,
+                 experimental_sharding_callback=None, extra_tags=None):
+        self.namespace_whitelist = namespace_whitelist
+        self.save_debug_info = save_debug_info
+        self.function_aliases = function_aliases
+        self.experimental_io_device = experimental_io_device
+        self.experimental_variable_policy = experimental_variable_policy
+        self.experimental_custom_gradients = experimental_custom_gradients
+        self.experimental_image_format = experimental_image_format
+        self.experimental_skip_saver = experimental_skip_saver
+        self.experimental_sharding_callback = experimental_sharding_callback
+        self.extra_tags = extra_tags
+
+
+def save(obj, export_dir, signatures=None, options=None) -> None:
     """Save ``obj``'s variables and the traced graphs of its tf.functions."""
     from ..keras.module import Module
+    if options is not None and not isinstance(options, SaveOptions):
+        raise TypeError(f"options must be a tf.saved_model.SaveOptions, got {options!r}")
+    if options is not None and not options.experimental_custom_gradients:
+        raise NotImplementedError(
+            "tfgraph_edu always saves custom gradients with the graph; "
+            "SaveOptions(experimental_custom_gradients=False) is not supported. "
+            "Leave it at its default (True).")
     if not isinstance(obj, Module):
         raise ValueError(f"Expected a tf.Module to save, got {type(obj).__name__}")
     folder = Path(export_dir)
