@@ -106,8 +106,7 @@ class CompiledGraph:
         self.name = name
         self.py_name = _py_name(name)
         self.filename = f"<tfgraph_edu {self.py_name} #{next(_uid)}>"
-        self.line_ops: dict[int, object] = {}
-        self.line_inputs: dict[int, list[str]] = {}
+        self.line_ops: list = [None]  # line number -> the op it runs (None: no op)
         self._namespace: dict[str, object] = {}
         self._ids = itertools.count()  # one numbering for the ops of every inlined graph
         var: dict[int, str] = {}
@@ -116,12 +115,13 @@ class CompiledGraph:
             var[id(t)] = a
         entries = self._emit(graph, var, outputs, 0)
         outs = [var[id(t)] for t in outputs]
-        self.code = self._layout(entries, args, outs)
-        linecache.cache[self.filename] = (len(self.code), None,
-                                          self.code.splitlines(True), self.filename)
+        code = self._layout(entries, args, outs)
+        del entries, var
+        self._lines = code.splitlines(True)  # the one copy, shared with linecache
+        linecache.cache[self.filename] = (len(code), None, self._lines, self.filename)
         namespace = self._namespace
         weakref.finalize(self, linecache.cache.pop, self.filename, None)  # freed: forgotten
-        exec(compile(self.code, self.filename, "exec"), namespace)  # noqa: S102 - see above
+        exec(compile(code, self.filename, "exec"), namespace)  # noqa: S102 - see above
         # TF's float kernels give inf/nan silently: the whole run ignores numpy's float
         # errors once, instead of each kernel setting and resetting them
         self.fn = ignoring_float_errors(namespace[self.py_name])
@@ -263,12 +263,18 @@ class CompiledGraph:
         return lines
 
     @property
+    def code(self) -> str:
+        """The text that was compiled: only names this module made."""
+        return "".join(self._lines)
+
+    @property
     def source(self) -> str:
         """The compiled code with each line's node name and op type beside it (escaped, for
         reading; never compiled)."""
         lines = self.code.splitlines()
-        for i, op in self.line_ops.items():
-            lines[i - 1] += f"  # {display_name(op.name)} ({display_name(op.type)})"
+        for i, op in enumerate(self.line_ops):
+            if op is not None:
+                lines[i - 1] += f"  # {display_name(op.name)} ({display_name(op.type)})"
         return "\n".join(lines) + "\n"
 
     def _layout(self, entries, args, outs) -> str:
@@ -307,10 +313,20 @@ class CompiledGraph:
 
     def _write(self, out: list[str], entry) -> None:
         """Append an entry's lines to ``out``, remembering which op each line runs."""
-        for indent, text, op, used in entry[0]:
+        ops = self.line_ops
+        for indent, text, op, _used in entry[0]:
             out.append("    " * (indent + 1) + text)
-            self.line_ops[len(out)] = op
-            self.line_inputs[len(out)] = used
+            ops.extend([None] * (len(out) + 1 - len(ops)))
+            ops[len(out)] = op
+
+    def _op_at(self, lineno: int):
+        return self.line_ops[lineno] if 0 <= lineno < len(self.line_ops) else None
+
+    def _names_read(self, lineno: int) -> list[str]:
+        """The compiler's names a line reads (right of its ``=``), to report their values."""
+        line = self._lines[lineno - 1]
+        m = _ASSIGNED.match(line)
+        return _MADE_NAME.findall(line[m.end():] if m else line)
 
     def __call__(self, *feeds) -> list:
         try:
@@ -325,17 +341,21 @@ class CompiledGraph:
         found = None
         while tb is not None:
             graph = _BY_FILENAME.get(tb.tb_frame.f_code.co_filename)
-            if graph is not None and tb.tb_lineno in graph.line_ops:
-                found = (graph, tb.tb_frame, graph.line_ops[tb.tb_lineno], tb.tb_lineno)
+            op = graph._op_at(tb.tb_lineno) if graph is not None else None
+            if op is not None:
+                found = (graph, tb.tb_frame, op, tb.tb_lineno)
             tb = tb.tb_next
         if found is None:
             return exc
         graph, frame, op, lineno = found
         scope = {**graph._namespace, **frame.f_locals}
-        values = [scope.get(name) for name in graph.line_inputs[lineno]]
+        values = [scope.get(name) for name in graph._names_read(lineno)]
         cls, message = kernel_message(op, values, exc)
         return graph_execution_error(op, cls, message, self.name)
 
+
+_ASSIGNED = re.compile(r"\s*(?:[av]\d+(?:_\d+)?,?\s*)+= ")
+_MADE_NAME = re.compile(r"\b[acv]\d+(?:_\d+)?\b")
 
 # the operators a compiled line may use, by OpDef.operator (text made here, never from data)
 _OPERATORS = {"+": "{} + {}", "-": "{} - {}", "*": "{} * {}", "/": "{} / {}",
