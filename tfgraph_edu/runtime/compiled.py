@@ -109,6 +109,7 @@ class CompiledGraph:
         self.line_ops: list = [None]  # line number -> the op it runs (None: no op)
         self._namespace: dict[str, object] = {}
         self._ids = itertools.count()  # one numbering for the ops of every inlined graph
+        self._scalars: dict[int, str] = {}  # id(constant tensor) -> its numpy scalar's name
         var: dict[int, str] = {}
         args = [f"a{i}" for i in range(len(inputs))]
         for t, a in zip(inputs, args):
@@ -116,7 +117,7 @@ class CompiledGraph:
         entries = self._emit(graph, var, outputs, 0)
         outs = [var[id(t)] for t in outputs]
         code = self._layout(entries, args, outs)
-        del entries, var
+        del entries, var, self._scalars
         self._lines = code.splitlines(True)  # the one copy, shared with linecache
         linecache.cache[self.filename] = (len(code), None, self._lines, self.filename)
         namespace = self._namespace
@@ -175,8 +176,10 @@ class CompiledGraph:
         for t, nm in zip(op.inputs, input_names):
             value = t.op.attrs.get("value") if t.op.type == "Const" else None
             if type(value) is np.ndarray and value.ndim == 0:
-                nm = f"c{next(self._ids)}"
-                self._namespace[nm] = value[()]
+                nm = self._scalars.get(id(t))
+                if nm is None:  # one name per constant, however many ops read it
+                    nm = self._scalars[id(t)] = f"c{next(self._ids)}"
+                    self._namespace[nm] = value[()]
             names.append(nm)
         return template.format(*names)
 
