@@ -11,7 +11,7 @@ import textwrap
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import tfgraph_edu as tf
@@ -167,6 +167,7 @@ JSONISH = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | st.text(
 
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.integers(0, 50), min_size=1, max_size=7), JSONISH)
+@example(path=[2, 1, 14], new=[])  # a branch without outputs once made the compiler write `v7, = ,`
 def test_fuzzed_manifests_fail_cleanly(tmp_path_factory, path, new):
     folder = tmp_path_factory.mktemp("fuzz")
 

@@ -229,8 +229,8 @@ class CompiledGraph:
             return None
         branches = [self._nested(op.attrs.get(b), ins[1:], depth)
                     for b in ("then_branch", "else_branch")]
-        if None in branches:
-            return None
+        if None in branches or any(len(outs) != len(defs) for _, outs in branches):
+            return None  # not a well-formed If (a crafted graph): the kernel reports it
         lines = []
         for header, (body, outs) in zip((f"if {ins[0]}:", "else:"), branches):
             lines.append((0, header, op, ins[:1]))
@@ -247,7 +247,7 @@ class CompiledGraph:
             return None
         cond = self._nested(op.attrs.get("cond"), defs, depth)
         body = self._nested(op.attrs.get("body"), defs, depth)
-        if cond is None or body is None or not cond[1] or len(body[1]) != len(defs):
+        if cond is None or body is None or len(cond[1]) != 1 or len(body[1]) != len(defs):
             return None
         loop_vars = f"{', '.join(defs)},"
         lines = [(0, f"{loop_vars} = {', '.join(ins)},", op, ins)]
