@@ -135,3 +135,21 @@ def test_hostile_files_are_data_errors_not_code(tmp_path):
     with open(prefix + ".index") as f:
         index = json.load(f)
     assert index["format"] == "tfgraph_edu-checkpoint"
+
+
+def test_checkpoint_root_keys_have_no_root_prefix(tmp_path):
+    """TF: ``Checkpoint(root=obj)`` makes ``obj`` the root, so its attributes are keyed
+    from it (``w/.ATTRIBUTES/...``), with other keyword arguments beside them."""
+    class Box(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable([1.0, 2.0])
+
+    box, extra = Box(), tf.Variable(5.0)
+    path = tf.train.Checkpoint(root=box, extra=extra).write(str(tmp_path / "ck"))
+    keys = sorted(k for k, _ in tf.train.list_variables(path) if not k.startswith("_"))
+    assert keys == ["extra/.ATTRIBUTES/VARIABLE_VALUE", "w/.ATTRIBUTES/VARIABLE_VALUE"]
+    other = Box()
+    other.w.assign([0.0, 0.0])
+    tf.train.Checkpoint(root=other).restore(path)
+    assert other.w.numpy().tolist() == [1.0, 2.0]

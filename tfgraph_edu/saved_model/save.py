@@ -11,6 +11,7 @@ from ..eager.variables import Variable
 from ..function.polymorphic import Function
 from ..ops.control_flow_ops import GraphFunction
 from ..shapes import TensorShape, TensorSpec
+from ..tf_logging import get_logger
 
 FORMAT = "tfgraph_edu.saved_model/1"
 
@@ -86,14 +87,23 @@ def _structure(value, tensors):
 
 
 def _spec(value):
+    """A parameter's JSON: ``{"spec"}``, ``{"variable"}`` or ``{"value"}`` for a plain
+    constant.  A list, tuple or dict argument becomes ``{"value": {"list"|"tuple"|"dict":
+    ...}}`` with one such entry per item (its TensorSpecs fed in flattening order): a
+    structured value that loaders knowing only scalar values reject rather than misread."""
     if isinstance(value, TensorSpec):
         return {"spec": {"shape": value.shape.dims, "dtype": value.dtype.name}}
     if isinstance(value, Variable):
         return {"variable": {"shape": value.shape.dims, "dtype": value.dtype.name}}
     if value is None or isinstance(value, (bool, int, float, str)):
         return {"value": value}
+    if isinstance(value, (list, tuple)):
+        kind = "list" if isinstance(value, list) else "tuple"
+        return {"value": {kind: [_spec(v) for v in value]}}
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return {"value": {"dict": {k: _spec(v) for k, v in value.items()}}}
     raise ValueError(f"Cannot save an argument of type {type(value).__name__}: only tensors, "
-                     "variables and plain Python constants")
+                     "variables, plain Python constants and lists, tuples and dicts of them")
 
 
 def _functions(obj) -> dict[str, Function]:
@@ -192,6 +202,19 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
         "graphs": writer.graphs,
     }
     (folder / "saved_model.json").write_text(json.dumps(manifest, indent=1))
+    _write_tf_layout(obj, folder, variables)
+    get_logger().info(f"Assets written to: {export_dir}/assets")
+
+
+def _write_tf_layout(obj, folder: Path, variables) -> None:
+    """The folders TensorFlow's SavedModel has: ``assets/`` (empty: we save no asset
+    files) and ``variables/variables.{index,data-00000-of-00001}``, a checkpoint of the
+    module's variables (``tf.train.list_variables`` and ``load_variable`` read it, as
+    they read TF's).  Loading uses ``saved_model.json`` and ``arrays/``."""
+    from ..train.checkpoint import Checkpoint
+    (folder / "assets").mkdir(exist_ok=True)
+    if all(v.dtype.name != "string" for v in variables):
+        Checkpoint(root=obj).write(str(folder / "variables" / "variables"))
 
 
 def _as_graph_function(cf):

@@ -41,9 +41,17 @@ def _is_node(value) -> bool:
 
 
 def _children(obj):
-    """(name, value) of an object's tracked attributes, sorted by name as TF lists them."""
-    items = vars(obj).items() if not isinstance(obj, Checkpoint) else obj._deps.items()
-    return sorted(items)
+    """(name, value) of an object's tracked attributes, sorted by name as TF lists them.
+    A Checkpoint's ``root=`` object is the root itself, as in TF: its attributes are keyed
+    without a ``root/`` prefix, beside the Checkpoint's other keyword arguments."""
+    if not isinstance(obj, Checkpoint):
+        return sorted(vars(obj).items())
+    deps = dict(obj._deps)
+    root = deps.get("root")
+    if _is_node(root) and not isinstance(root, Optimizer):
+        del deps["root"]
+        deps = {**dict(vars(root) if not isinstance(root, Checkpoint) else root._deps), **deps}
+    return sorted(deps.items())
 
 
 def _walk(obj, path, out, seen, optimizers):
