@@ -78,7 +78,11 @@ def read_before_write(stmts) -> set[str]:
             reads = (loaded([s.iter]) | (read_before_write(s.body) - targets)
                      | read_before_write(s.orelse))
         elif isinstance(s, ast.With):
-            reads = loaded([i.context_expr for i in s.items]) | read_before_write(s.body)
+            bound: set[str] = set()  # ``as`` names are assigned before the body runs
+            for item in s.items:
+                if item.optional_vars is not None:
+                    _targets(item.optional_vars, bound)
+            reads = loaded([i.context_expr for i in s.items]) | (read_before_write(s.body) - bound)
         elif isinstance(s, ast.Try):  # each block on its own (a handler may start anywhere)
             reads = (read_before_write(s.body) | read_before_write(s.orelse)
                      | read_before_write(s.finalbody) | loaded(s.handlers))
@@ -92,12 +96,38 @@ def read_before_write(stmts) -> set[str]:
 
 
 def killed(stmt) -> set[str]:
-    """Names a statement certainly assigns (plain assignments only)."""
+    """Names a statement certainly assigns where control goes on after it: plain assignments,
+    ``with ... as`` names and what the ``with`` body assigns, and what both branches of an
+    ``if`` assign (a branch that leaves by break/continue/return does not go on)."""
     out: set[str] = set()
     if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         for t in targets:
             _targets(t, out)
+    elif isinstance(stmt, ast.With):
+        for item in stmt.items:
+            if item.optional_vars is not None:
+                _targets(item.optional_vars, out)
+        out |= _killed_block(stmt.body) or set()
+    elif isinstance(stmt, ast.If) and stmt.orelse:
+        then, other = _killed_block(stmt.body), _killed_block(stmt.orelse)
+        if then is None or other is None:  # one branch leaves: the other one's names count
+            out = set(other or ()) if then is None else set(then)
+        else:
+            out = then & other
+    return out
+
+
+_LEAVES = (ast.Break, ast.Continue, ast.Return, ast.Raise)
+
+
+def _killed_block(stmts) -> set[str] | None:
+    """What a block certainly assigns, or None when control never goes on past it."""
+    out: set[str] = set()
+    for s in stmts:
+        if isinstance(s, _LEAVES):
+            return None
+        out |= killed(s)
     return out
 
 
