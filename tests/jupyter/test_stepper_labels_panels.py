@@ -158,3 +158,11 @@ def test_trace_panels_put_the_graph_first_across_the_width_in_the_cells_language
         assert words in html, words
     assert "runs each" not in html and "why it was traced" not in html
     assert ".tfg-trace th,.tfg-trace h4{white-space:nowrap" in panels.CSS
+
+
+def test_one_slow_outlier_does_not_make_a_clear_speed_up_look_like_noise():
+    from tfgraph_edu.jupyter.timing import Timing, within_noise
+    eager = Timing("eager", [126e-6, 140e-6, 154e-6, 160e-6, 1.28e-3])
+    graph = Timing("graph", [49.6e-6, 52e-6, 56.8e-6, 58e-6, 59.9e-6])
+    assert not within_noise(eager, graph)
+    assert within_noise(Timing("a", [1.0, 1.1, 1.2, 1.3]), Timing("b", [1.05, 1.1, 1.25, 1.3]))

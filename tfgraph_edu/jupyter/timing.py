@@ -35,10 +35,11 @@ class Timing:
 
     @property
     def spread(self) -> float:
-        """The interquartile range of the runs (half the full range for fewer than 4)."""
+        """The interquartile range of the runs (half the full range for fewer than 4); the
+        quartiles lie between the runs, so one slow outlier among a few runs cannot widen it."""
         if len(self.runs) < 4:
             return (self.slowest - self.fastest) / 2
-        q = statistics.quantiles(self.runs, n=4)
+        q = statistics.quantiles(self.runs, n=4, method="inclusive")
         return q[2] - q[0]
 
 
