@@ -1,7 +1,7 @@
 """tfgraph_edu: TensorFlow 2's graph machinery rebuilt on numpy, to be looked at.
 
 Use it as ``import tfgraph_edu as tf``.  This module only re-exports: every
-name below is defined in the layer that owns it (see DESIGN.md).
+name below is defined in the layer that owns it (see ARCHITECTURE.md).
 """
 
 from . import autograph, dtypes, errors, keras, onnx, saved_model, viz  # noqa: F401
