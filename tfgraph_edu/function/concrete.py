@@ -240,9 +240,9 @@ class ConcreteFunction:
     def structured_input_signature(self):
         """``(args, kwargs)`` as traced: TensorSpecs named after their parameters (``x``,
         ``x_0`` inside structures, as the graph's placeholders), Python values as they were."""
-        args = tuple(_named(spec, name) for name, kind, spec in self._params
+        args = tuple(signatures.named_spec(spec, name) for name, kind, spec in self._params
                      if kind != "KEYWORD_ONLY")
-        kwargs = {name: _named(spec, name) for name, kind, spec in self._params
+        kwargs = {name: signatures.named_spec(spec, name) for name, kind, spec in self._params
                   if kind == "KEYWORD_ONLY"}
         return args, kwargs
 
@@ -302,20 +302,6 @@ def _same_python_value(value, traced) -> bool:
         return value is traced or bool(value == traced)
     except Exception:  # noqa: BLE001 - an object whose == cannot answer is not equal
         return False
-
-
-def _named(spec, name):
-    """``spec`` with TensorSpecs named after the parameter path (``x``, ``x_0``, ``x_k``)."""
-    if isinstance(spec, TensorSpec):
-        return spec if spec.name else TensorSpec(spec.shape, spec.dtype, name)
-    if isinstance(spec, list):
-        return [_named(s, f"{name}_{i}") for i, s in enumerate(spec)]
-    if isinstance(spec, tuple):
-        items = [_named(s, f"{name}_{i}") for i, s in enumerate(spec)]
-        return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
-    if isinstance(spec, dict):
-        return {k: _named(v, f"{name}_{k}") for k, v in spec.items()}
-    return spec
 
 
 def _has_leaves(spec) -> bool:

@@ -680,7 +680,7 @@ def _check_input_signature(sig, py_sig):
                         f"{len(params)} positional arguments.")
     names = [p.name for p in params] + [f"{var[0].name}_{i}" for i in range(len(sig))] \
         if var else [p.name for p in params]
-    return tuple(_named(s, n) for s, n in zip(sig, names))
+    return tuple(signatures.named_spec(s, n) for s, n in zip(sig, names))
 
 
 def _all_specs(s) -> bool:
@@ -727,16 +727,3 @@ def _cast_error(got, spec, fn, args, kwargs):
     return TypeError(f"Binding inputs to tf.function failed due to `Can not cast {got} to "
                      f"{signatures.type_text(spec)}`. Received args: {args!r} and kwargs: "
                      f"{kwargs!r} for signature: {signatures.short_signature(shown)}.")
-
-
-def _named(spec, name):
-    if isinstance(spec, TensorSpec):
-        return spec if spec.name else TensorSpec(spec.shape, spec.dtype, name)
-    if isinstance(spec, list):
-        return [_named(s, f"{name}_{i}") for i, s in enumerate(spec)]
-    if isinstance(spec, tuple):
-        items = [_named(s, f"{name}_{i}") for i, s in enumerate(spec)]
-        return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
-    if isinstance(spec, dict):
-        return {k: _named(v, f"{name}_{k}") for k, v in spec.items()}
-    return spec

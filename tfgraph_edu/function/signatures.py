@@ -80,3 +80,17 @@ def short_signature(params, outputs=inspect.Signature.empty) -> str:
     except ValueError:  # a name that is not an identifier (from **kwargs): no markers
         args = ", ".join(f"{name}: {type_text(value)}" for name, _, value in params)
         return f"({args})" + ("" if ret is inspect.Signature.empty else f" -> {ret!r}")
+
+
+def named_spec(spec, name):
+    """``spec`` with TensorSpecs named after the parameter path (``x``, ``x_0``, ``x_k``)."""
+    if isinstance(spec, TensorSpec):
+        return spec if spec.name else TensorSpec(spec.shape, spec.dtype, name)
+    if isinstance(spec, list):
+        return [named_spec(s, f"{name}_{i}") for i, s in enumerate(spec)]
+    if isinstance(spec, tuple):
+        items = [named_spec(s, f"{name}_{i}") for i, s in enumerate(spec)]
+        return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
+    if isinstance(spec, dict):
+        return {k: named_spec(v, f"{name}_{k}") for k, v in spec.items()}
+    return spec
