@@ -3,6 +3,8 @@ are the body's own locals (not loop state), as in TensorFlow's AutoGraph."""
 
 from __future__ import annotations
 
+import pytest
+
 import tfgraph_edu as tf
 
 
@@ -35,3 +37,27 @@ def test_a_name_assigned_in_both_branches_then_read_in_the_body():
     traced = tf.function(g)
     assert int(traced(tf.constant(5))) == g(5) == 7
 
+
+
+def test_a_name_only_the_body_defines_needs_one_iteration():
+    @tf.function
+    def last_double(n):
+        for i in tf.range(n):
+            x = i * 2
+        return x
+
+    assert int(last_double(tf.constant(3))) == 4
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="loop must iterate at least once to initialize x"):
+        last_double(tf.constant(0))
+
+
+def test_the_target_of_a_range_loop_that_never_ran_is_the_start():
+    @tf.function
+    def last(a, n):
+        for i in tf.range(a, n):
+            pass
+        return i
+
+    assert int(last(tf.constant(2), tf.constant(5))) == 4
+    assert int(last(tf.constant(5), tf.constant(5))) == 5

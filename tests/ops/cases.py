@@ -195,6 +195,7 @@ TESTED_ELSEWHERE = {
     "Const": "tests/eager/test_tensor.py (tf.constant)",
     "Placeholder": "tests/graph/test_graph_builder.py",
     "NoOp": "tests/graph/test_graph_builder.py",
+    "Assert": "tests/autograph/test_loop_locals.py (a loop that must iterate once)",
     "ReadVariableOp": "tests/eager/test_variables.py",
     "AssignVariableOp": "tests/eager/test_variables.py",
     "AssignAddVariableOp": "tests/eager/test_variables.py",

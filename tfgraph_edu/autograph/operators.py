@@ -295,8 +295,14 @@ def _warn_unroll(i, ops):
 def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, extra=None):
     builder = building_graph()
     init = list(get_state())
+    undefined = [i for i, v in enumerate(init) if isinstance(v, (Undefined, UndefinedReturnValue))]
     init, unchanged = _initialise_undefined(init, body, get_state, set_state, symbol_names,
                                             builder)
+    # names only the body defines hold a made-up zero until the first iteration: as in TF,
+    # a loop that runs zero times must not hand that zero on (a runtime error instead)
+    iterates = set((opts or {}).get("iterate_names", "").replace(" ", "").split(","))
+    first_set = [symbol_names[i] for i in undefined if i not in unchanged and
+                 symbol_names[i] not in iterates | {"retval_", "do_return"}]
     fixed = {i: init[i] for i in unchanged}
     if fixed:  # values no iteration sets do not become loop variables
         full_get, full_set = get_state, set_state
@@ -323,22 +329,36 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
             tensors.append(v if isinstance(v, Tensor) else to_tensor(v))
     invariants = _shape_invariants((opts or {}).get("shape_invariants"), cf.flatten(init))
 
+    n = len(tensors)
+    if first_set:  # an iteration count rides along as one more loop variable
+        with _core.using_interpreter(builder):
+            tensors.append(to_tensor(0))
+        names = list(names) + ["iterations"]
+        if invariants is not None:
+            invariants = list(invariants) + [None]
+
     def cond_fn(*vals):
-        set_state(tuple(cf.pack_as(init, vals)))
+        set_state(tuple(cf.pack_as(init, vals[:n])))
         return test()
 
     def body_fn(*vals):
-        set_state(tuple(cf.pack_as(init, vals)))
+        set_state(tuple(cf.pack_as(init, vals[:n])))
         body()
         after = list(get_state())
         _check_loop_structure(symbol_names, init, after)
-        return cf.flatten(after)
+        return cf.flatten(after) + [vals[n] + 1 for _ in vals[n:]]
 
     opts = opts or {}
     out = cf.build_while(builder, cond_fn, body_fn, list(range(len(tensors))), tensors,
                          shape_invariants=invariants,
                          maximum_iterations=opts.get("maximum_iterations"),
                          parallel_iterations=opts.get("parallel_iterations", 10), names=names)
+    if first_set:
+        from ..ops.control_flow_ops import assert_
+        with _core.using_interpreter(builder):
+            assert_(out[n] > 0, ["loop must iterate at least once to initialize",
+                                 ", ".join(first_set)])
+        out = out[:n]
     set_state(tuple(cf.pack_as(init, out)))
 
 
@@ -502,6 +522,13 @@ def _tf_range_for(parts, extra_test, body, get_state, set_state, symbol_names, o
     by ``delta`` while short of ``limit``; the range itself is never built or sliced."""
     start, limit, delta, ascending = parts
     state = {"i": start}
+    # a target no iteration sets keeps the range's start, as in TF (not a made-up zero)
+    iterates = set((opts or {}).get("iterate_names", "").replace(" ", "").split(","))
+    values = list(get_state())
+    if any(name in iterates and isinstance(v, Undefined)
+           for name, v in zip(symbol_names, values)):
+        set_state(tuple(start if name in iterates and isinstance(v, Undefined) else v
+                        for name, v in zip(symbol_names, values)))
 
     def get_all():
         return (state["i"],) + tuple(get_state())

@@ -108,3 +108,41 @@ While = define("While", ("input*",), _while_kernel, _while_shape, None,
 def check_condition(value) -> None:
     if getattr(value, "size", 1) != 1:
         raise InvalidArgumentError(None, None, "The loop condition must be a scalar boolean")
+
+
+# -- Assert: TF's runtime check (tf.debugging.Assert), an op with no outputs --------------------
+def _assert_kernel(condition, *data, summarize=3):
+    if not bool(condition):
+        shown = " ".join(_summary(d, summarize) for d in data)
+        raise InvalidArgumentError(None, None, f"assertion failed: [{shown}]")
+
+
+def _summary(value, summarize: int) -> str:
+    import numpy as np
+    a = np.asarray(value)
+    if a.dtype.kind in "SO":
+        items = [x.decode() if isinstance(x, bytes) else str(x) for x in a.reshape(-1)]
+    else:
+        items = [str(x) for x in a.reshape(-1)]
+    return " ".join(items[:summarize] + (["..."] if len(items) > summarize else []))
+
+
+def _assert_shape(condition, *data, summarize=3):
+    if condition.shape.rank not in (None, 0):
+        from ._core import shape_error
+        raise shape_error(f"The Assert condition must be a scalar, got shape {condition.shape}")
+    return []
+
+
+Assert = define("Assert", ("condition", "data*"), _assert_kernel, _assert_shape, None,
+                mixed_types=True, stateful=True, num_outputs=0,
+                doc="Raises InvalidArgumentError when the condition is false, showing the data.")
+
+
+def assert_(condition, data, summarize=None, name=None):
+    """``tf.debugging.Assert``: at run time, TF's InvalidArgumentError when ``condition`` is
+    false (eagerly: at once)."""
+    from ._core import bind
+    from .convert import to_tensor
+    inputs = (to_tensor(condition),) + tuple(to_tensor(d) for d in data)
+    return bind(Assert, inputs, {"summarize": 3 if summarize is None else summarize}, name)
