@@ -55,7 +55,7 @@ def test_a_name_only_the_body_defines_needs_one_iteration():
 def test_the_target_of_a_range_loop_that_never_ran_is_the_start():
     @tf.function
     def last(a, n):
-        for i in tf.range(a, n):
+        for i in tf.range(a, n):  # noqa: B007 - the target is what the test reads
             pass
         return i
 
