@@ -22,7 +22,7 @@ from ..graph.naming import check_scope_name, sanitize
 from ..ops import _core, graph_ops
 from ..ops._core import type_name
 from ..ops._rules import fmt
-from ..ops.convert import Const, target_dtypes, to_numpy
+from ..ops.convert import Const, holds_graph_tensor, target_dtypes, to_numpy, to_tensor
 from ..shapes import TensorShape
 from . import tape as _tape
 from .tensor import EagerTensor
@@ -120,6 +120,10 @@ class GraphBuilder:
             else:
                 if targets is None:
                     targets = target_dtypes(opdef, inputs)
+                if isinstance(x, (list, tuple)) and holds_graph_tensor(x):
+                    # TF packs a list holding graph tensors into one Pack node
+                    out.append(self._convert(opdef, [to_tensor(x, targets[i])], op_name)[0])
+                    continue
                 arr = np.asarray(to_numpy(x, targets[i]))
                 out.append(self.constant(arr, f"{op_name}/{opdef.input_name(i)}", source))
         return out

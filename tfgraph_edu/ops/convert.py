@@ -226,12 +226,27 @@ def to_tensor(value, dtype=None, name=None, dtype_hint=None):
     to_tensor_hook = getattr(value, "_as_tensor", None)
     if to_tensor_hook is not None:
         return to_tensor(to_tensor_hook(), dtype, name)
+    if isinstance(value, (list, tuple)) and holds_graph_tensor(value):
+        # TF packs a list holding graph tensors (``tf.concat([x, [i]], 0)``): one Pack node
+        from .array_ops import stack
+        return stack([to_tensor(v, dtype, dtype_hint=dtype_hint) for v in value], name=name)
     if dtype is None and dtype_hint is not None:
         try:
             return constant(value, dtype_hint, name=name or "Const")
         except (TypeError, ValueError):
             pass
     return constant(value, dtype, name=name or "Const")
+
+
+def holds_graph_tensor(value) -> bool:
+    """Whether a (nested) list holds a tensor of a graph being built (one with no value)."""
+    for v in value:
+        if isinstance(v, (list, tuple)):
+            if holds_graph_tensor(v):
+                return True
+        elif is_tensor(v) and not hasattr(v, "numpy"):
+            return True
+    return False
 
 
 def matching_tensors(x, y):

@@ -150,7 +150,7 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
         s, s2 = get_seed(seed)
         from . import convert
-        lo, hi = convert.constant(minval, dtype), convert.constant(maxval, dtype)
+        lo, hi = convert.to_tensor(minval, dtype), convert.to_tensor(maxval, dtype)
         return bind(RandomUniformInt, (shape, lo, hi), {"seed": s or 0, "seed2": s2 or 0}, name)
     dtype = _check_float(dtype, "tf.random.uniform")
     from . import convert
