@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from .. import dtypes as _dt
@@ -92,6 +94,18 @@ class ConcreteFunction:
             graph, inputs, outputs = self._optimize()
             self._compiled = CompiledGraph(graph, inputs, outputs, self.name)
         return self._compiled
+
+    @contextlib.contextmanager
+    def running_unoptimised(self):
+        """Inside the block, calls run the graph as traced, without the optimisation passes
+        (the same call path otherwise: what the timing chart compares)."""
+        optimised = self.compiled
+        self._compiled = CompiledGraph(self.graph, self.inputs, self.outputs,
+                                       self.name + "_unoptimised")
+        try:
+            yield
+        finally:
+            self._compiled = optimised
 
     def _optimize(self):
         if self._optimized is None:
