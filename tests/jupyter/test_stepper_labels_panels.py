@@ -166,3 +166,23 @@ def test_one_slow_outlier_does_not_make_a_clear_speed_up_look_like_noise():
     graph = Timing("graph", [49.6e-6, 52e-6, 56.8e-6, 58e-6, 59.9e-6])
     assert not within_noise(eager, graph)
     assert within_noise(Timing("a", [1.0, 1.1, 1.2, 1.3]), Timing("b", [1.05, 1.1, 1.25, 1.3]))
+
+
+def test_the_explorer_counts_timing_runs_once_their_block_ends():
+    import tfgraph_edu as tf
+    from tfgraph_edu.function.events import timing_runs
+    from tfgraph_edu.jupyter.widgets import TraceExplorer
+
+    @tf.function
+    def f(x):
+        return x + 1
+
+    f(tf.constant(1))
+    explorer = TraceExplorer(f)
+    seen = []
+    explorer.observe(lambda change: seen.append(change["new"]), names="timing_runs")
+    with timing_runs():
+        for _ in range(5):
+            f(tf.constant(1))
+        assert explorer.timing_runs == 0  # no widget message per run being timed
+    assert explorer.timing_runs == 5 and seen == [5]

@@ -49,6 +49,13 @@ def timing_runs():
         yield
     finally:
         _TIMING.depth = depth
+        if depth == 0:
+            for done in list(AFTER_TIMING):
+                done()
+
+
+AFTER_TIMING: list = []  # called when the outermost timing_runs block ends (the trace
+# explorer updates its count of timing runs once then, not once per run being timed)
 
 
 RECORDERS: list = []  # called as f(log, event) for every event of every Function

@@ -15,6 +15,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from ..function import events as _events
 from ..function.concrete import ConcreteFunction
 from ..function.polymorphic import Function
 from . import labels, timing
@@ -291,11 +292,19 @@ class TraceExplorer(anywidget.AnyWidget):
             if me is None:
                 function.events.observers.remove(observer)
                 return
-            if getattr(event, "timing", False):
-                me.timing_runs += 1
-            else:
+            if not getattr(event, "timing", False):
                 me.events = me.events + [_event_dict(event, me._lang)]
+            # timing runs are counted once their block ends (no widget message per run:
+            # that would be timed too)
+
+        def timing_done():
+            me = ref()
+            if me is None:
+                _events.AFTER_TIMING.remove(timing_done)
+                return
+            me.timing_runs = len(function.events.timing_calls)
         function.events.observers.append(observer)
+        _events.AFTER_TIMING.append(timing_done)
 
 
 def _event_dict(e, lang: str = "en") -> dict:
