@@ -11,7 +11,7 @@ import linecache
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import tfgraph_edu as tf
@@ -225,8 +225,15 @@ def check_four(source, a, b):
     return True
 
 
+WALRUS_AFTER_A_LOOP = (  # found with 600 programs: the walrus writes w before it is read
+    "def prog(a, b):\n    j0 = tf.constant(0)\n    while j0 < 0:\n        j0 += 1\n"
+    "        if (w := a % 97) > 0:\n            a = w\n    if (w := a % 97) > 0:\n"
+    "        a = w\n    return a, b\n")
+
+
 @settings(max_examples=80, deadline=None)
 @given(programs(), st.integers(-20, 20), st.integers(-20, 20))
+@example(source=WALRUS_AFTER_A_LOOP, a=0, b=0)
 def test_generated_programs(source, a, b):
     assume(check_four(source, a, b))
 

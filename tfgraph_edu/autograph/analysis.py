@@ -68,10 +68,11 @@ def read_before_write(stmts) -> set[str]:
     written: set[str] = set()
     out: set[str] = set()
     for s in stmts:
-        if isinstance(s, ast.If):
-            reads = loaded([s.test]) | read_before_write(s.body) | read_before_write(s.orelse)
-        elif isinstance(s, ast.While):
-            reads = loaded([s.test]) | read_before_write(s.body) | read_before_write(s.orelse)
+        if isinstance(s, (ast.If, ast.While)):
+            bound: set[str] = set()  # ``if (w := ...)``: the test binds w before either block
+            _walrus_targets(s.test, bound)
+            reads = loaded([s.test]) | ((read_before_write(s.body)
+                                         | read_before_write(s.orelse)) - bound)
         elif isinstance(s, ast.For):
             targets: set[str] = set()
             _targets(s.target, targets)  # each iteration writes the target first
@@ -115,7 +116,35 @@ def killed(stmt) -> set[str]:
             out = set(other or ()) if then is None else set(then)
         else:
             out = then & other
+    for expr in _always_evaluated(stmt):
+        _walrus_targets(expr, out)
     return out
+
+
+def _always_evaluated(stmt) -> list:
+    """The expressions of ``stmt`` that run whenever it does (an if's or while's test, an
+    assignment's value, an expression statement)."""
+    if isinstance(stmt, (ast.If, ast.While)):
+        return [stmt.test]
+    if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)):
+        return [stmt.value] if stmt.value is not None else []
+    return []
+
+
+def _walrus_targets(node, out: set) -> None:
+    """Names bound by ``:=`` where they certainly run: not in the later operands of
+    ``and``/``or``, the arms of a conditional expression, lambdas or comprehensions."""
+    if isinstance(node, ast.NamedExpr):
+        _walrus_targets(node.value, out)
+        out.add(node.target.id)
+    elif isinstance(node, ast.BoolOp):
+        _walrus_targets(node.values[0], out)
+    elif isinstance(node, ast.IfExp):
+        _walrus_targets(node.test, out)
+    elif not isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp,
+                               ast.GeneratorExp)):
+        for child in ast.iter_child_nodes(node):
+            _walrus_targets(child, out)
 
 
 _LEAVES = (ast.Break, ast.Continue, ast.Return, ast.Raise)
