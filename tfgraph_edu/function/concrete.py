@@ -11,7 +11,7 @@ from .._traceback import filter_traceback
 from ..eager import tape as _tape
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
-from ..errors import InvalidArgumentError
+from ..errors import FailedPreconditionError, InvalidArgumentError
 from ..ops._core import type_name
 from ..optimize import optimize
 from ..runtime.compiled import CompiledGraph
@@ -84,6 +84,7 @@ class ConcreteFunction:
         self._report = None
         self._single = type(output_structure) is _Slot
         self.call_count = 0
+        self._variable_refs = graph.variables.refs  # weak, as in TF: checked at each call
 
     # -- execution ----------------------------------------------------------------------------
     @property
@@ -129,6 +130,9 @@ class ConcreteFunction:
         """Run with the numpy values (or variable handles) of the argument leaves; ``leaves``
         are the arguments' tensors and variables, for the tapes that may record the call."""
         self.call_count += 1
+        for ref in self._variable_refs:
+            if ref() is None:
+                raise self._deleted_variable(ref)
         if _tape.ACTIVE and leaves is not None:
             flat = call_recorded(self, leaves, leaf_values)
             if flat is not None:
@@ -140,6 +144,19 @@ class ConcreteFunction:
         if self._single:
             return _wrap(results[0])
         return _pack(self._output_structure, results)
+
+    def _deleted_variable(self, ref) -> FailedPreconditionError:
+        """TensorFlow's error for a call after a captured variable was garbage collected."""
+        name = self.graph.variables.names[self._variable_refs.index(ref)].split(":")[0]
+        return FailedPreconditionError(
+            None, None,
+            f"Could not find variable {name}. This could mean that the variable has been "
+            "deleted. In TF1, it can also mean the variable is uninitialized. Debug info: "
+            f"container=localhost, status error message=Resource localhost/{name}/"
+            f"N10tensorflow3VarE does not exist. [Op:{self.name}]\n"
+            "A tf.function keeps only a weak reference to the variables it closes over: keep "
+            "the variable referenced (for example as an attribute of an object) for as long "
+            "as the function may be called.")
 
     @filter_traceback
     def __call__(self, *args, **kwargs):

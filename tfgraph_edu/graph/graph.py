@@ -9,6 +9,7 @@ in the graph builder of layer 4; printers live in ``graph/printers.py``.
 
 from __future__ import annotations
 
+import weakref
 from contextlib import contextmanager
 from types import MappingProxyType
 
@@ -29,6 +30,38 @@ _SYMBOLIC_BOOL = (
     "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed{where}. Python `if` "
     "and `while` on a tensor need AutoGraph (keep `autograph=True`, the default, in "
     "tf.function) or an explicit `tf.cond` / `tf.while_loop`.")
+
+
+class WeakVariables:
+    """The variables a graph reads, held weakly as TensorFlow's FuncGraph holds them: a
+    function does not keep a variable alive, and calling it after the variable was deleted
+    is an error (see ``ConcreteFunction``).  Iterating yields the ones still alive."""
+
+    __slots__ = ("refs", "names")
+
+    def __init__(self, variables=()):
+        self.refs: list = []  # weak references, in capture order
+        self.names: list = []  # the variables' names, for the error once one is gone
+        for v in variables:
+            self.append(v)
+
+    def append(self, variable) -> None:
+        self.refs.append(weakref.ref(variable))
+        self.names.append(variable.name)
+
+    def __iter__(self):
+        return (v for v in (r() for r in self.refs) if v is not None)
+
+    def __len__(self):
+        return sum(1 for _ in self)
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self):
+        return f"WeakVariables({list(self)!r})"
 
 
 class Tensor(TensorOperators):
@@ -198,7 +231,7 @@ class Graph:
         self.outputs: list[Tensor] = []
         # captures: id(outer value) -> (outer value, placeholder)
         self._captures: dict[int, tuple[object, Tensor]] = {}
-        self.variables: list = []
+        self.variables = WeakVariables()
         self.outer_graph = None
         self._control_stack: list[list[Operation]] = []
         self.node_limit: int | None = None  # None: graph/limits.py's MAX_NODES

@@ -33,7 +33,7 @@ def copy_graph(graph, inputs, outputs):
         omap[id(op)] = new
         g._by_name[new.name] = new
     g._names_in_use = dict(graph._names_in_use)
-    g.variables = list(graph.variables)
+    g.variables = type(graph.variables)(graph.variables)
     g._captures = {k: (outer, tmap[id(inner)]) for k, (outer, inner) in graph._captures.items()
                    if id(inner) in tmap}
     g.inputs = [tmap[id(t)] for t in inputs]
