@@ -15,6 +15,7 @@ import numpy as np
 from ..eager.tape import GradientTape
 from ..function.polymorphic import Function
 from ..ops import convert
+from ..shapes import TensorShape
 from . import callbacks as callbacks_mod
 from . import functional
 from . import losses as losses_mod
@@ -268,6 +269,23 @@ class Sequential(Model):
             self._last_output = layer(x)
             self.built = True
             self._output_shape = self._last_output.shape
+
+    def build(self, input_shape=None):
+        """Creates every layer's weights for inputs of ``input_shape`` (batch dimension
+        first), as Keras's ``Sequential.build`` does: the model is then built before any call."""
+        if input_shape is not None and self._input is None and self._layers:
+            from .functional import Input
+            self._input = Input(shape=TensorShape(input_shape).as_list()[1:])
+            x = self._input
+            for layer in self._layers:
+                x = layer(x)
+            self._last_output = x
+            self._output_shape = x.shape
+        self.built = True
+
+    def _call_eager_or_traced(self, inputs, kwargs):
+        self.built = True  # a first call builds each layer as it reaches it, not symbolically
+        return super()._call_eager_or_traced(inputs, kwargs)
 
     def call(self, inputs, training=None):
         x = inputs
