@@ -7,7 +7,9 @@ shared/GLOSSARY.md.  The widgets receive the column of their language as a dict
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 LANGUAGES = ("en", "zh-Hant", "zh-Hans")
 
@@ -156,6 +158,17 @@ def _translate(part: str, patterns, i: int) -> str | None:
                       for k, v in m.groupdict().items()}
             return words[i].format(**fields)
     return None
+
+
+def default_language() -> str:
+    """The language of panels and widgets given none: $TFGRAPH_EDU_LANG, else the notebook's
+    folder (the tutorials live in notebooks/en, notebooks/zh-Hant, notebooks/zh-Hans, and the
+    code cells are the same in all three), else English."""
+    env = os.environ.get("TFGRAPH_EDU_LANG")
+    if env in LANGUAGES:
+        return env
+    folder = Path.cwd().name
+    return folder if folder in LANGUAGES else "en"
 
 
 def key(text: str, lang: str = "en") -> str:

@@ -106,14 +106,16 @@ class TraceMagics(Magics):
               help="timing runs for eager and for graph execution (after one warm-up each)")
     @argument("--raw", action="store_true",
               help="show the graph as traced instead of after the optimisation passes")
-    @argument("-l", "--lang", default="en", choices=list(labels.LANGUAGES),
-              help="language of the panel labels: en, zh-Hant or zh-Hans")
+    @argument("-l", "--lang", default=None, choices=list(labels.LANGUAGES),
+              help="language of the panel labels: en, zh-Hant or zh-Hans (default: the "
+                   "notebook folder's, else en)")
     @argument("-o", "--output", default=None,
               help="store the TraceResult in this variable of the notebook")
     @cell_magic
     def trace(self, line, cell):
         """Run the cell, then show each tf.function it defined or called, opened up."""
         args = parse_argstring(self.trace, line)
+        args.lang = args.lang or labels.default_language()
         chosen = [p.strip() for p in args.panels.split(",") if p.strip()]
         unknown = [p for p in chosen if p not in PANELS]
         if unknown:
@@ -144,7 +146,8 @@ class TraceMagics(Magics):
     @line_magic
     def graph_viewer(self, line):
         """``%graph_viewer f [zh-Hant]``: the interactive graph viewer for tf.function ``f``,
-        its words in the language given (en, zh-Hant or zh-Hans; default en)."""
+        its words in the language given (en, zh-Hant or zh-Hans; default: the notebook
+        folder's, else en)."""
         from .widgets import GraphViewer
         fn, lang = self._function(line)
         return GraphViewer(fn, lang=lang)
@@ -159,7 +162,7 @@ class TraceMagics(Magics):
     def _function(self, line):
         words = line.split()
         name = words[0] if words else ""
-        lang = words[1] if len(words) > 1 else "en"
+        lang = words[1] if len(words) > 1 else labels.default_language()
         if lang not in labels.LANGUAGES:
             raise ValueError(f"Unknown language {lang!r}: use one of "
                              f"{', '.join(labels.LANGUAGES)}")

@@ -146,8 +146,9 @@ class GraphViewer(anywidget.AnyWidget):
     step_where = traitlets.List(traitlets.Unicode()).tag(sync=True)
     step_outputs = traitlets.List(traitlets.Dict()).tag(sync=True)
 
-    def __init__(self, target, optimized: bool = False, lang: str = "en", **kwargs):
+    def __init__(self, target, optimized: bool = False, lang: str | None = None, **kwargs):
         super().__init__(**kwargs)
+        lang = lang or labels.default_language()
         self.words = labels.table(lang)
         self.lang = lang
         if isinstance(target, Function):
@@ -275,8 +276,9 @@ class TraceExplorer(anywidget.AnyWidget):
     events = traitlets.List(traitlets.Dict()).tag(sync=True)
     timing_runs = traitlets.Int(0).tag(sync=True)
 
-    def __init__(self, function: Function, lang: str = "en", **kwargs):
+    def __init__(self, function: Function, lang: str | None = None, **kwargs):
         super().__init__(**kwargs)
+        lang = lang or labels.default_language()
         if not isinstance(function, Function):
             raise TypeError("TraceExplorer follows a tf.function.")
         self.name = function.__name__
@@ -327,8 +329,9 @@ class TimingChart(anywidget.AnyWidget):
     results = traitlets.List(traitlets.Dict()).tag(sync=True)
     within_noise = traitlets.Bool(False).tag(sync=True)
 
-    def __init__(self, function: Function, number: int = 20, lang: str = "en", **kwargs):
+    def __init__(self, function: Function, number: int = 20, lang: str | None = None, **kwargs):
         super().__init__(**kwargs)
+        lang = lang or labels.default_language()
         self.name = function.__name__
         self.words = labels.table(lang)
         found = timing.compare(function, number, raw=True)
