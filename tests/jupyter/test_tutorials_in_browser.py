@@ -1,7 +1,8 @@
 """A learner's first steps, in a real browser: a built tutorial (an English one and a
 Traditional Chinese one, each in its language's folder) opened in JupyterLab and in Jupyter
-Notebook 7, its stored outputs cleared and all cells run.  Checks that the ``%%trace`` output and every graph viewer render, that each viewer's graph
-lies inside its pane once scrolled into view, that no cell raised, and that no JavaScript
+Notebook 7, its stored outputs cleared and all cells run.  Checks that the ``%%trace`` output
+and every graph viewer render, that each viewer's graph lies inside its pane once scrolled
+into view and speaks the notebook's language, that no cell raised, and that no JavaScript
 error occurred.  Screenshots go to tests/jupyter/artifacts/ (gitignored)."""
 
 from __future__ import annotations
