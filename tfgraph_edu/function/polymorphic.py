@@ -287,13 +287,19 @@ class Function:
 
     def _lookup(self, key):
         """The concrete function for ``key``: traced for it, or for a more general key
-        (unknown dims) that covers it - then remembered for ``key`` too."""
+        (unknown dims) that covers it - the most specific of those, as TensorFlow dispatches
+        (a [1, None] trace before a [None, None] one) - then remembered for ``key`` too."""
         cf = self._cache.get(key)
         if cf is None and self._general:
-            for general, g_cf in reversed(self._general):
-                if trace_key.covers(general, key):
-                    self._cache[key] = g_cf
-                    return g_cf
+            found = [(g, g_cf) for g, g_cf in self._general if trace_key.covers(g, key)]
+            if found:
+                best = found[-1][1]  # none more specific than all others: the latest
+                for general, g_cf in reversed(found):
+                    if all(trace_key.covers(other, general) for other, _ in found):
+                        best = g_cf
+                        break
+                self._cache[key] = best
+                return best
         return cf
 
     # -- tracing -
