@@ -6,6 +6,8 @@ name below is defined in the layer that owns it (see ARCHITECTURE.md).
 
 from . import autograph, dtypes, errors, keras, onnx, saved_model, viz  # noqa: F401
 from ._api import config, debugging, linalg, math, nn, random  # noqa: F401
+from .control_flow.cond_while import cond, while_loop  # noqa: F401
+from .control_flow.tensor_array import TensorArray  # noqa: F401
 from .dtypes import (  # noqa: F401
     DType,
     as_dtype,
@@ -22,12 +24,10 @@ from .dtypes import (  # noqa: F401
     uint8,
 )
 from .eager.context import init_scope, name_scope  # noqa: F401
-from .eager.control_flow import cond, while_loop  # noqa: F401
 from .eager.custom_gradient import custom_gradient  # noqa: F401
 from .eager.dispatch import executing_eagerly  # noqa: F401
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from .eager.tensor import EagerTensor  # noqa: F401
-from .eager.tensor_array import TensorArray  # noqa: F401
 from .eager.variables import Variable  # noqa: F401
 from .function import ConcreteFunction, Function, function  # noqa: F401
 from .graph.graph import Graph, Operation  # noqa: F401

@@ -12,12 +12,12 @@ import logging
 
 import numpy as np
 
-from ..eager import control_flow as cf
-from ..eager.graph_builder import building_graph
+from ..control_flow import cond_while as cf
 from ..eager.tensor import EagerTensor
 from ..graph.graph import Tensor
 from ..ops import _core, array_ops, math_ops
 from ..ops.convert import is_tensor, to_tensor
+from ..tracing.graph_builder import building_graph
 
 _log = logging.getLogger("tensorflow")
 UNROLL_WARNING_ITERATIONS = 3000  # TF warns when a Python loop keeps adding ops this long

@@ -31,7 +31,6 @@ from __future__ import annotations
 from .. import _gc
 from .. import dtypes as _dt
 from ..eager import tape as _tape
-from ..eager.graph_builder import GraphBuilder
 from ..eager.tape import differentiable
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
@@ -43,6 +42,7 @@ from ..ops.state_ops import ResourceHandle
 from ..optimize import optimize
 from ..runtime.compiled import CompiledGraph
 from ..runtime.schedule import schedule
+from ..tracing.graph_builder import GraphBuilder
 
 __all__ = ["build_backward", "call_recorded", "differentiable", "FunctionCall"]
 

@@ -1,4 +1,4 @@
-"""``tf.TensorArray``: a list of tensors built up in a loop, eagerly or in a graph (layer 4).
+"""``tf.TensorArray``: a list of tensors built up in a loop, eagerly or in a graph (layer 6).
 
 It is a thin value object over a tensor list (``variant`` tensor, the ``flow``):
 ``write`` returns a new TensorArray whose flow comes from ``TensorListSetItem``,
