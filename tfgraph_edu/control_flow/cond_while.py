@@ -1,4 +1,5 @@
-"""``tf.cond`` and ``tf.while_loop``: eager Python, or If/While ops with traced subgraphs (layer 6).
+"""``tf.cond`` and ``tf.while_loop``: eager Python, or If/While ops with traced subgraphs
+(layer 4b).
 
 Eagerly (and whenever the condition is a Python value) they are plain Python.
 Inside a trace, each branch, condition and body is traced into its own graph by
@@ -14,7 +15,7 @@ from .. import dtypes as _dt
 from ..eager import tape as _tape
 from ..eager.tensor import EagerTensor
 from ..graph.graph import Graph, Tensor
-from ..ops import array_ops, control_flow_ops
+from ..ops import control_flow_ops, creation_ops, identity_ops
 from ..ops._core import bind, using_interpreter
 from ..ops.control_flow_ops import GraphFunction
 from ..ops.convert import is_tensor, to_tensor
@@ -93,7 +94,7 @@ class Subgraph:
                     v = to_tensor(v)
                     if isinstance(v, EagerTensor):
                         v = self.builder.capture(v)
-                out.append(array_ops.identity(v))
+                out.append(identity_ops.identity(v))
         self.outputs = out
         return out
 
@@ -356,7 +357,7 @@ def _if_grad(op, *grads):
 
     def branch(fn):
         def grad_fn():
-            local = [array_ops.identity(a) for a in args]  # this branch's copies of the inputs
+            local = [identity_ops.identity(a) for a in args]  # this branch's copies of the inputs
             with GradientTape(persistent=True) as tape:
                 for i in diff:
                     tape._watch_tensor(local[i])
@@ -414,7 +415,7 @@ def _while_grad(op, *grads):
     g_vars = [grads[i] if grads[i] is not None else zeros_for(op.outputs[i])
               for i in range(n_loop)]
     g_caps = [grads[n_loop + j] if grads[n_loop + j] is not None and caps[j].dtype.is_floating
-              else zeros_for(caps[j]) if j in diff_caps else array_ops.zeros_like(caps[j])
+              else zeros_for(caps[j]) if j in diff_caps else creation_ops.zeros_like(caps[j])
               for j in range(len(caps))]
 
     def bwd_cond(k, gv, gc):
@@ -422,8 +423,8 @@ def _while_grad(op, *grads):
         return math_ops.greater_equal(k, 0)
 
     def bwd_body(k, gv, gc):
-        vals = [array_ops.identity(lst.read(k)) for lst in lists]
-        local_caps = [array_ops.identity(c) for c in caps]
+        vals = [identity_ops.identity(lst.read(k)) for lst in lists]
+        local_caps = [identity_ops.identity(c) for c in caps]
         with GradientTape(persistent=True) as tape:
             for i in diff:
                 tape._watch_tensor(vals[i])

@@ -35,7 +35,7 @@ from ..eager.tape import differentiable
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..graph.graph import Graph, Tensor
-from ..ops import array_ops, function_ops, math_ops
+from ..ops import function_ops, identity_ops, math_ops
 from ..ops._core import bind, using_interpreter
 from ..ops.control_flow_ops import GraphFunction
 from ..ops.state_ops import ResourceHandle
@@ -140,7 +140,7 @@ def _build_backward(graph, sources, targets, name: str) -> Backward:
             gk = grads.get(id(s))
             if gk is not None:
                 source_index.append(k)
-                outputs.append(array_ops.identity(gk))
+                outputs.append(identity_ops.identity(gk))
     captures = g.captures
     inputs = [inner for _, inner in captures] + cotangents
     g.inputs, g.outputs = inputs, outputs

@@ -27,7 +27,7 @@ from ..eager import context
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable, watching_creation
 from ..graph.graph import Graph, Tensor
-from ..ops import _core, array_ops
+from ..ops import _core, identity_ops
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape, TensorSpec
 from ..tracing.graph_builder import GraphBuilder
@@ -621,7 +621,7 @@ def _outputs(result, builder, flat, python_function=None, depth=0):
     t = result
     if isinstance(t, EagerTensor):
         t = builder.capture(t, "capture")
-    flat.append(array_ops.identity(t, name="Identity"))
+    flat.append(identity_ops.identity(t, name="Identity"))
     return _Slot(len(flat) - 1)
 
 

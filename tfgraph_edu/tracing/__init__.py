@@ -1,1 +1,1 @@
-"""Layer 5: tracing, the interpreter that adds a node to a graph for each op (graph_builder)."""
+"""Layer 4a: tracing, the interpreter that adds a node to a graph for each op (graph_builder)."""

@@ -1,4 +1,4 @@
-"""The graph builder: the interpreter that adds nodes instead of running kernels (layer 5).
+"""The graph builder: the interpreter that adds nodes instead of running kernels (layer 4a).
 
 While a function is traced, :func:`ops._core.bind` sends every op here.  The
 builder converts inputs (Python values become ``Const`` nodes named like
