@@ -569,6 +569,10 @@ def _placeholders_for(value, name, builder, placeholders, leaf_specs):
     if isinstance(value, dict):
         return {k: _placeholders_for(value[k], f"{name}_{k}", builder, placeholders, leaf_specs)
                 for k in sorted(value)}
+    protocol = getattr(type(value), "__tf_tracing_type__", None)
+    if protocol is not None:  # TF traces with the value its TraceType says stands for it
+        return protocol(value, trace_key.TRACING_CONTEXT).placeholder_value(
+            trace_key.TRACING_CONTEXT)
     return value
 
 
