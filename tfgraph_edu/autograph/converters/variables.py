@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 
-
 # never read through ``ld``: the converters' own names, and ``super`` (zero-argument
 # ``super()`` must be called by its own name)
 _NOT_LOADED = frozenset({"ag__", "fscope", "do_return", "retval_", "super", "__class__"})
