@@ -69,7 +69,15 @@ def _set_item(lst, index, item, element_dtype=None):
 def set_item_in_place(lst, index, item):
     """What ``TensorListSetItem`` computes, written into ``lst`` itself and returning it: for
     the compiled executor, where nothing reads ``lst`` again (runtime/list_ownership.py)."""
-    return _put(lst, index, item)
+    try:
+        i = operator.index(index)
+    except TypeError:
+        i = _index(index)
+    items = lst.items
+    if 0 <= i < len(items):  # the common case, without a further call
+        items[i] = item
+        return lst
+    return _put(lst, i, item)
 
 
 def copy_list(lst) -> TensorListValue:
@@ -103,6 +111,21 @@ def _get_item(lst, index, element_shape=None, element_dtype=None):
     if item is None:
         return _zeros_like_element(lst, element_shape, element_dtype)
     return item
+
+
+def _get_item_special(op):
+    """``specialize`` for TensorListGetItem: the attrs bound, a written item returned
+    without further checks."""
+    shape, dtype = op.attrs.get("element_shape"), op.attrs.get("element_dtype")
+
+    def get_item(lst, index):
+        i = _index(index)
+        if 0 <= i < len(lst.items):
+            item = lst.items[i]
+            if item is not None:
+                return item
+        return _get_item(lst, i, shape, dtype)
+    return get_item, (0, 1)
 
 
 def _zeros_like_element(lst, element_shape=None, element_dtype=None):
@@ -220,9 +243,11 @@ TensorListReserve = define(
     lambda shape, n, element_dtype: _reserve(_known_shape(shape), n, element_dtype),
     _list_shape, None, input_dtypes={0: _dt.int32, 1: _dt.int32})
 TensorListSetItem = define("TensorListSetItem", ("input_handle", "index", "item"), _set_item,
-                           _list_shape, _set_item_grad, input_dtypes={1: _dt.int32})
+                           _list_shape, _set_item_grad, input_dtypes={1: _dt.int32},
+                           specialize=lambda op: (_set_item, (0, 1, 2)))
 TensorListGetItem = define("TensorListGetItem", ("input_handle", "index"), _get_item,
-                           _item_shape, _get_item_grad, input_dtypes={1: _dt.int32})
+                           _item_shape, _get_item_grad, input_dtypes={1: _dt.int32},
+                           specialize=_get_item_special)
 TensorListStack = define("TensorListStack", ("input_handle",), _stack, _stack_shape,
                          _stack_grad)
 TensorListLength = define("TensorListLength", ("input_handle",),

@@ -299,7 +299,10 @@ class CompiledGraph:
         lines += cond[0]
         lines += [(1, f"if not {cond[1][0]}:", op, cond[1][:1]), (2, "break", op, [])]
         lines += body[0]
-        lines.append((1, f"{loop_vars} = {', '.join(body[1])},", op, body[1]))
+        changed = [(d, o) for d, o in zip(defs, body[1]) if d != o]  # not the passed-through
+        if changed:
+            lines.append((1, f"{', '.join(d for d, _ in changed)}, = "
+                             f"{', '.join(o for _, o in changed)},", op, [o for _, o in changed]))
         if count:
             lines.append((1, f"{count} += 1", op, []))
         return lines
