@@ -318,3 +318,47 @@ def test_gradient_through_a_loop_reading_earlier_items_matches_central_differenc
     np.testing.assert_allclose(float(y), _recurrence_plain(xs0, w0), rtol=1e-12)
     np.testing.assert_allclose(gx.numpy(), want_x, rtol=1e-6)
     np.testing.assert_allclose(float(gw), want_w, rtol=1e-6)
+
+
+def _count(cf, fn) -> int:
+    return sum(v is fn for v in cf.compiled._namespace.values())
+
+
+def test_where_the_compiler_writes_in_place_and_where_it_copies():
+    def loop(n, ta, other, read_in_cond):
+        def body(i, ta, other):
+            if read_in_cond:  # a cond that only reads the list does not keep it alive
+                seen = tf.cond(i > 0, lambda: ta.read(i - 1), lambda: tf.constant(0))
+            else:
+                seen = i
+            return i + 1, ta.write(i, seen + 1), other.write(i, i)
+        return tf.while_loop(lambda i, *_: i < n, body, [tf.constant(0), ta, other])
+
+    # (the second list has size n: two equal TensorListReserve ops would be merged into one
+    # by the optimiser, as any two equal pure ops, and then be one list entering twice)
+    @tf.function
+    def separate(n):
+        _, a, b = loop(n, tf.TensorArray(tf.int32, size=3), tf.TensorArray(tf.int32, size=n),
+                       True)
+        return a.stack(), b.stack()
+
+    @tf.function
+    def shared(n):  # one list entering as two loop variables: each copied once, on entry
+        ta = tf.TensorArray(tf.int32, size=3)
+        _, a, b = loop(n, ta, ta, False)
+        return a.stack(), b.stack()
+
+    @tf.function
+    def held(n):  # the list entering the loop is read after it: copied once, on entry
+        ta = tf.TensorArray(tf.int32, size=3).write(2, 9)
+        _, a, b = loop(n, ta, tf.TensorArray(tf.int32, size=n), False)
+        return a.stack(), b.stack(), ta.stack()
+
+    n = tf.constant(3)
+    assert [t.numpy().tolist() for t in separate(n)] == [[1, 2, 3], [0, 1, 2]]
+    assert [t.numpy().tolist() for t in shared(n)] == [[1, 2, 3], [0, 1, 2]]
+    assert [t.numpy().tolist() for t in held(n)] == [[1, 2, 3], [0, 1, 2], [0, 0, 9]]
+    for fn, writes, copies in ((separate, 2, 0), (shared, 2, 2), (held, 3, 1)):
+        cf = fn.get_concrete_function(n)
+        assert (_count(cf, list_ops.set_item_in_place), _count(cf, list_ops.copy_list)) == \
+            (writes, copies), fn

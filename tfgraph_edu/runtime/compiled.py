@@ -115,8 +115,9 @@ class CompiledGraph:
         args = [f"a{i}" for i in range(len(inputs))]
         for t, a in zip(inputs, args):
             var[id(t)] = a
-        plan = plan_graph(graph, inputs, outputs, frozenset(), 0, self._inlined)
-        entries = self._emit(graph, var, outputs, 0, plan)
+        ops = schedule(graph, outputs)
+        plan = plan_graph(graph, inputs, outputs, frozenset(), 0, self._inlined, ops)
+        entries = self._emit(graph, var, outputs, 0, plan, ops)
         outs = [var[id(t)] for t in outputs]
         code = self._layout(entries, args, outs)
         del entries, var, self._scalars
@@ -130,14 +131,14 @@ class CompiledGraph:
         self.fn = ignoring_float_errors(namespace[self.py_name])
         _BY_FILENAME[self.filename] = self
 
-    def _emit(self, graph, var, outputs, depth, plan) -> list[tuple]:
+    def _emit(self, graph, var, outputs, depth, plan, ops=None) -> list[tuple]:
         """The entries computing ``outputs`` of ``graph`` (``var`` maps its fed tensors to
-        names; ``plan`` says which list writes are done in place, see list_ownership.py):
-        ``(lines, input names, defined names)`` per operation, each line
-        ``(indent, text, op, the names the line reads)``."""
+        names; ``plan`` says which list writes are done in place, see list_ownership.py;
+        ``ops`` is the schedule when the caller has it): ``(lines, input names, defined
+        names)`` per operation, each line ``(indent, text, op, the names the line reads)``."""
         namespace = self._namespace
         entries: list[tuple] = []
-        for op in schedule(graph, outputs):
+        for op in schedule(graph, outputs) if ops is None else ops:
             k = next(self._ids)
             if op.outputs and id(op.outputs[0]) in var:
                 continue

@@ -69,9 +69,9 @@ def plan_graph(graph, inputs, outputs, owned_inputs, depth: int, inlined, ops=No
     ``schedule(graph, outputs)`` when the caller has it."""
     if ops is None:
         ops = schedule(graph, outputs)
-    if not owned_inputs and not any(op.type == WRITE or op.type in IF or op.type in WHILE
-                                    for op in ops):
-        return EMPTY  # nothing to write in place, nothing to hand on
+    if depth == 0 and not any(op.type == WRITE or op.type in IF or op.type in WHILE
+                              for op in ops):
+        return EMPTY  # a graph with nothing to write in place (most big ones)
     return _Analysis(inputs, outputs, owned_inputs, depth, inlined, ops).plan
 
 
