@@ -21,7 +21,7 @@ from tfgraph_edu.ops import list_ops
 from tfgraph_edu.runtime import run_graph
 from tfgraph_edu.runtime.compiled import CompiledGraph
 
-SIZE = 7  # every list's size: the loop runs at most 6 times, so the last item is never written
+SIZE = 7  # every list's size: the loop writes items 0-5 at most; a starts with a 1 in the last
 _LIST = st.sampled_from("ab")
 _STMT = st.one_of(
     st.tuples(st.just("write"), _LIST, st.integers(1, 3)),
@@ -33,18 +33,29 @@ _STMT = st.one_of(
     st.tuples(st.just("stack"), _LIST),
     st.tuples(st.just("gather"), _LIST),
     st.tuples(st.just("size"), _LIST),
-    st.tuples(st.just("alias"), _LIST, _LIST))
-PROGRAMS = st.tuples(st.lists(_STMT, min_size=1, max_size=7), st.booleans(), st.booleans())
+    st.tuples(st.just("alias"), _LIST, _LIST),
+    st.tuples(st.just("swap"), _LIST))
+# (loop body, b starts as a's list, the loop's lists written after it (0: not; 1: each
+# once; 2: a twice, and stacked), a's first list read after the loop)
+PROGRAMS = st.tuples(st.lists(_STMT, min_size=1, max_size=7), st.booleans(), st.integers(0, 2),
+                     st.booleans())
 # programs that a too-eager ownership rule gets wrong (checked on every run)
 KNOWN = [
-    ([("write_read_old", "a", 2)], False, False),  # a read of the old list after the write
-    ([("write", "a", 1), ("stack", "b"), ("alias", "b", "a")], False, False),  # a loop
-    # variable that was another one's list in the previous iteration
-    ([("cond_read", "a", 0), ("write", "a", 2)], False, False),  # a cond only reading it
-    ([("cond_pick", "b", "a"), ("write", "a", 3), ("stack", "b")], False, False),  # a cond
-    # handing the list on unchanged, then the list written
-    ([("write", "b", 1), ("write_if", "a", 1), ("read", "b")], True, True),  # one list in
-    # two loop variables; the loop's list used again after it
+    ([("write_read_old", "a", 2)], False, 0, False),  # a read of the old list after
+    # the write
+    ([("write", "a", 1), ("stack", "b"), ("alias", "b", "a")], False, 0, False),  # a
+    # loop variable that was another one's list in the previous iteration
+    ([("cond_read", "a", 0), ("write", "a", 2)], False, 0, False),  # a cond only
+    # reading it
+    ([("cond_pick", "b", "a"), ("write", "a", 3), ("stack", "b")], False, 0, False),
+    # a cond handing the list on unchanged, then the list written
+    ([("write", "b", 1), ("write_if", "a", 1), ("read", "b")], True, 2, False),  # one
+    # list in two loop variables; the loop's list used again after it
+    ([("swap", "a"), ("write", "a", 1)], False, 0, True),  # the list entering as b is
+    # written as a in the next iteration; the list entering as a is read after the loop
+    ([("stack", "a")], False, 1, True),  # a list read in the loop, held outside it, and
+    # written after it
+    ([("swap", "a")], False, 1, True),  # the same, entering as a and leaving as b
 ]
 
 
@@ -75,14 +86,16 @@ def tf_body(stmts, i, x, lists):
             x = x + tf.reduce_sum(ta.gather(tf.stack([i // 2, 0])))
         elif kind == "size":
             x = x + ta.size()
+        elif kind == "swap":
+            lists["a"], lists["b"] = lists["b"], lists["a"]
         else:
             lists[name] = lists[s[2]]
     return x % 10007, lists
 
 
 def tf_program(program, n, x):
-    stmts, shared, after = program
-    a = tf.TensorArray(tf.int32, size=SIZE, element_shape=[])
+    stmts, shared, after, keep = program
+    a = a0 = tf.TensorArray(tf.int32, size=SIZE, element_shape=[]).write(SIZE - 1, 1)
     b = a if shared else tf.TensorArray(tf.int32, size=SIZE, element_shape=[])
 
     def body(i, x, a, b):
@@ -91,15 +104,19 @@ def tf_program(program, n, x):
 
     _, x, a, b = tf.while_loop(lambda i, x, a, b: i < n, body, [tf.constant(0), x, a, b])
     outs = [x, a.stack(), b.stack(), a.read(0)]
-    if after:  # the loop's output list used three times: two writes and a stack
+    if after == 1:
+        outs += [a.write(0, 100).stack(), b.write(1, 100).stack()]
+    elif after == 2:  # the loop's output list used three times: two writes and a stack
         outs += [a.write(0, 100).stack(), a.write(SIZE - 1, 200).stack(), a.stack()]
+    if keep:
+        outs.append(a0.stack())
     return outs
 
 
 def python_program(program, n, x):
     """The same program over Python lists (None: never written, read as 0)."""
-    stmts, shared, after = program
-    a = [None] * SIZE
+    stmts, shared, after, keep = program
+    a = a0 = [None] * (SIZE - 1) + [1]
     lists = {"a": a, "b": a if shared else [None] * SIZE}
     value = lambda lst, j: 0 if lst[j] is None else lst[j]  # noqa: E731
 
@@ -133,14 +150,20 @@ def python_program(program, n, x):
                 x += value(lst, i // 2) + value(lst, 0)
             elif kind == "size":
                 x += SIZE
+            elif kind == "swap":
+                lists["a"], lists["b"] = lists["b"], lists["a"]
             else:
                 lists[name] = lists[s[2]]
         x %= 10007
     a, b = lists["a"], lists["b"]
     stack = lambda lst: [value(lst, j) for j in range(SIZE)]  # noqa: E731
     outs = [x, stack(a), stack(b), value(a, 0)]
-    if after:
+    if after == 1:
+        outs += [stack(write(a, 0, 100)), stack(write(b, 1, 100))]
+    elif after == 2:
         outs += [stack(write(a, 0, 100)), stack(write(a, SIZE - 1, 200)), stack(a)]
+    if keep:
+        outs.append(stack(a0))
     return outs
 
 

@@ -172,25 +172,43 @@ class _Analysis:
         lists = [j for j, t in enumerate(op.outputs) if t.dtype is _dt.variant]
         entry = {j: self._take(p, op, j) for j in lists}  # None: not owned or not dead
         assumed = set(lists)
-        while True:
+        while True:  # the largest set of loop variables whose ownership proves itself
             sub = self._nested(body, frozenset(assumed))
             bad = {j for j in assumed if j not in sub.owned_outputs}
-            copies = {j for j in assumed - bad if entry[j] is None}
-            if not sub.mutates:  # nothing written in place: no copy is worth making
-                bad |= copies
-                copies = set()
             if not bad:
                 break
             assumed -= bad
+        # the loop variables whose objects a write in place may reach: written in place in
+        # the body, or passed on to one that is in the next iteration
+        risk = _closure(set(sub.mutates), lambda k: sub.owned_outputs[k] if k in assumed
+                        else ())
+        copies = {j for j in assumed if entry[j] is None and j in risk}
+        # the loop's results that may be an object it did not own (a list from outside,
+        # read in the loop and not copied): not owned after the loop either
+        outside = {j for j in assumed if entry[j] is None and j not in copies}
+        outside = _closure(outside, lambda j: [k for k in assumed
+                                               if j in sub.owned_outputs[k]])
         self.plan.nested[id(op)] = (self._nested(cond, frozenset()), sub)
         if copies:
             self.plan.copies[id(op)] = frozenset(copies)
         origins = frozenset().union(*(entry[j] for j in assumed if entry[j] is not None))
-        if sub.mutates:
-            self.plan.mutates.update(origins)
-        for j in assumed:
+        for j in assumed & risk:
+            if entry[j] is not None:
+                self.plan.mutates.update(entry[j])
+        for j in assumed - outside:
             self.owned[id(op.outputs[j])] = origins
 
     def _nested(self, fn, owned_inputs) -> Plan:
         return plan_graph(fn.graph, fn.inputs, fn.outputs, owned_inputs, self.depth + 1,
                           self.inlined)
+
+
+def _closure(start: set, step) -> set:
+    """``start`` and everything reached from it by ``step(item) -> items``."""
+    todo = list(start)
+    while todo:
+        for nxt in step(todo.pop()):
+            if nxt not in start:
+                start.add(nxt)
+                todo.append(nxt)
+    return start
