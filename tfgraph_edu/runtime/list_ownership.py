@@ -15,11 +15,13 @@ that list is **owned** and **dead**:
   that run before it; their results share nothing with the list.  No other op, no output
   of the graph, no second use by the same op sees it.
 
-A While loop variable is owned in the body when the value entering the loop is owned and
-dead (if not, and the body writes in place, it is copied once on entry) and the body's
-result for it is owned and used by nothing but reads and that one output.  Loop variables
-are assumed owned together and the assumption is checked; those that fail are dropped and
-the body analysed again, until the assumption proves itself.  The condition graph never
+A While loop variable is owned in the body when the body's result for it is owned and used
+by nothing but reads and that one output.  Loop variables are assumed owned together and
+the assumption is checked; those that fail are dropped and the body analysed again, until
+the assumption proves itself.  A list entering the loop that is not owned and dead there is
+copied once on entry if a write in place can reach it (in the body, or through the loop
+variables it is handed on to in later iterations); if none can, it is left as it is and the
+loop's results that may be it are not owned after the loop.  The condition graph never
 writes in place into loop variables (its inputs are not owned) and keeps nothing.
 
 Everything else keeps copying: the step-by-step interpreter (the viewer shows each
