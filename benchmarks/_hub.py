@@ -125,6 +125,8 @@ class LocalHub:
         self.proc = None
 
     def __enter__(self) -> LocalHub:
+        # `timeout` or `kill` stop the benchmark with SIGTERM: unwind, so __exit__ runs
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
         env = dict(os.environ, PATH=os.pathsep.join(
             [str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
         with open(self.log, "wb") as log:
@@ -172,12 +174,15 @@ class LocalHub:
         raise RuntimeError(f"no process found for kernel {kernel_id}")
 
     def own_usage(self) -> dict:
-        """Peak memory of the hub and of the proxy."""
-        usage = {"hub_mib": peak_mib(self.proc.pid), "proxy_mib": 0.0}
+        """Peak memory and CPU seconds so far of the hub and of the proxy."""
+        usage = {"hub_mib": peak_mib(self.proc.pid),
+                 "hub_cpu_s": cpu_seconds(self.proc.pid, children=False),  # its own only
+                 "proxy_mib": 0.0, "proxy_cpu_s": 0.0}
         for p in self.processes():
             try:
                 if "configurable-http-proxy" in " ".join(p.cmdline()):
-                    usage["proxy_mib"] = max(usage["proxy_mib"], peak_mib(p.pid))
+                    usage["proxy_mib"] = peak_mib(p.pid)
+                    usage["proxy_cpu_s"] = cpu_seconds(p.pid, children=False)
             except (self._psutil.Error, OSError):
                 continue
         return usage
@@ -371,7 +376,8 @@ def learner(hub: LocalHub, name: str, paths: list[Path], ready: threading.Barrie
         start = time.perf_counter()
         runs = [me.run_notebook(p) for p in paths]
         wall_s = time.perf_counter() - start
-        server = {"server_mib": peak_mib(me.server_pid), "server_cpu_s": cpu_seconds(me.server_pid)}
+        server = {"server_mib": peak_mib(me.server_pid),  # its kernels are counted above
+                  "server_cpu_s": cpu_seconds(me.server_pid, children=False)}
     except BaseException:
         ready.abort()
         raise

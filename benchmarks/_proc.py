@@ -16,10 +16,11 @@ def peak_mib(pid: int) -> float:
     raise RuntimeError(f"no VmHWM for process {pid}")
 
 
-def cpu_seconds(pid: int) -> float:
-    """utime + stime + cutime + cstime of ``pid`` (children it has waited for included)."""
+def cpu_seconds(pid: int, children: bool = True) -> float:
+    """utime + stime of ``pid``, plus cutime + cstime (the children it has waited for, and
+    theirs) unless ``children`` is false."""
     with open(f"/proc/{pid}/stat") as f:
         stat = f.read()
     parts = stat[stat.rindex(")") + 2:].split()  # the command name may contain spaces
-    ticks = sum(int(parts[i]) for i in (11, 12, 13, 14))
+    ticks = sum(int(parts[i]) for i in ((11, 12, 13, 14) if children else (11, 12)))
     return ticks / os.sysconf("SC_CLK_TCK")

@@ -135,8 +135,9 @@ def main(argv=None) -> int:
         status = report(sizes, lambda n: _hub.classroom(hub, n, [str(p) for p in paths],
                                                         f"learner-n{n}"), paths, args)
         own = hub.own_usage()
-        print(f"\nThe hub itself peaked at {own['hub_mib']:.0f} MiB, the proxy at "
-              f"{own['proxy_mib']:.0f} MiB.")
+        print(f"\nThe hub itself peaked at {own['hub_mib']:.0f} MiB and used "
+              f"{own['hub_cpu_s']:.0f} CPU-seconds in all; the proxy {own['proxy_mib']:.0f} MiB, "
+              f"{own['proxy_cpu_s']:.0f} CPU-seconds.")
     return status
 
 
@@ -151,7 +152,7 @@ def report(sizes: list[int], run_round, paths: list[Path], args) -> int:
           f" | round s")
     print(f"{'':>3} | {'median     max':>15} | {'median     max':>15} | "
           f"{'median     max':>15}{extra_sub} |")
-    rows = []
+    rows, spawn = [], {}
     for n in sizes:
         start = time.perf_counter()
         results = run_round(n)
@@ -166,7 +167,8 @@ def report(sizes: list[int], run_round, paths: list[Path], args) -> int:
         if hub:
             cells = {r["cells"] for r in results}
             assert len(cells) == 1, f"learners ran different numbers of cells: {cells}"
-            extra = (f" | {_summary([r['spawn_s'] for r in results])}"
+            spawn[n] = [r["spawn_s"] for r in results]
+            extra = (f" | {_summary(spawn[n])}"
                      f" | {_summary([r['server_mib'] for r in results])}")
         print(f"{n:>3} | {_summary(peak)} | {_summary(cpu)} | {_summary(wall)}{extra} | "
               f"{round_s:7.1f}")
@@ -180,7 +182,9 @@ def report(sizes: list[int], run_round, paths: list[Path], args) -> int:
     for n, peak, cpu, wall, _ in rows:
         print(f"  N={n:<3} peak RSS x{statistics.median(peak) / statistics.median(peak0):.2f}, "
               f"CPU s x{statistics.median(cpu) / statistics.median(cpu0):.2f}, "
-              f"wall s x{statistics.median(wall) / statistics.median(wall0):.2f}")
+              f"wall s x{statistics.median(wall) / statistics.median(wall0):.2f}"
+              + (f", spawn s x{statistics.median(spawn[n]) / statistics.median(spawn[n0]):.2f}"
+                 if hub else ""))
     worst_peak = max(max(p) for _, p, _, _, _ in rows)
     all_open = max(r["all_open_mib"] for r in last)
     cpu_per_learner = statistics.median(cpu0)
