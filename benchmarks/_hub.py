@@ -87,7 +87,10 @@ class LocalHub:
         self._seen: dict[int, object] = {}  # every descendant ever seen, to stop them all
         spawner = {
             "cmd": [sys.executable, "-m", "jupyterhub.singleuser"],
-            "args": ["--allow-root"] if os.geteuid() == 0 else [],
+            # a kernel starting on a busy machine (20 at once, other jobs) took over the
+            # server's 60 s to answer its first kernel_info and the websocket was dropped
+            "args": [f"--MappingKernelManager.kernel_info_timeout={TIMEOUT}"]
+                    + (["--allow-root"] if os.geteuid() == 0 else []),
             "environment": {"PYTHONPATH": pythonpath},
             "start_timeout": TIMEOUT,
             "http_timeout": TIMEOUT,
