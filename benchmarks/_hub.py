@@ -176,6 +176,17 @@ class LocalHub:
                 continue
         raise RuntimeError(f"no process found for kernel {kernel_id}")
 
+    def server_pid(self, user: str) -> int:
+        """The process of a learner's Jupyter server (the hub sets JUPYTERHUB_USER in it)."""
+        for p in self.processes():
+            try:
+                if ("jupyterhub.singleuser" in p.cmdline()
+                        and p.environ().get("JUPYTERHUB_USER") == user):
+                    return p.pid
+            except self._psutil.Error:
+                continue
+        raise RuntimeError(f"no server process found for {user}")
+
     def own_usage(self) -> dict:
         """Peak memory and CPU seconds so far of the hub and of the proxy."""
         usage = {"hub_mib": peak_mib(self.proc.pid),
@@ -300,7 +311,10 @@ class Learner:
                 raise TimeoutError(f"{self.name}: no server after {TIMEOUT} s")
             time.sleep(0.5)
         self.api = f"{hub.url}{server['url'].rstrip('/')}/api"
-        return time.perf_counter() - start
+        spawn_s = time.perf_counter() - start
+        self.server_pid = hub.server_pid(self.name)
+        self.start_cpu_s = cpu_seconds(self.server_pid, children=False)
+        return spawn_s
 
     def copy_in(self, paths: list[Path]) -> None:
         """The tutorials into the learner's home, as nbgitpuller would put them."""
@@ -345,7 +359,8 @@ class Learner:
                 pid = self.hub.kernel_pid(kernel_id)
                 usage = {"peak_mib": peak_mib(pid), "cpu_s": cpu_seconds(pid),
                          "cells": len(code_cells)}
-                self.server_pid = self.hub._psutil.Process(pid).ppid()
+                assert self.hub._psutil.Process(pid).ppid() == self.server_pid, \
+                    f"{self.name}'s kernel was not started by their server"
             finally:
                 ws.close()
         finally:
@@ -380,7 +395,8 @@ def learner(hub: LocalHub, name: str, paths: list[Path], ready: threading.Barrie
         runs = [me.run_notebook(p) for p in paths]
         wall_s = time.perf_counter() - start
         server = {"server_mib": peak_mib(me.server_pid),  # its kernels are counted above
-                  "server_cpu_s": cpu_seconds(me.server_pid, children=False)}
+                  "server_cpu_s": cpu_seconds(me.server_pid, children=False),
+                  "server_start_cpu_s": me.start_cpu_s}
     except BaseException:
         ready.abort()
         raise

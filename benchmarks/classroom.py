@@ -174,8 +174,9 @@ def report(sizes: list[int], run_round, paths: list[Path], args) -> int:
               f"{round_s:7.1f}")
     if hub:
         print(f"(every learner: {last[0]['cells']} code cells through the kernel websocket, "
-              f"each replied ok; wall s is the course after the spawn; a server's CPU s, "
-              f"median: {statistics.median(r['server_cpu_s'] for r in last):.1f})")
+              f"each replied ok; wall s is the course after the spawn; a server's own CPU s, "
+              f"median: {statistics.median(r['server_start_cpu_s'] for r in last):.1f} to "
+              f"start, {statistics.median(r['server_cpu_s'] for r in last):.1f} in all)")
 
     n0, peak0, cpu0, wall0, _ = rows[0]
     print("\nGrowth with N (relative to the first size):")
