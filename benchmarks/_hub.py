@@ -19,6 +19,7 @@ Nothing here listens beyond 127.0.0.1.  ``make classroom`` installs what it need
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -390,7 +391,7 @@ def learner(hub: LocalHub, name: str, paths: list[Path], ready: threading.Barrie
     try:
         spawn_s = me.join()
         me.copy_in(paths)
-        ready.wait(timeout=TIMEOUT)  # the class starts working together, as in classroom.py
+        ready.wait(timeout=TIMEOUT)  # then the whole class starts the course together
         start = time.perf_counter()
         runs = [me.run_notebook(p) for p in paths]
         wall_s = time.perf_counter() - start
@@ -399,10 +400,11 @@ def learner(hub: LocalHub, name: str, paths: list[Path], ready: threading.Barrie
                   "server_start_cpu_s": me.start_cpu_s}
     except BaseException:
         ready.abort()
-        raise
-    finally:
         if hasattr(me, "api"):
-            me.leave()
+            with contextlib.suppress(Exception):  # the first error is the one to see
+                me.leave()
+        raise
+    me.leave()
     return {"peak_mib": max(r["peak_mib"] for r in runs),
             "all_open_mib": sum(r["peak_mib"] for r in runs),
             "cpu_s": sum(r["cpu_s"] for r in runs), "wall_s": wall_s, "spawn_s": spawn_s,
