@@ -32,6 +32,10 @@ def test_a_read_clears_its_item_eagerly():
         ta.read(0)
     ta.write(0, 8)
     assert ta.read(0).numpy() == 8  # written again: readable again
+    un = tf.TensorArray(tf.int32, size=2).unstack(tf.constant([[1, 2], [3, 4]]))
+    assert un.read(1).numpy().tolist() == [3, 4]
+    with pytest.raises(ValueError, match="Could not gather index 1: it was cleared"):
+        un.gather([1, 0])  # TF 2.21 raises a ValueError here too (not an answer)
     unwritten = tf.TensorArray(tf.int32, size=2)
     unwritten.write(1, 3)
     assert unwritten.read(0).numpy() == 0 and unwritten.stack().numpy().tolist() == [0, 3]

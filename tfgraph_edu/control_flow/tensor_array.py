@@ -122,6 +122,12 @@ class TensorArray:
 
     def gather(self, indices, name=None):
         from ..ops.indexing_ops import gather
+        if self._eager() and self._cell[1]:
+            asked = np.asarray(getattr(indices, "_value", indices)).ravel().tolist()
+            cleared = sorted(self._cell[1].intersection(asked))
+            if cleared:  # TF 2.21 fails here too (a ValueError about an unknown shape)
+                raise ValueError(f"Could not gather index {cleared[0]}: it was cleared after a "
+                                 "previous read (perhaps try setting clear_after_read = false?)")
         return gather(self.stack(), indices, name=name)
 
     def unstack(self, value, name=None) -> TensorArray:
