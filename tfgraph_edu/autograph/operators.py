@@ -15,6 +15,7 @@ import numpy as np
 from ..eager import control_flow as cf
 from ..eager.graph_builder import building_graph
 from ..eager.tensor import EagerTensor
+from ..errors import OperatorNotAllowedInGraphError
 from ..graph.graph import Tensor
 from ..ops import _core, array_ops, math_ops
 from ..ops.convert import is_tensor, to_tensor
@@ -260,8 +261,19 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     """``while test(): body()`` - as a While op when the test is a symbolic tensor."""
     cond = test()
     if _symbolic(cond):
+        _refuse_loop_else(opts, "Using a symbolic `tf.Tensor` as a Python `bool`")
         return _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=cond)
     _py_loop_guard(lambda: bool(cond), body, test)
+
+
+def _refuse_loop_else(opts, what):
+    """TF 2.21's AutoGraph leaves a loop with an ``else`` block unconverted: on a tensor it is
+    Python's loop, which a symbolic tensor refuses (we must not answer as Python would)."""
+    if (opts or {}).get("loop_else"):
+        raise OperatorNotAllowedInGraphError(
+            f"{what} is not allowed: AutoGraph does not convert a loop that has an `else` "
+            "block. Remove the `else` (use a flag set before `break` and an `if` after the "
+            "loop) so the loop becomes a TensorFlow loop.")
 
 
 def _py_loop_guard(first_check, body, test, iterations=None):
@@ -426,6 +438,11 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
     set_state(tuple(init))
     out = list(init)
     unchanged: set[int] = set()
+    if any(symbol_names[i] == "retval_" and not isinstance(after[i], UndefinedReturnValue)
+           for i in missing):
+        # TF 2.21 refuses a return inside a tensor loop (the return value has no value to
+        # start the loop with); answering as Python would is an answer TF never gives
+        raise NotImplementedError(_RETURN_IN_LOOP)
     with _core.using_interpreter(builder):
         for i in missing:
             v = after[i]
@@ -445,6 +462,12 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
                                  f"{_DEFINE_FIX}")
             out[i] = cf.pack_as(v, [_zeros_like_value(x) for x in cf.flatten(v)])
     return out, unchanged
+
+
+_RETURN_IN_LOOP = (
+    "a return statement cannot be placed inside this TensorFlow loop; this may happen if a "
+    "return statement depends on a static Python condition such as a hyperparameter. "
+    "Set the result in a variable and `break` instead, then return it after the loop.")
 
 
 def _probe_values(init):
@@ -475,6 +498,7 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         return dataset_loop(extra_test, body, get_state, set_state, symbol_names, opts)
     # -- end tf.data
     if _symbolic(iter_):
+        _refuse_loop_else(opts, "Iterating over a symbolic `tf.Tensor`")
         return _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
     if isinstance(iter_, EagerTensor):
         iter_ = list(iter_) if iter_.shape.rank else [iter_]
