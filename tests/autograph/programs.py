@@ -325,7 +325,8 @@ CASES = [
 # returns inside a tensor loop: TF 2.21 raises NotImplementedError ("a return statement cannot
 # be placed inside this TensorFlow loop") when they are traced on tensors; Python numbers and
 # eager tensors run them as Python
-RETURN_IN_TENSOR_LOOP = [(return_in_while, [(50,), (0,), (20000,)]), (is_prime, [(13,), (15,), (1,)])]
+RETURN_IN_TENSOR_LOOP = [(return_in_while, [(50,), (0,), (20000,)]),
+                         (is_prime, [(13,), (15,), (1,)])]
 
 TENSOR_ONLY = [
     (tensor_loop_sum, [(5,), (0,)], lambda n: sum(i * i for i in range(n))),
