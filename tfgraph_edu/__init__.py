@@ -64,7 +64,8 @@ from .ops.array_ops import (  # noqa: F401
 from .ops.array_ops import range_ as range  # noqa: F401
 from .ops.array_ops import slice_ as slice  # noqa: F401
 from .ops.convert import TensorBase as Tensor  # noqa: F401
-from .ops.convert import constant, is_tensor  # noqa: F401
+from .ops.convert import constant  # noqa: F401
+from .ops.convert import is_tf_type as is_tensor  # noqa: F401
 from .ops.convert import to_tensor as convert_to_tensor  # noqa: F401
 from .ops.io_ops import print_ as print  # noqa: F401
 from .ops.math_ops import (  # noqa: F401

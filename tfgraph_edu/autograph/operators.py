@@ -529,14 +529,16 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
 
 def _range_parts(iter_):
     """``(start, limit, delta, ascending)`` when ``iter_`` is an integer ``tf.range`` with a
-    constant non-zero step, else None (a float range keeps its exact ``start + k * delta``
+    constant non-zero step (``ascending`` None for a tensor step), else None (a float range keeps its exact ``start + k * delta``
     elements, which repeated addition would round differently)."""
     op = getattr(iter_, "op", None)
     if op is None or op.type != "Range" or len(op.inputs) != 3 or not iter_.dtype.is_integer:
         return None
     start, limit, delta = op.inputs
     step = _core.constant_value(delta)
-    if step is None or step.ndim or not step:
+    if step is None:  # a tensor step: its sign picks the test at run time, as TF's does
+        return start, limit, delta, None
+    if step.ndim or not step:
         return None
     return start, limit, delta, bool(step > 0)
 
@@ -563,7 +565,12 @@ def _tf_range_for(parts, extra_test, body, get_state, set_state, symbol_names, o
 
     def test():
         i = state["i"]
-        more = math_ops.less(i, limit) if ascending else math_ops.greater(i, limit)
+        if ascending is None:  # TF's test: (delta >= 0 and i < limit) or (delta < 0 and ...)
+            more = math_ops.logical_or(
+                math_ops.logical_and(math_ops.greater_equal(delta, 0), math_ops.less(i, limit)),
+                math_ops.logical_and(math_ops.less(delta, 0), math_ops.greater(i, limit)))
+        else:
+            more = math_ops.less(i, limit) if ascending else math_ops.greater(i, limit)
         if extra_test is None:
             return more
         return and_(lambda: more, extra_test)
