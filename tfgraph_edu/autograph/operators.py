@@ -529,8 +529,9 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
 
 def _range_parts(iter_):
     """``(start, limit, delta, ascending)`` when ``iter_`` is an integer ``tf.range`` with a
-    constant non-zero step (``ascending`` None for a tensor step), else None (a float range keeps its exact ``start + k * delta``
-    elements, which repeated addition would round differently)."""
+    constant non-zero step (``ascending`` None for a tensor step), else None (a float range
+    keeps its exact ``start + k * delta`` elements, which repeated addition would round
+    differently)."""
     op = getattr(iter_, "op", None)
     if op is None or op.type != "Range" or len(op.inputs) != 3 or not iter_.dtype.is_integer:
         return None
