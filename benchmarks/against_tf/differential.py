@@ -65,7 +65,9 @@ def record(x):
 
 
 def error_record(exc):
-    return ("error", type(exc).__name__, str(exc).strip().splitlines()[0][:200] if str(exc) else "")
+    """The class is compared; the first and last lines of the message are kept to read."""
+    lines = [ln for ln in str(exc).strip().splitlines() if ln.strip()] or [""]
+    return ("error", type(exc).__name__, lines[0][:200], lines[-1].strip()[:200])
 
 
 _NUMBER = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:e[-+]?\d+)?|nan|-?inf")
@@ -174,6 +176,8 @@ class Tally:
             c["agree"] += 1
             return
         label, d, a, b = kinds[0]
+        if b[0] == "error" and b[1] == "AttributeError" and "has no attribute" in b[3]:
+            departure = "API missing in tfgraph_edu (a loud AttributeError)"
         if departure:  # a known, deliberate difference: counted apart, not listed
             c[f"departure: {departure}"] += 1
             return
