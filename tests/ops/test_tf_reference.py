@@ -93,3 +93,57 @@ def test_is_tensor_answers_true_for_variables():
     # TensorFlow 2.21 gives True for a Variable, False for a Python int and a numpy array
     assert tf.is_tensor(tf.Variable(1.0))
     assert not tf.is_tensor(1) and not tf.is_tensor(np.array(1))
+
+
+_X = [[1.0, 5.0], [3.0, 5.0], [2.0, 0.0], [7.0, -1.0]]
+_W = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+
+
+@pytest.mark.parametrize("name,value,grad", [
+    # TensorFlow 2.21 gives these values and gradients of sum(segment_op(x, [0, 0, 2, 2]) * _W)
+    ("segment_sum", [[4, 10], [0, 0], [9, -1]], [[1, 2], [1, 2], [5, 6], [5, 6]]),
+    ("segment_mean", [[2, 5], [0, 0], [4.5, -0.5]], [[0.5, 1], [0.5, 1], [2.5, 3], [2.5, 3]]),
+    ("segment_max", [[3, 5], [0, 0], [7, 0]], [[0, 1], [1, 1], [0, 6], [5, 0]]),
+    ("segment_min", [[1, 5], [0, 0], [2, -1]], [[1, 1], [0, 1], [5, 0], [0, 6]]),
+])
+def test_segment_reductions_and_their_gradients(name, value, grad):
+    fn = getattr(tf.math, name)
+    ids = tf.constant([0, 0, 2, 2])
+    x = tf.Variable(_X)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(fn(x, ids) * tf.constant(_W))
+    assert fn(x, ids).numpy().tolist() == value
+    assert _graph(lambda a: fn(a, ids), tf.constant(_X)).numpy().tolist() == value
+    assert tape.gradient(y, x).numpy().tolist() == grad
+
+
+def test_unsorted_segment_reductions():
+    lo, hi = float(np.finfo(np.float32).min), float(np.finfo(np.float32).max)
+    ids = tf.constant([2, 0, 2, 0])
+    x = tf.constant(_X)
+    # TensorFlow 2.21 gives these (an unwritten bucket holds float32's lowest/highest)
+    assert tf.math.unsorted_segment_sum(x, ids, 4).numpy().tolist() == [
+        [10, 4], [0, 0], [3, 5], [0, 0]]
+    assert tf.math.unsorted_segment_max(x, ids, 4).numpy().tolist() == [
+        [7, 5], [lo, lo], [2, 5], [lo, lo]]
+    assert tf.math.unsorted_segment_min(x, ids, 4).numpy().tolist() == [
+        [3, -1], [hi, hi], [1, 0], [hi, hi]]
+    v = tf.Variable(_X)
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.math.unsorted_segment_max(v, ids, 3) * tf.constant(_W))
+    assert tape.gradient(y, v).numpy().tolist() == [[0, 6], [0, 2], [5, 0], [1, 0]]
+    # negative ids are dropped: TensorFlow 2.21 gives [5 0 0]
+    assert tf.math.unsorted_segment_sum(tf.constant([1, 2, 3]), tf.constant([-1, 0, 0]),
+                                        3).numpy().tolist() == [5, 0, 0]
+
+
+def test_segment_id_errors():
+    # TensorFlow 2.21 gives InvalidArgumentError "segment ids are not increasing",
+    # "segment_ids should be the same size as dimension 0 of input." and
+    # "segment_ids[0] = 5 is out of range [0, 3)"
+    with pytest.raises(tf.errors.InvalidArgumentError, match="segment ids are not increasing"):
+        tf.math.segment_sum(tf.constant([1, 2, 3]), tf.constant([1, 0, 0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="same size as dimension 0"):
+        tf.math.segment_sum(tf.constant([1, 2, 3]), tf.constant([0, 0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"segment_ids\[0\] = 5 is out"):
+        tf.math.unsorted_segment_sum(tf.constant([1, 2, 3]), tf.constant([5, 0, 0]), 3)
