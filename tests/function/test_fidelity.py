@@ -456,6 +456,9 @@ def test_other_objects_match_by_equality_and_the_tracing_protocol():
         def __hash__(self):
             return hash(self.fruit_type)
 
+        def placeholder_value(self, placeholder_context):  # abstract in TF 2.21
+            return self.fruit_type()
+
     class FruitWithTraceType:
         def __tf_tracing_type__(self, context):
             return FruitTraceType(type(self))

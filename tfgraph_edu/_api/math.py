@@ -1,6 +1,6 @@
 """``tf.math``: elementwise math, comparisons, logic and reductions (re-exports)."""
 
-from ..ops.array_ops import unsorted_segment_sum  # noqa: F401
+from ..ops.indexing_ops import unsorted_segment_sum  # noqa: F401
 from ..ops.linalg_ops import norm  # noqa: F401
 from ..ops.math_extra_ops import (  # noqa: F401
     ceil,

@@ -1,5 +1,5 @@
 """Segment reductions: ``tf.math.segment_sum/mean/max/min`` over sorted segment ids and
-``tf.math.unsorted_segment_max/min`` (layer 1).  ``unsorted_segment_sum`` lives in array_ops
+``tf.math.unsorted_segment_max/min`` (layer 1).  ``unsorted_segment_sum`` lives in indexing_ops
 (gather's gradient uses it).
 
 As in TensorFlow: sorted ids must be non-decreasing and non-negative, and an empty segment
@@ -15,7 +15,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
 from ..shapes import TensorShape
-from . import array_ops, math_ops
+from . import creation_ops, indexing_ops, math_ops, shape_ops
 from ._core import bind, constant_value, define
 
 
@@ -63,18 +63,18 @@ def _sorted_shape(data, ids):
 def _expand_rows(counts, like):
     """A vector over rows reshaped to broadcast against ``like`` ([N, 1, ...])."""
     rank = like.shape.rank
-    return array_ops.reshape(counts, [-1] + [1] * (rank - 1))
+    return shape_ops.reshape(counts, [-1] + [1] * (rank - 1))
 
 
 def _sum_grad(op, g):
-    return array_ops.gather(g, op.inputs[1]), None
+    return indexing_ops.gather(g, op.inputs[1]), None
 
 
 def _mean_grad(op, g):
     data, ids = op.inputs
-    counts = bind(SegmentSum, (array_ops.ones_like(ids, dtype=g.dtype), ids), None, None)
-    counts = math_ops.maximum(counts, array_ops.ones_like(counts))
-    return array_ops.gather(math_ops.divide(g, _expand_rows(counts, g)), ids), None
+    counts = bind(SegmentSum, (creation_ops.ones_like(ids, dtype=g.dtype), ids), None, None)
+    counts = math_ops.maximum(counts, creation_ops.ones_like(counts))
+    return indexing_ops.gather(math_ops.divide(g, _expand_rows(counts, g)), ids), None
 
 
 def _extreme_grad(sum_op, extra=()):
@@ -82,10 +82,10 @@ def _extreme_grad(sum_op, extra=()):
     def grad(op, g):
         data, ids = op.inputs[0], op.inputs[1]
         selected = math_ops.cast(
-            math_ops.equal(data, array_ops.gather(op.outputs[0], ids)), g.dtype)
+            math_ops.equal(data, indexing_ops.gather(op.outputs[0], ids)), g.dtype)
         counts = bind(sum_op, (selected, ids) + tuple(op.inputs[2:]), None, None)
-        share = math_ops.divide(g, math_ops.maximum(counts, array_ops.ones_like(counts)))
-        return (math_ops.multiply(selected, array_ops.gather(share, ids)), None) + extra
+        share = math_ops.divide(g, math_ops.maximum(counts, creation_ops.ones_like(counts)))
+        return (math_ops.multiply(selected, indexing_ops.gather(share, ids)), None) + extra
     return grad
 
 
@@ -157,13 +157,13 @@ def _highest(dt):
 
 UnsortedSegmentMax = define(
     "UnsortedSegmentMax", ("data", "segment_ids", "num_segments"),
-    _unsorted_kernel(np.maximum, _lowest), array_ops.UnsortedSegmentSum.shape,
-    _extreme_grad(array_ops.UnsortedSegmentSum, (None,)), T=(0,), dtypes=_REAL,
+    _unsorted_kernel(np.maximum, _lowest), indexing_ops.UnsortedSegmentSum.shape,
+    _extreme_grad(indexing_ops.UnsortedSegmentSum, (None,)), T=(0,), dtypes=_REAL,
     input_dtypes={1: _dt.int32, 2: _dt.int32})
 UnsortedSegmentMin = define(
     "UnsortedSegmentMin", ("data", "segment_ids", "num_segments"),
-    _unsorted_kernel(np.minimum, _highest), array_ops.UnsortedSegmentSum.shape,
-    _extreme_grad(array_ops.UnsortedSegmentSum, (None,)), T=(0,), dtypes=_REAL,
+    _unsorted_kernel(np.minimum, _highest), indexing_ops.UnsortedSegmentSum.shape,
+    _extreme_grad(indexing_ops.UnsortedSegmentSum, (None,)), T=(0,), dtypes=_REAL,
     input_dtypes={1: _dt.int32, 2: _dt.int32})
 
 

@@ -1,4 +1,4 @@
-"""The graph builder: the interpreter that adds nodes instead of running kernels (layer 4).
+"""The graph builder: the interpreter that adds nodes instead of running kernels (layer 4a).
 
 While a function is traced, :func:`ops._core.bind` sends every op here.  The
 builder converts inputs (Python values become ``Const`` nodes named like
@@ -16,6 +16,8 @@ import sys
 import numpy as np
 
 from .. import dtypes as _dt
+from ..eager import tape as _tape
+from ..eager.tensor import EagerTensor
 from ..errors import OpError
 from ..graph.graph import Graph, Tensor
 from ..graph.naming import check_scope_name, sanitize
@@ -24,8 +26,6 @@ from ..ops._core import type_name
 from ..ops._rules import fmt
 from ..ops.convert import Const, holds_graph_tensor, target_dtypes, to_numpy, to_tensor
 from ..shapes import TensorShape
-from . import tape as _tape
-from .tensor import EagerTensor
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
