@@ -482,6 +482,39 @@ def f(n):
 for n in (2, 4, 8):
     print(f(tf.constant(n)))
 """),
+    ("return inside a tensor loop under a Python condition", """
+@tf.function
+def f(n, early=False):
+    s = tf.constant(0)
+    for i in tf.range(n):
+        if early:
+            return s
+        s += i
+    return s
+print(f(tf.constant(4)))
+"""),
+    ("return inside a Python loop over a tensor condition", """
+@tf.function
+def f(x):
+    for i in range(3):
+        if x > i:
+            return x
+    return -x
+print(f(tf.constant(1)))
+"""),
+    ("gather out of range inside tf.function", """
+@tf.function
+def f(i):
+    return tf.gather(tf.constant([10, 20, 30]), i)
+print(f(tf.constant(1)))
+print(f(tf.constant(3)))
+"""),
+    ("segment ops inside tf.function", """
+@tf.function
+def f(x, ids):
+    return tf.math.segment_sum(x, ids), tf.math.unsorted_segment_max(x, ids, 4)
+print(f(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 0, 2])))
+"""),
     ("return inside a while loop", """
 @tf.function
 def f(x):
