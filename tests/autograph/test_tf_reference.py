@@ -65,3 +65,19 @@ def test_loops_with_else_run_as_python_eagerly_and_over_python_ranges():
     assert int(for_else(tf.constant(3))) == 103
     assert int(for_else_break(tf.constant(5))) == 1
     assert int(tf.function(python_for_else)(tf.constant(3))) == 106
+
+
+def test_the_test_that_picks_a_tensor_while_leaves_no_op_in_the_graph():
+    @tf.function
+    def f(n):
+        s = 0
+        while s < n:
+            s += 1
+        return s
+
+    types = [op.type for op in f.get_concrete_function(tf.constant(1)).graph.get_operations()]
+    # TensorFlow 2.21 gives ['Placeholder', 'Const', 'Const', 'Const', 'StatelessWhile',
+    # 'Identity']: the comparison lives only inside the loop's condition function
+    assert "Greater" not in types and "Less" not in types
+    assert types.count("StatelessWhile") == 1
+    assert int(f(tf.constant(5))) == 5

@@ -258,8 +258,12 @@ def _check_branch_values(name, a, b):
 
 # -- while -
 def while_stmt(test, body, get_state, set_state, symbol_names, opts):
-    """``while test(): body()`` - as a While op when the test is a symbolic tensor."""
-    cond = test()
+    """``while test(): body()`` - as a While op when the test is a symbolic tensor.
+
+    As TF does, the first test that picks the kind of loop runs in a scratch graph: its ops
+    do not stay in the function's graph."""
+    builder = building_graph()
+    cond = cf.Subgraph(builder, "while_dispatch").run(test) if builder else test()
     if _symbolic(cond):
         _refuse_loop_else(opts, "Using a symbolic `tf.Tensor` as a Python `bool`")
         return _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=cond)
