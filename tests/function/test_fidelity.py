@@ -303,9 +303,12 @@ def test_a_leaked_tensor_has_no_numpy_and_cannot_be_captured():
         b += leaked[0]
         return b
 
-    with pytest.raises(TypeError, match="tf.Graph captured an external symbolic tensor. The "
-                                        "symbolic tensor 'add:0' created by node 'add'"):
+    # TensorFlow 2.21's message (older TFs said "tf.Graph captured an external symbolic tensor")
+    with pytest.raises(TypeError, match=r"<tf.Tensor 'add:0' shape=\(\) dtype=int32> is out of "
+                                        "scope and cannot be used here") as info:
         captures_leaked_tensor(tf.constant(2))
+    assert "because it was defined in FuncGraph(name=leaky_function, id=" in str(info.value)
+    assert not str(info.value).startswith("in user code")
 
 
 # -- eager tensors and variables --------------------------------------------------------------
@@ -478,3 +481,16 @@ def test_other_objects_match_by_equality_and_the_tracing_protocol():
     assert get_mixed_flavor.experimental_get_tracing_count() == 1  # re-uses the trace
     assert get_mixed_flavor(Mango(), Mango()).numpy().tolist() == [6, 8]
     assert get_mixed_flavor.experimental_get_tracing_count() == 2
+
+
+def test_a_traced_graph_is_a_funcgraph_named_after_the_function():
+    # TensorFlow 2.21: type(...).__name__ gives Function, ConcreteFunction, FuncGraph, and
+    # the graph prints as FuncGraph(name=<python name>, id=<number>)
+    def add_one(x):
+        return x + 1
+
+    fn = tf.function(add_one)
+    concrete = fn.get_concrete_function(tf.constant(1))
+    names = [type(o).__name__ for o in (fn, concrete, concrete.graph)]
+    assert names == ["Function", "ConcreteFunction", "FuncGraph"]
+    assert re.fullmatch(r"FuncGraph\(name=add_one, id=\d+\)", repr(concrete.graph))

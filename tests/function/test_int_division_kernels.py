@@ -37,3 +37,13 @@ def test_float_division_by_constant_zero_is_inf_as_in_tf():
     f = tf.function(lambda x: x // 0.0)
     out = f(tf.constant([1.0, -1.0])).numpy()
     assert np.isinf(out).all() and out[0] > 0 > out[1]
+
+
+def test_an_empty_integer_division_by_zero_divides_nothing():
+    # TensorFlow 2.21: floormod/floordiv of an empty int32 tensor by 0 give empty tensors (no
+    # error), eagerly and in a tf.function; a reduction's gradient over a scalar computes
+    # (axes + rank) % rank with rank 0 and no axes this way
+    empty = tf.constant([], tf.int32)
+    for fn in (tf.math.floormod, tf.math.floordiv, tf.function(lambda x, y: x % y)):
+        out = fn(empty, tf.constant(0))
+        assert out.shape == (0,) and out.dtype == tf.int32

@@ -84,11 +84,13 @@ def _zero_division():
 
 
 def _int_checked(fn):
-    """An integer-safe FloorDiv/FloorMod kernel: TF's error for a zero integer divisor."""
+    """An integer-safe FloorDiv/FloorMod kernel: TF's error for a zero integer divisor that
+    divides something (an empty result divides nothing: no error, as in TF)."""
     quiet = ignoring_float_errors(fn, 2)
 
     def kernel(x, y):
-        if x.dtype.kind in "iu" and not (y.all() if y.__class__ is np.ndarray else y):
+        if x.dtype.kind in "iu" and x.size and not (
+                y.all() if y.__class__ is np.ndarray else y):
             raise _zero_division()
         return quiet(x, y)
     return kernel

@@ -10,13 +10,13 @@ the order of side effects never changes.  One sweep is linear in the graph size.
 
 from __future__ import annotations
 
-from ..graph.graph import Graph, Operation
+from ..graph.graph import Operation
 from ..ops.convert import Const
 
 
 def copy_graph(graph, inputs, outputs):
     """A copy of ``graph`` (new Operation and Tensor objects): (graph, inputs, outputs)."""
-    g = Graph(graph.name)
+    g = type(graph)(graph.name)
     g.outer_graph = getattr(graph, "outer_graph", None)
     tmap: dict[int, object] = {}
     omap: dict[int, object] = {}

@@ -201,15 +201,21 @@ class GraphBuilder:
                 f"{t.graph.name}, which is out of scope. A value made in a loop body or a branch "
                 "leaves it only as a loop variable or a branch output (for lists of values, "
                 "use a tf.TensorArray).")
-        raise TypeError(  # TensorFlow's class and message for a leaked graph tensor
-            f"tf.Graph captured an external symbolic tensor. The symbolic tensor '{t.name}' "
-            f"created by node '{t.op.name}'{where} is captured by the tf.Graph being executed "
-            "as an input. But a tf.Graph is not allowed to take symbolic tensors from another "
-            f"graph ({t.graph.name}) as its inputs. Make sure all captured inputs of the "
-            "executing tf.Graph are not symbolic tensors. Use return values, explicit Python "
-            "locals or TensorFlow collections to access it. Please see "
+        # TensorFlow 2.21's class and message for a tensor leaked out of another trace;
+        # raised as it is (not "in user code"), as TF does
+        defined = ""
+        if t.op.source:
+            file, line, *func = t.op.source
+            defined = (f"\n\n{t!r} was defined here:\n    File \"{file}\", line {line}"
+                       + (f", in {func[0]}" if func and func[0] else ""))
+        exc = TypeError(
+            f"{t!r} is out of scope and cannot be used here. Use return values, explicit "
+            "Python locals or TensorFlow collections to access it.\nPlease see "
             "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values"
-            " for more information.")
+            f" for more information.{defined}\n\nThe tensor {t!r} cannot be accessed from "
+            f"here, because it was defined in {t.graph!r}, which is out of scope.")
+        exc.ag_error_metadata = ()  # AutoGraph leaves it as it is
+        raise exc
 
     def evaluate_constant(self, tensor: Tensor) -> np.ndarray:
         """The value of ``tensor`` if it depends on no function input or state (else ValueError).
@@ -287,3 +293,4 @@ def building_graph() -> GraphBuilder | None:
     """The graph builder in effect, or None when executing eagerly."""
     interp = _core.interpreter()
     return None if interp.executing_eagerly else interp
+
