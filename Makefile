@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup graphviz browser lab test bench bench-tf clean
+.PHONY: setup graphviz browser lab test bench bench-tf check-tf clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -92,6 +92,14 @@ classroom: setup
 	fi
 	$(BIN)/python -m pip install --quiet -e '.[dev,classroom]'
 	$(BIN)/python benchmarks/classroom.py --hub -n $(LEARNERS)
+
+# Optional, not part of `make test`: the same programs under real TensorFlow and tfgraph_edu,
+# compared value by value (benchmarks/against_tf/README.md)
+check-tf:
+	@test -x .venv-tf/bin/python || $(PY) -m venv .venv-tf
+	.venv-tf/bin/python -m pip install --quiet --upgrade pip
+	.venv-tf/bin/python -m pip install --quiet tensorflow-cpu jax hypothesis -e .
+	PYTHONPATH=$(CURDIR) .venv-tf/bin/python benchmarks/against_tf/differential.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .venv-tf .classroom .pytest_cache .ruff_cache .mypy_cache .hypothesis build dist *.egg-info
