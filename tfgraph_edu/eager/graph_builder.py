@@ -27,6 +27,7 @@ from ..shapes import TensorShape
 from . import tape as _tape
 from .tensor import EagerTensor
 
+_SCALAR = TensorShape(())  # shared by every scalar constant (shapes are immutable)
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -47,9 +48,18 @@ def user_frame(depth: int = 2):
             if origin is not None:
                 return origin
         elif not name.startswith(_PACKAGE_DIR):
-            return (name, f.f_lineno, f.f_code.co_name)
+            where = (name, f.f_lineno, f.f_code.co_name)
+            shared = _SOURCES.get(where)  # one tuple per line, not one per node (memory)
+            if shared is None:
+                if len(_SOURCES) >= 65536:
+                    _SOURCES.clear()
+                shared = _SOURCES[where] = where
+            return shared
         f = f.f_back
     return None
+
+
+_SOURCES: dict[tuple, tuple] = {}
 
 
 class GraphBuilder:
@@ -132,8 +142,9 @@ class GraphBuilder:
         """A ``Const`` node holding ``value``, named exactly (uniquely) ``name``."""
         g = self.graph
         dtype = _dt.NP_TO_DTYPE[value.dtype]
+        shape = _SCALAR if value.shape == () else TensorShape(value.shape)
         op = g.add_op(g.unique_name(name, scoped=False), Const, [],
-                      {"dtype": dtype, "value": value}, [(TensorShape(value.shape), dtype)],
+                      {"dtype": dtype, "value": value}, [(shape, dtype)],
                       list(g._control_stack[-1]) if g._control_stack else [],
                       source or user_frame())
         return op.outputs[0]

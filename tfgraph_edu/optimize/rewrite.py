@@ -10,7 +10,7 @@ the order of side effects never changes.  One sweep is linear in the graph size.
 
 from __future__ import annotations
 
-from ..graph.graph import Graph, Operation
+from ..graph.graph import Graph, Operation, Tensor
 from ..ops.convert import Const
 
 
@@ -21,17 +21,28 @@ def copy_graph(graph, inputs, outputs):
     tmap: dict[int, object] = {}
     omap: dict[int, object] = {}
     ops = g.operations
+    by_name = g._by_name
     for op in graph.operations:
-        new = Operation(g, op.name, op.opdef, [tmap[id(t)] for t in op.inputs], op.attrs,
-                        [omap[id(c)] for c in op.control_inputs], op.source)
-        new._add_outputs([(t._shape, t._dtype) for t in op.outputs])
-        for old_t, new_t in zip(op.outputs, new.outputs):
-            new_t.handle_shape, new_t.handle_dtype = old_t.handle_shape, old_t.handle_dtype
+        ins = [tmap[id(t)] for t in op.inputs]
+        ctrl = [omap[id(c)] for c in op.control_inputs] if op.control_inputs else ()
+        new = Operation(g, op.name, op.opdef, ins, op.attrs, ctrl, op.source)
+        olds = op.outputs
+        if len(olds) == 1:
+            old_t = olds[0]
+            new_t = Tensor(new, 0, old_t._shape, old_t._dtype)
+            if old_t.handle_shape is not None or old_t.handle_dtype is not None:
+                new_t.handle_shape, new_t.handle_dtype = old_t.handle_shape, old_t.handle_dtype
+            new.outputs = [new_t]
             tmap[id(old_t)] = new_t
+        else:
+            new._add_outputs([(t._shape, t._dtype) for t in olds])
+            for old_t, new_t in zip(olds, new.outputs):
+                new_t.handle_shape, new_t.handle_dtype = old_t.handle_shape, old_t.handle_dtype
+                tmap[id(old_t)] = new_t
         new._id = len(ops)
         ops.append(new)
         omap[id(op)] = new
-        g._by_name[new.name] = new
+        by_name[new.name] = new
     g._names_in_use = dict(graph._names_in_use)
     g.variables = list(graph.variables)
     g._captures = {k: (outer, tmap[id(inner)]) for k, (outer, inner) in graph._captures.items()
@@ -50,6 +61,7 @@ class Rewriter:
         self.outputs = outputs
         self._replace: dict[int, object] = {}
         self._dead_ctrl: dict[int, list] = {}
+        self._removed: list = []  # ops forwarded or dropped, in sweep order
         self._ops: list = []
 
     # -- mapping ---------------------------------------------------------------------------------
@@ -60,6 +72,13 @@ class Rewriter:
             t = r
             r = self._replace.get(id(t))
         return t
+
+    def tensors(self, ts) -> list:
+        """``[self.tensor(t) for t in ts]``, without the calls when nothing was replaced."""
+        replace = self._replace
+        if not replace:
+            return list(ts)
+        return [t if replace.get(id(t)) is None else self.tensor(t) for t in ts]
 
     def has(self, t) -> bool:
         return True
@@ -101,11 +120,13 @@ class Rewriter:
         for old_t, new_t in zip(op.outputs, tensors):
             if new_t is not old_t:
                 self._replace[id(old_t)] = new_t
-        self._dead_ctrl[id(op)] = self.control(op)
+        self._dead_ctrl[id(op)] = self.control(op) if op.control_inputs else ()
+        self._removed.append(op)
 
     def drop(self, op):
         """Remove ``op`` (nothing may use its outputs any more)."""
-        self._dead_ctrl[id(op)] = self.control(op)
+        self._dead_ctrl[id(op)] = self.control(op) if op.control_inputs else ()
+        self._removed.append(op)
 
     def add(self, op, name, opdef, inputs, attrs, specs) -> list:
         """A new op standing in for ``op`` (same source line, its control inputs)."""
@@ -135,15 +156,20 @@ class Rewriter:
     def finish(self):
         """(graph, inputs, outputs) after the sweep."""
         g = self.new
-        kept = {id(op) for op in self._ops}
-        for op in g.operations:
-            if id(op) not in kept and g._by_name.get(op.name) is op:
-                del g._by_name[op.name]
-        for i, op in enumerate(self._ops):
-            op._id = i
-        g.operations = self._ops
-        g._captures = {k: (outer, self.tensor(inner)) for k, (outer, inner)
-                       in g._captures.items() if id(self.tensor(inner).op) in kept}
+        by_name = g._by_name
+        removed = set()
+        for op in self._removed:
+            removed.add(id(op))
+            if by_name.get(op.name) is op:
+                del by_name[op.name]
+        ops = self._ops
+        if removed or len(ops) != len(g.operations):
+            for i, op in enumerate(ops):
+                op._id = i
+        g.operations = ops
+        if g._captures:
+            g._captures = {k: (outer, self.tensor(inner)) for k, (outer, inner)
+                           in g._captures.items() if id(self.tensor(inner).op) not in removed}
         g.inputs = [self.tensor(t) for t in self.inputs]
         g.outputs = [self.tensor(t) for t in self.outputs]
         return g, g.inputs, g.outputs
