@@ -108,7 +108,7 @@ class GraphBuilder:
         if _tape.ACTIVE:
             _tape.record(opdef, converted, attrs, outs)
         n = len(outs)
-        if n == 1 and opdef.output_count(attrs) == 1:
+        if n == 1 and (opdef.num_outputs == 1 or opdef.output_count(attrs) == 1):
             return outs[0]
         if n == 0:
             return op

@@ -36,19 +36,25 @@ def eliminate_common_subexpressions(graph, inputs, outputs, report):
         attrs = op.attrs
         if op_type == "Const":
             value = attrs["value"]
-            if np.asarray(value).nbytes > 1 << 16:
+            if (value.nbytes if type(value) is np.ndarray else np.asarray(value).nbytes) \
+                    > 1 << 16:
                 rw.copy(op)
                 continue
-            if type(value) is np.ndarray and len(attrs) == 2 and value.dtype != object:
-                key = (op_type, (), ("array", value.dtype.str, value.shape, value.tobytes()),
-                       attrs["dtype"])  # what _freeze(attrs) tells apart, built directly
+            if type(value) is np.ndarray and len(attrs) == 2 and "dtype" in attrs \
+                    and value.dtype != object:  # what _freeze(attrs) tells apart, directly
+                key = (op_type, value.dtype, value.shape, value.tobytes(), attrs["dtype"])
             else:
                 key = (op_type, (), _freeze(attrs))
         else:
-            ins = op.inputs
-            if replace:
-                ins = rw.tensors(ins)
+            ins = rw.tensors(op.inputs) if replace else op.inputs
             key = (op_type, tuple(map(id, ins)), _freeze(attrs) if attrs else ())
+            first = seen.get(key)
+            if first is None:
+                seen[key] = rw.copy(op, inputs=ins if replace else None)  # rewired once
+                continue
+            rw.forward(op, list(first.outputs))
+            report.add(op.name, "removed", f"same {op_type} as {first.name}", by=first.name)
+            continue
         first = seen.get(key)
         if first is None:
             seen[key] = rw.copy(op)

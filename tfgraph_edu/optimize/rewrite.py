@@ -15,16 +15,23 @@ from ..ops.convert import Const
 
 
 def copy_graph(graph, inputs, outputs):
-    """A copy of ``graph`` (new Operation and Tensor objects): (graph, inputs, outputs)."""
+    """A copy of ``graph`` (new Operation and Tensor objects): (graph, inputs, outputs).
+
+    A node's inputs are found by position (``_id``, renumbered here), not through a map
+    from every old tensor to its copy: a big graph is copied in one light sweep."""
     g = Graph(graph.name)
     g.outer_graph = getattr(graph, "outer_graph", None)
-    tmap: dict[int, object] = {}
-    omap: dict[int, object] = {}
+    old_ops = graph.operations
+    for i, op in enumerate(old_ops):
+        op._id = i
     ops = g.operations
+    append = ops.append
     by_name = g._by_name
-    for op in graph.operations:
-        ins = [tmap[id(t)] for t in op.inputs]
-        ctrl = [omap[id(c)] for c in op.control_inputs] if op.control_inputs else ()
+    for i, op in enumerate(old_ops):
+        ins = [ops[k].outputs[t.value_index] if old_ops[k := t.op._id] is t.op else _alien(op, t)
+               for t in op.inputs]
+        ctrl = [ops[c._id] if old_ops[c._id] is c else _alien(op, c)
+                for c in op.control_inputs] if op.control_inputs else ()
         new = Operation(g, op.name, op.opdef, ins, op.attrs, ctrl, op.source)
         olds = op.outputs
         if len(olds) == 1:
@@ -33,23 +40,37 @@ def copy_graph(graph, inputs, outputs):
             if old_t.handle_shape is not None or old_t.handle_dtype is not None:
                 new_t.handle_shape, new_t.handle_dtype = old_t.handle_shape, old_t.handle_dtype
             new.outputs = [new_t]
-            tmap[id(old_t)] = new_t
         else:
             new._add_outputs([(t._shape, t._dtype) for t in olds])
             for old_t, new_t in zip(olds, new.outputs):
                 new_t.handle_shape, new_t.handle_dtype = old_t.handle_shape, old_t.handle_dtype
-                tmap[id(old_t)] = new_t
-        new._id = len(ops)
-        ops.append(new)
-        omap[id(op)] = new
+        new._id = i
+        append(new)
         by_name[new.name] = new
+
+    def copied(t):
+        k = t.op._id
+        if k is None or k >= len(old_ops) or old_ops[k] is not t.op:
+            return None
+        return ops[k].outputs[t.value_index]
+
+    def copied_or_error(t):
+        new_t = copied(t)
+        return _alien(None, t) if new_t is None else new_t
+
     g._names_in_use = dict(graph._names_in_use)
     g.variables = list(graph.variables)
-    g._captures = {k: (outer, tmap[id(inner)]) for k, (outer, inner) in graph._captures.items()
-                   if id(inner) in tmap}
-    g.inputs = [tmap[id(t)] for t in inputs]
-    g.outputs = [tmap[id(t)] for t in outputs]
+    g._captures = {k: (outer, copied(inner)) for k, (outer, inner) in graph._captures.items()
+                   if copied(inner) is not None}
+    g.inputs = [copied_or_error(t) for t in inputs]
+    g.outputs = [copied_or_error(t) for t in outputs]
     return g, g.inputs, g.outputs
+
+
+def _alien(op, t):
+    """ValueError for an input (or control input) that is not a node of the graph copied."""
+    what = f"an input of {op.name!r}" if op is not None else "an input or output of the graph"
+    raise ValueError(f"{t.name} ({what}) is not a node of the graph being copied.")
 
 
 class Rewriter:
