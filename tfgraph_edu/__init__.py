@@ -6,6 +6,8 @@ name below is defined in the layer that owns it (see ARCHITECTURE.md).
 
 from . import autograph, dtypes, errors, keras, onnx, saved_model, viz  # noqa: F401
 from ._api import config, debugging, linalg, math, nn, random  # noqa: F401
+from .control_flow.cond_while import cond, while_loop  # noqa: F401
+from .control_flow.tensor_array import TensorArray  # noqa: F401
 from .dtypes import (  # noqa: F401
     DType,
     as_dtype,
@@ -22,51 +24,26 @@ from .dtypes import (  # noqa: F401
     uint8,
 )
 from .eager.context import init_scope, name_scope  # noqa: F401
-from .eager.control_flow import cond, while_loop  # noqa: F401
 from .eager.custom_gradient import custom_gradient  # noqa: F401
 from .eager.dispatch import executing_eagerly  # noqa: F401
 from .eager.tape import GradientTape, UnconnectedGradients  # noqa: F401
 from .eager.tensor import EagerTensor  # noqa: F401
-from .eager.tensor_array import TensorArray  # noqa: F401
 from .eager.variables import Variable  # noqa: F401
 from .function import ConcreteFunction, Function, function  # noqa: F401
 from .graph.graph import Graph, Operation  # noqa: F401
 from .jupyter import load_ipython_extension  # noqa: F401 - `%load_ext tfgraph_edu`
 from .keras.module import Module  # noqa: F401
-from .ops.array_ops import (  # noqa: F401
-    broadcast_to,
-    concat,
-    expand_dims,
-    eye,
-    fill,
-    gather,
-    identity,
-    one_hot,
-    ones,
-    ones_like,
-    rank,
-    reshape,
-    reverse,
-    shape,
-    size,
-    split,
-    squeeze,
-    stack,
-    stop_gradient,
-    strided_slice,
-    tile,
-    transpose,
-    unstack,
-    where,
-    zeros,
-    zeros_like,
-)
-from .ops.array_ops import range_ as range  # noqa: F401
-from .ops.array_ops import slice_ as slice  # noqa: F401
+from .ops.concat_ops import concat, split, stack, unstack  # noqa: F401
 from .ops.convert import TensorBase as Tensor  # noqa: F401
 from .ops.convert import constant, is_tensor  # noqa: F401
 from .ops.convert import to_tensor as convert_to_tensor  # noqa: F401
+from .ops.creation_ops import fill, one_hot, ones, ones_like, zeros, zeros_like  # noqa: F401
+from .ops.creation_ops import range_ as range  # noqa: F401
+from .ops.identity_ops import identity, stop_gradient  # noqa: F401
+from .ops.indexing_ops import gather, strided_slice, where  # noqa: F401
+from .ops.indexing_ops import slice_ as slice  # noqa: F401
 from .ops.io_ops import print_ as print  # noqa: F401
+from .ops.linalg_ops import eye  # noqa: F401
 from .ops.math_ops import (  # noqa: F401
     abs,
     add,
@@ -115,6 +92,18 @@ from .ops.reduction_ops import (  # noqa: F401
     reduce_std,
     reduce_sum,
     reduce_variance,
+)
+from .ops.shape_ops import (  # noqa: F401
+    broadcast_to,
+    expand_dims,
+    rank,
+    reshape,
+    reverse,
+    shape,
+    size,
+    squeeze,
+    tile,
+    transpose,
 )
 from .shapes import TensorShape, TensorSpec  # noqa: F401
 from .tf_logging import get_logger  # noqa: F401

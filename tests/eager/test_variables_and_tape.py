@@ -106,3 +106,11 @@ def test_watch_accessed_variables_false():
         y = v * v
     assert tape.gradient(y, v) is None
     assert tape.watched_variables() == ()
+
+
+def test_variable_classes_are_named_as_in_tensorflow():
+    # TensorFlow 2.21 prints ResourceVariable and _UnreadVariable for these two (the
+    # autodiff guide prints type(x).__name__)
+    v = tf.Variable(2.0)
+    assert type(v).__name__ == "ResourceVariable" and isinstance(v, tf.Variable)
+    assert type(v.assign(3.0)).__name__ == "_UnreadVariable"

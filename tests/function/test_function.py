@@ -391,7 +391,7 @@ def test_bad_arguments_and_leaks():
     def use(x):
         return leak[0] + x
 
-    with pytest.raises(TypeError, match="tf.Graph captured an external symbolic tensor"):
+    with pytest.raises(TypeError, match="is out of scope and cannot be used here"):
         use(tf.constant(1))  # TF's class (the function guide catches TypeError)
 
 

@@ -37,5 +37,5 @@ def test_a_tensor_leaked_from_another_trace_is_a_type_error():
     def uses_it(b):
         return b + leaked[0]
 
-    with pytest.raises(TypeError, match="captured an external symbolic tensor"):
+    with pytest.raises(TypeError, match="is out of scope and cannot be used here"):
         uses_it(tf.constant(2))

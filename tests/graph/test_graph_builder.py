@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 import tfgraph_edu as tf
-from tfgraph_edu.eager.graph_builder import GraphBuilder
 from tfgraph_edu.graph.graph import Graph, OperatorNotAllowedInGraphError
 from tfgraph_edu.ops import graph_ops
 from tfgraph_edu.ops._core import bind, using_interpreter
+from tfgraph_edu.tracing.graph_builder import GraphBuilder
 
 
 @pytest.fixture

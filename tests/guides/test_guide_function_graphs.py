@@ -46,9 +46,33 @@ def test_trace_type_base_class_is_subclassable():
         def __hash__(self):
             return hash(self.kind)
 
-    assert FruitType(int) == FruitType(int) and FruitType(int).is_subtype_of(FruitType(int))
+    # the guide's class has no placeholder_value: TensorFlow 2.21 refuses to create it with
+    # "Can't instantiate abstract class FruitType with abstract method placeholder_value"
+    with pytest.raises(TypeError, match="abstract method placeholder_value"):
+        FruitType(int)
     with pytest.raises(TypeError):
         tf.types.experimental.TraceType()  # abstract, as in TensorFlow
+
+    class Fruit:
+        def __tf_tracing_type__(self, context):
+            return CompleteFruitType(type(self))
+
+    class CompleteFruitType(FruitType):
+        def placeholder_value(self, placeholder_context):
+            return Fruit()
+
+    seen = []
+
+    @tf.function
+    def weight(fruit, x):
+        seen.append(fruit)
+        return x * 2
+
+    apple = Fruit()
+    assert weight(apple, tf.constant(2)).numpy() == 4 and weight(Fruit(), 3).numpy() == 6
+    # as in TF 2.21: traced once per Python value of x, and the traced function sees the
+    # placeholder value, never the argument itself
+    assert len(seen) == 2 and all(type(f) is Fruit and f is not apple for f in seen)
 
 
 def test_dataset_loop_graph_does_not_grow_with_the_data():

@@ -112,11 +112,13 @@ def test_save_a_function_traced_with_python_lists(tmp_path):
     assert (tmp_path / "m" / "variables" / "variables.index").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="saved_model/load.py reads scalar Python parameters "
-                   "only; a list-traced function is refused at load (SavedModelError)")
 def test_load_a_function_traced_with_python_lists(tmp_path):
     m = _Scaled()
     m([1.0, 1.0, 1.0])
     tf.saved_model.save(m, str(tmp_path / "m"))
     loaded = tf.saved_model.load(str(tmp_path / "m"))
     assert loaded([1.0, 1.0, 1.0]).numpy() == 6.0
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+        loaded([1.0, 1.0, 2.0])  # never traced with these values: TF 2.21 raises this too
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+        loaded((1.0, 1.0, 1.0))  # a tuple is not the list it was traced with

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 import tfgraph_edu as tf
-from tfgraph_edu.eager.graph_builder import GraphBuilder
 from tfgraph_edu.graph.graph import Graph
 from tfgraph_edu.ops import REGISTRY, bind
 from tfgraph_edu.ops._core import using_interpreter
+from tfgraph_edu.tracing.graph_builder import GraphBuilder
 
 from .cases import CASES, TESTED_ELSEWHERE
 

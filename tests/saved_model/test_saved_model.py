@@ -107,7 +107,7 @@ def test_structures_and_signature_errors(saved):
     loaded = tf.saved_model.load(saved)
     out = loaded.f(tf.constant([1.0, 0.0]))
     assert out["sum"].numpy().tolist() == [2.0, 2.0] and out["scaled"].numpy().tolist() == [3, 0]
-    with pytest.raises(TypeError, match="was not saved for these arguments"):
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
         loaded.f(tf.constant([1, 2]))
 
 

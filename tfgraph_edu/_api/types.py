@@ -21,9 +21,10 @@ class TraceType(abc.ABC):
     def most_specific_common_supertype(self, others):
         """The narrowest type covering self and ``others``, or None."""
 
-    def placeholder_value(self, placeholder_context=None):
-        """The value tracing uses for an argument of this type."""
-        raise NotImplementedError(f"{type(self).__name__} has no placeholder_value")
+    @abc.abstractmethod
+    def placeholder_value(self, placeholder_context):
+        """The value the Python function sees, while it is traced, for an argument of this
+        type (abstract in TensorFlow 2.21 too: a subclass without it cannot be created)."""
 
     @abc.abstractmethod
     def __eq__(self, other) -> bool: ...

@@ -19,7 +19,7 @@ import time
 import types
 import weakref
 
-from ..eager.graph_builder import GENERATED_SOURCES
+from ..tracing.graph_builder import GENERATED_SOURCES
 from . import analysis, operators, pipeline, templates
 
 _log = logging.getLogger("tensorflow")

@@ -11,8 +11,8 @@ import linecache
 import os
 import sys
 
-from ..eager.graph_builder import GENERATED_SOURCES
 from ..errors import OpError
+from ..tracing.graph_builder import GENERATED_SOURCES
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -12,12 +12,12 @@ import logging
 
 import numpy as np
 
-from ..eager import control_flow as cf
-from ..eager.graph_builder import building_graph
+from ..control_flow import cond_while as cf
 from ..eager.tensor import EagerTensor
 from ..graph.graph import Tensor
-from ..ops import _core, array_ops, math_ops
+from ..ops import _core, creation_ops, math_ops, shape_ops
 from ..ops.convert import is_tensor, to_tensor
+from ..tracing.graph_builder import building_graph
 
 _log = logging.getLogger("tensorflow")
 UNROLL_WARNING_ITERATIONS = 3000  # TF warns when a Python loop keeps adding ops this long
@@ -107,7 +107,7 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
     from . import conversion
     kwargs = kwargs or {}
     if f is range and any(_symbolic(a) for a in args):
-        return array_ops.range_(*args, **kwargs)
+        return creation_ops.range_(*args, **kwargs)
     if f is len and len(args) == 1 and _symbolic(args[0]):
         return _tensor_len(args[0])
     target = conversion.convertible(f)
@@ -122,7 +122,7 @@ def _tensor_len(t):
                          "iterate over a tensor of rank 1 or more, or use tf.range.")
     if t.shape.rank is not None and t.shape.rank > 0 and t.shape.dims[0] is not None:
         return t.shape.dims[0]
-    return array_ops.shape(t)[0]
+    return shape_ops.shape(t)[0]
 
 
 def _symbolic(x) -> bool:
@@ -461,8 +461,8 @@ def _zeros_like_value(v):
     """A zero of the type a loop body gives a variable (its placeholder before the loop)."""
     if isinstance(v, Tensor):
         dims = [d if d is not None else 0 for d in (v.shape.dims or [])]
-        return array_ops.zeros(dims, v.dtype)
-    return array_ops.zeros_like(to_tensor(v))
+        return creation_ops.zeros(dims, v.dtype)
+    return creation_ops.zeros_like(to_tensor(v))
 
 
 # -- for -

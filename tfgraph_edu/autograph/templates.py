@@ -65,15 +65,18 @@ class Namer:
 
     def __init__(self, taken):
         self.taken = set(taken)
+        self.made: set[str] = set()  # the names this namer made (flags, closures)
 
     def new(self, base: str) -> str:
         if base not in self.taken:
             self.taken.add(base)
+            self.made.add(base)
             return base
         for i in itertools.count(1):
             candidate = f"{base}_{i}"
             if candidate not in self.taken:
                 self.taken.add(candidate)
+                self.made.add(candidate)
                 return candidate
         raise AssertionError
 

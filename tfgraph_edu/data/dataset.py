@@ -229,7 +229,7 @@ class OwnedIterator:
         return self
 
     def __next__(self):
-        from ..eager.graph_builder import building_graph
+        from ..tracing.graph_builder import building_graph
         if building_graph() is not None:
             return self.get_next()
         if not self._value.has_next():
@@ -238,7 +238,7 @@ class OwnedIterator:
 
     def get_next(self):
         """The next element; past the end, ``tf.errors.OutOfRangeError`` as in TF."""
-        from ..eager.graph_builder import building_graph
+        from ..tracing.graph_builder import building_graph
         if building_graph() is not None:
             from .graph_loop import get_next
             return get_next(self._graph_iterator(), self.element_spec)

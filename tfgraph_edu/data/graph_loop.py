@@ -8,9 +8,9 @@ fetched at the top of each iteration, so a partial last batch needs no shape rel
 from __future__ import annotations
 
 from .. import dtypes as _dt
-from ..eager.graph_builder import building_graph
 from ..ops import _core
 from ..ops.dataset_ops import IteratorGetNext, IteratorHasNext
+from ..tracing.graph_builder import building_graph
 from . import structure as _nest
 
 

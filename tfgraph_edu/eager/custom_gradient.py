@@ -18,7 +18,7 @@ import inspect
 import itertools
 import secrets
 
-from ..ops import array_ops
+from ..ops import identity_ops
 from ..ops._core import bind, interpreter
 from ..ops.convert import to_tensor
 from . import tape as _tape
@@ -95,9 +95,9 @@ def _call(f, args, kwargs):
         _tape.record(_CustomOp(name, gradient), flat_result + inputs, None, outs)
     else:
         key = f"CustomGradient-{next(_uid)}-{_PROCESS}"
-        array_ops.GRADIENT_OVERRIDES[key] = gradient
+        identity_ops.GRADIENT_OVERRIDES[key] = gradient
         all_in = flat_result + inputs
-        outs = bind(array_ops.IdentityN, tuple(all_in),
+        outs = bind(identity_ops.IdentityN, tuple(all_in),
                     {"T": tuple(t.dtype for t in all_in), "_gradient_op_type": key}, "IdentityN")
         outs = [outs] if len(all_in) == 1 else list(outs)
     return _tape._pack_like(result, iter(outs[:n]))

@@ -18,6 +18,7 @@ import enum
 import logging
 from contextlib import contextmanager
 
+from ..ops import concat_ops, creation_ops, shape_ops
 from ..ops import convert as _convert
 from .context import name_scope
 
@@ -246,7 +247,7 @@ class GradientTape:
     def _gradients(self, targets, flat_sources, out_grads, unconnected) -> list:
         """The gradients of ``flat_sources`` from the cotangents ``out_grads`` (ones where
         None) of ``targets``; a persistent tape in its context records these ops too."""
-        from ..ops import array_ops, math_ops
+        from ..ops import math_ops
         grads: dict[int, object] = {}
         for i, t in enumerate(targets):
             if hasattr(t, "_tape_key"):  # a variable as target: d(v)/d(v) is one
@@ -255,7 +256,7 @@ class GradientTape:
                 t = _convert.to_tensor(t)
                 key, like = id(t), t
             g = out_grads[i] if out_grads is not None else None
-            g = array_ops.ones_like(like) if g is None else _convert.to_tensor(g)
+            g = creation_ops.ones_like(like) if g is None else _convert.to_tensor(g)
             _accumulate(grads, key, g, math_ops)
         backprop(list(self._entries), grads)
         result = []
@@ -270,7 +271,6 @@ class GradientTape:
                  parallel_iterations=None, experimental_use_pfor=True):
         """d(target[i...])/d(source[j...]) for every element pair: for each source, a tensor of
         shape ``target.shape + source.shape`` (one backward pass per target element)."""
-        from ..ops import array_ops
         self._check_usable()
         unconnected = _unconnected(unconnected_gradients)
         if not experimental_use_pfor and not self._persistent and _eager():
@@ -281,12 +281,13 @@ class GradientTape:
         target = _convert.to_tensor(target)
         n = _known_size(target, "jacobian")
         rows = self._rows(target, flat_sources, n, unconnected,
-                          lambda i: array_ops.reshape(
-                              array_ops.one_hot(i, n, dtype=target.dtype), target.shape.as_list()))
+                          lambda i: shape_ops.reshape(
+                              creation_ops.one_hot(i, n, dtype=target.dtype),
+                              target.shape.as_list()))
         out = []
         for s, col in zip(flat_sources, rows):
             out.append(None if col is None else _reshape_rows(
-                _stack(col, s, array_ops), target.shape.as_list(), array_ops))
+                _stack(col, s), target.shape.as_list()))
         self._finish_use()
         return _pack_like(sources, iter(out))
 
@@ -295,7 +296,7 @@ class GradientTape:
         """Per-example jacobians: ``target[b, y...]`` and ``source[b, x...]`` give
         ``[b, y..., x...]``, assuming example ``b`` of the target depends only on example
         ``b`` of the source."""
-        from ..ops import array_ops, math_ops
+        from ..ops import math_ops
         self._check_usable()
         unconnected = _unconnected(unconnected_gradients)
         target = _convert.to_tensor(target)
@@ -316,18 +317,18 @@ class GradientTape:
         row = n // batch if batch else 0
 
         def cotangent(j):
-            column = array_ops.one_hot(j, row, dtype=target.dtype)
-            ones = array_ops.ones([batch, 1], target.dtype)
-            return array_ops.reshape(math_ops.multiply(ones, column), t_shape.as_list())
+            column = creation_ops.one_hot(j, row, dtype=target.dtype)
+            ones = creation_ops.ones([batch, 1], target.dtype)
+            return shape_ops.reshape(math_ops.multiply(ones, column), t_shape.as_list())
         (col,) = self._rows(target, [source], row, unconnected, cotangent)
         self._finish_use()
         if col is None:  # TensorFlow returns zeros here whatever unconnected_gradients says
-            zeros = array_ops.zeros(t_shape.as_list() + [1] * (s_shape.rank - 1), target.dtype)
-            return zeros * array_ops.zeros_like(
-                array_ops.reshape(source, [batch] + [1] * (t_shape.rank - 1) +
+            zeros = creation_ops.zeros(t_shape.as_list() + [1] * (s_shape.rank - 1), target.dtype)
+            return zeros * creation_ops.zeros_like(
+                shape_ops.reshape(source, [batch] + [1] * (t_shape.rank - 1) +
                                   [-1 if d is None else d for d in s_shape.as_list()[1:]]))
-        stacked = _stack(col, source, array_ops, axis=1)  # [b, row, x...]
-        return _reshape_rows(stacked, t_shape.as_list(), array_ops, keep=1)
+        stacked = _stack(col, source, axis=1)  # [b, row, x...]
+        return _reshape_rows(stacked, t_shape.as_list(), keep=1)
 
     def _rows(self, target, flat_sources, n, unconnected, cotangent) -> list:
         """For each source: the gradient for each cotangent ``cotangent(i)``, i < n (None for
@@ -391,22 +392,22 @@ def _known_size(target, what: str) -> int:
     return int(target.shape.num_elements())
 
 
-def _reshape_rows(stacked, target_dims, array_ops, keep=0):
+def _reshape_rows(stacked, target_dims, keep=0):
     """``stacked`` with its leading ``keep + 1`` axes (batch, flattened target) replaced by
     ``target_dims``; the source's axes after them stay as they are (known or not)."""
     rest = stacked.shape.dims[keep + 1:]
     if all(d is not None for d in rest):
-        return array_ops.reshape(stacked, list(target_dims) + list(rest))
-    tail = array_ops.shape(stacked)[keep + 1:]
-    return array_ops.reshape(stacked, array_ops.concat([list(target_dims), tail], 0))
+        return shape_ops.reshape(stacked, list(target_dims) + list(rest))
+    tail = shape_ops.shape(stacked)[keep + 1:]
+    return shape_ops.reshape(stacked, concat_ops.concat([list(target_dims), tail], 0))
 
 
-def _stack(col, source, array_ops, axis=0):
+def _stack(col, source, axis=0):
     """The gradients in ``col`` stacked along a new axis ``axis``."""
     if isinstance(col, list):
-        return array_ops.stack(col, axis=axis)
+        return concat_ops.stack(col, axis=axis)
     shape = [0] + _source_shape(source).as_list()
-    return array_ops.zeros(shape, source.dtype)
+    return creation_ops.zeros(shape, source.dtype)
 
 
 def backprop(entries, grads: dict) -> None:
@@ -449,7 +450,7 @@ def differentiable(t) -> bool:
 
 def zeros_for(t):
     """A zero gradient for ``t`` (for a resource: zeros shaped like its variable)."""
-    from ..ops import array_ops, list_ops
+    from ..ops import list_ops
     if t.dtype.name == "variant":
         return list_ops._zeros_list(t)
     if t.dtype.name == "resource":
@@ -459,8 +460,8 @@ def zeros_for(t):
             shape, dtype = t._value.var_shape, t._value.var_dtype
         if dtype is None or not shape.is_fully_defined():
             return None  # a handle passed through (a loop's capture): no gradient flows back
-        return array_ops.zeros(shape.as_list(), dtype)
-    return array_ops.zeros_like(t)
+        return creation_ops.zeros(shape.as_list(), dtype)
+    return creation_ops.zeros_like(t)
 
 
 def add_gradients(a, b):

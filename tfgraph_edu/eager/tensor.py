@@ -86,8 +86,8 @@ class EagerTensor(TensorOperators):
     def __iter__(self):
         if not self._value.ndim:
             raise TypeError("Cannot iterate over a scalar tensor.")
-        from ..ops import array_ops
-        return iter(array_ops.unstack(self, num=len(self._value)) if len(self._value) else ())
+        from ..ops import concat_ops
+        return iter(concat_ops.unstack(self, num=len(self._value)) if len(self._value) else ())
 
     def __format__(self, spec):
         """f-strings and ``format`` see the value, as in TensorFlow: ``f"{t}"`` is the numpy

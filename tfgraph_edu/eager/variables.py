@@ -39,6 +39,10 @@ def watching_creation(callback):
 class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc]
     """A variable: a resource handle whose value ops read and assign."""
 
+    def __new__(cls, *args, **kwargs):
+        # as in TF, ``tf.Variable(...)`` makes a ResourceVariable (``type(v).__name__``)
+        return object.__new__(ResourceVariable if cls is Variable else cls)
+
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,
                  import_scope=None, constraint=None, synchronization=None, aggregation=None,
@@ -148,7 +152,7 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         op = _core.bind(opdef, (self.handle, value), {"dtype": self._dtype}, name)
         if not read_value:
             return op
-        unread = object.__new__(UnreadVariable)
+        unread = object.__new__(_UnreadVariable)
         unread.__dict__.update(self.__dict__)
         return unread
 
@@ -201,8 +205,12 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         return f"<tf.Variable '{self.name}' shape={self.shape} dtype={self._dtype.name}>"
 
 
-class UnreadVariable(Variable):
-    """What ``assign`` returns (TensorFlow's ``_UnreadVariable``): the same variable state,
+class ResourceVariable(Variable):
+    """What ``tf.Variable(...)`` returns, named as TensorFlow names its eager variables."""
+
+
+class _UnreadVariable(Variable):
+    """What ``assign`` returns (TensorFlow names its class the same): the same variable state,
     read when used; eagerly its name is ``UnreadVariable``."""
 
     def __init__(self, *args, **kwargs):

@@ -31,18 +31,18 @@ from __future__ import annotations
 from .. import _gc
 from .. import dtypes as _dt
 from ..eager import tape as _tape
-from ..eager.graph_builder import GraphBuilder
 from ..eager.tape import differentiable
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..graph.graph import Graph, Tensor
-from ..ops import array_ops, function_ops, math_ops
+from ..ops import function_ops, identity_ops, math_ops
 from ..ops._core import bind, using_interpreter
 from ..ops.control_flow_ops import GraphFunction
 from ..ops.state_ops import ResourceHandle
 from ..optimize import optimize
 from ..runtime.compiled import CompiledGraph
 from ..runtime.schedule import schedule
+from ..tracing.graph_builder import GraphBuilder
 
 __all__ = ["build_backward", "call_recorded", "differentiable", "FunctionCall"]
 
@@ -140,7 +140,7 @@ def _build_backward(graph, sources, targets, name: str) -> Backward:
             gk = grads.get(id(s))
             if gk is not None:
                 source_index.append(k)
-                outputs.append(array_ops.identity(gk))
+                outputs.append(identity_ops.identity(gk))
     captures = g.captures
     inputs = [inner for _, inner in captures] + cotangents
     g.inputs, g.outputs = inputs, outputs

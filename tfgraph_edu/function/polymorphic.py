@@ -22,15 +22,15 @@ from .. import dtypes as _dt
 from .._traceback import filter_traceback
 from ..autograph import conversion as autograph_conversion
 from ..autograph.errors import in_user_code
+from ..control_flow.tensor_array import TensorArray
 from ..eager import context
-from ..eager.graph_builder import GraphBuilder
 from ..eager.tensor import EagerTensor
-from ..eager.tensor_array import TensorArray
 from ..eager.variables import Variable, watching_creation
 from ..graph.graph import Graph, Tensor
-from ..ops import _core, array_ops
+from ..ops import _core, identity_ops
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape, TensorSpec
+from ..tracing.graph_builder import GraphBuilder
 from . import retracing, signatures, trace_key
 from .concrete import ConcreteFunction, _Slot
 from .events import CallEvent, EventLog, TraceEvent
@@ -569,6 +569,10 @@ def _placeholders_for(value, name, builder, placeholders, leaf_specs):
     if isinstance(value, dict):
         return {k: _placeholders_for(value[k], f"{name}_{k}", builder, placeholders, leaf_specs)
                 for k in sorted(value)}
+    protocol = getattr(type(value), "__tf_tracing_type__", None)
+    if protocol is not None:  # TF traces with the value its TraceType says stands for it
+        return protocol(value, trace_key.TRACING_CONTEXT).placeholder_value(
+            trace_key.TRACING_CONTEXT)
     return value
 
 
@@ -621,7 +625,7 @@ def _outputs(result, builder, flat, python_function=None, depth=0):
     t = result
     if isinstance(t, EagerTensor):
         t = builder.capture(t, "capture")
-    flat.append(array_ops.identity(t, name="Identity"))
+    flat.append(identity_ops.identity(t, name="Identity"))
     return _Slot(len(flat) - 1)
 
 

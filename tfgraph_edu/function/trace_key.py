@@ -86,7 +86,7 @@ def encode(value, leaves: list, where: str, depth: int = 0):
         return (value.dtype, value.shape)
     protocol = getattr(cls, "__tf_tracing_type__", None)
     if protocol is not None:  # the tracing protocol: the object says what its type is
-        trace_type = protocol(value, _TRACING_CONTEXT)
+        trace_type = protocol(value, TRACING_CONTEXT)
         try:
             hash(trace_type)
         except TypeError:
@@ -129,7 +129,7 @@ class TracingContext:
     nothing in it is needed to describe a type)."""
 
 
-_TRACING_CONTEXT = TracingContext()
+TRACING_CONTEXT = TracingContext()
 
 
 class ObjectKey:

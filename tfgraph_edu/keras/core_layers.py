@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from .. import dtypes as _dt
-from ..ops import array_ops, math_ops, nn_ops, reduction_ops
+from ..ops import concat_ops, math_ops, nn_ops, reduction_ops, shape_ops
 from ..ops.convert import to_tensor
 from ..shapes import TensorShape
 from .functional import KerasTensor, _unique
@@ -47,10 +47,10 @@ class Reshape(Layer):
         batch = x.shape.dims[0] if x.shape.rank else None
         lead = [-1] if batch is None or -1 in self.target_shape else [batch]
         if lead == [-1] and -1 in self.target_shape:
-            lead = [array_ops.shape(x)[0]]
-            return array_ops.reshape(x, array_ops.concat(
+            lead = [shape_ops.shape(x)[0]]
+            return shape_ops.reshape(x, concat_ops.concat(
                 [lead, list(self.target_shape)], axis=0))
-        return array_ops.reshape(x, lead + list(self.target_shape))
+        return shape_ops.reshape(x, lead + list(self.target_shape))
 
 
 class Lambda(Layer):

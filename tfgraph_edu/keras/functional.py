@@ -9,10 +9,10 @@ order on real inputs.
 from __future__ import annotations
 
 from .. import dtypes as _dt
-from ..eager.graph_builder import GraphBuilder
 from ..graph.graph import Graph
 from ..ops._core import using_interpreter
 from ..shapes import TensorShape
+from ..tracing.graph_builder import GraphBuilder
 
 
 class KerasTensor:

@@ -6,7 +6,7 @@ import math
 
 from ..eager.context import init_scope, name_scope
 from ..eager.variables import Variable
-from ..ops import array_ops, math_ops, random_ops
+from ..ops import creation_ops, math_ops, random_ops, shape_ops
 from ..ops.convert import to_tensor
 from ..shapes import TensorShape
 from .module import Module
@@ -95,9 +95,9 @@ class Layer(Module):
             if callable(initializer):  # e.g. kernel_initializer=tf.random.normal
                 value = to_tensor(initializer(shape, dtype=dtype))
             elif initializer == "zeros":
-                value = array_ops.zeros(shape, dtype)
+                value = creation_ops.zeros(shape, dtype)
             elif initializer == "ones":
-                value = array_ops.ones(shape, dtype)
+                value = creation_ops.ones(shape, dtype)
             elif initializer in ("glorot_uniform", "orthogonal"):
                 # fans as Keras computes them: a kernel's receptive field counts too
                 receptive = math.prod(shape[:-2]) if len(shape) > 2 else 1
@@ -186,8 +186,8 @@ class Flatten(Layer):
             n = 1
             for d in rest:
                 n *= d
-            return array_ops.reshape(x, [-1, n])
-        return array_ops.reshape(x, [array_ops.shape(x)[0], -1])
+            return shape_ops.reshape(x, [-1, n])
+        return shape_ops.reshape(x, [shape_ops.shape(x)[0], -1])
 
 
 class Dropout(Layer):
@@ -206,5 +206,5 @@ class Dropout(Layer):
         if not training or self.rate == 0:
             return x
         keep = math_ops.cast(math_ops.greater_equal(
-            random_ops.uniform(array_ops.shape(x), seed=self.seed), self.rate), x.dtype)
+            random_ops.uniform(shape_ops.shape(x), seed=self.seed), self.rate), x.dtype)
         return x * keep / (1.0 - self.rate)

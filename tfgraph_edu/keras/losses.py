@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ops import array_ops, math_ops, reduction_ops
+from ..ops import creation_ops, math_ops, reduction_ops, shape_ops
 from ..ops.convert import to_tensor
 
 
@@ -14,9 +14,9 @@ def _match_rank(y_true, y_pred):
     rt, rp = y_true.shape.rank, y_pred.shape.rank
     if rt is not None and rp is not None:
         if rp == rt + 1 and y_pred.shape.dims[-1] == 1:
-            y_true = array_ops.expand_dims(y_true, -1)
+            y_true = shape_ops.expand_dims(y_true, -1)
         elif rt == rp + 1 and y_true.shape.dims[-1] == 1:
-            y_true = array_ops.squeeze(y_true, axis=[-1])
+            y_true = shape_ops.squeeze(y_true, axis=[-1])
     return y_true, y_pred
 
 
@@ -49,10 +49,10 @@ class SparseCategoricalCrossentropy(Loss):
             log_probs = math_ops.log_softmax(y_pred)
         else:
             log_probs = math_ops.log(math_ops.clip_by_value(y_pred, 1e-7, 1.0))
-        labels = array_ops.reshape(math_ops.cast(to_tensor(y_true), "int32"), [-1])
+        labels = shape_ops.reshape(math_ops.cast(to_tensor(y_true), "int32"), [-1])
         depth = y_pred.shape.dims[-1]
         picked = reduction_ops.reduce_sum(
-            array_ops.one_hot(labels, depth, dtype=y_pred.dtype) * log_probs, axis=-1)
+            creation_ops.one_hot(labels, depth, dtype=y_pred.dtype) * log_probs, axis=-1)
         return -reduction_ops.reduce_mean(picked)
 
 
@@ -87,7 +87,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     else:
         log_probs = math_ops.log(math_ops.clip_by_value(y_pred, 1e-7, 1.0))
     depth = y_pred.shape.dims[-1]
-    return -reduction_ops.reduce_sum(array_ops.one_hot(labels, depth, dtype=y_pred.dtype)
+    return -reduction_ops.reduce_sum(creation_ops.one_hot(labels, depth, dtype=y_pred.dtype)
                                      * log_probs, axis=-1)
 
 

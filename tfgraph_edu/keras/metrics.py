@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import dtypes as _dt
 from ..eager.context import init_scope
 from ..eager.variables import Variable
-from ..ops import array_ops, math_ops, reduction_ops
+from ..ops import creation_ops, indexing_ops, math_ops, reduction_ops, shape_ops
 from ..ops.convert import to_tensor
 from .module import _snake
 
@@ -31,7 +31,7 @@ class Metric:
 
     def reset_state(self):
         for v in self.variables:
-            v.assign(array_ops.zeros_like(v))
+            v.assign(creation_ops.zeros_like(v))
 
     reset_states = reset_state
 
@@ -45,8 +45,8 @@ class Metric:
 
 def _safe_div(a, b):
     """a / b, or 0 when nothing was counted (Keras's divide_no_nan)."""
-    b_safe = array_ops.where(math_ops.equal(b, 0), array_ops.ones_like(b), b)
-    return array_ops.where(math_ops.equal(b, 0), array_ops.zeros_like(a),
+    b_safe = indexing_ops.where(math_ops.equal(b, 0), creation_ops.ones_like(b), b)
+    return indexing_ops.where(math_ops.equal(b, 0), creation_ops.zeros_like(a),
                            math_ops.divide(a, b_safe))
 
 
@@ -54,10 +54,10 @@ def _add_values(metric, values, sample_weight):
     values = math_ops.cast(to_tensor(values), metric.dtype)
     if sample_weight is None:
         metric.total.assign_add(reduction_ops.reduce_sum(values))
-        metric.count.assign_add(math_ops.cast(array_ops.size(values), metric.dtype))
+        metric.count.assign_add(math_ops.cast(shape_ops.size(values), metric.dtype))
     else:
-        w = array_ops.broadcast_to(math_ops.cast(to_tensor(sample_weight), metric.dtype),
-                                   array_ops.shape(values))
+        w = shape_ops.broadcast_to(math_ops.cast(to_tensor(sample_weight), metric.dtype),
+                                   shape_ops.shape(values))
         metric.total.assign_add(reduction_ops.reduce_sum(values * w))
         metric.count.assign_add(reduction_ops.reduce_sum(w))
 
@@ -76,7 +76,7 @@ class SparseCategoricalAccuracy(Metric):
         y_pred = to_tensor(y_pred)
         y_true = to_tensor(y_true)
         if y_true.shape.rank is not None and y_true.shape.rank == y_pred.shape.rank:
-            y_true = array_ops.squeeze(y_true, axis=[-1])
+            y_true = shape_ops.squeeze(y_true, axis=[-1])
         predicted = reduction_ops.argmax(y_pred, axis=-1)
         hits = math_ops.equal(math_ops.cast(y_true, predicted.dtype), predicted)
         _add_values(self, math_ops.cast(hits, self.dtype), sample_weight)

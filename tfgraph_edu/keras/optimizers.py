@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..eager.context import init_scope
 from ..eager.variables import Variable
-from ..ops import array_ops, math_ops
+from ..ops import creation_ops, math_ops
 
 
 class Optimizer:
@@ -18,7 +18,7 @@ class Optimizer:
         slot = self._slots.get(key)
         if slot is None:
             with init_scope():
-                slot = Variable(array_ops.zeros(var.shape.as_list(), var.dtype),
+                slot = Variable(creation_ops.zeros(var.shape.as_list(), var.dtype),
                                 trainable=False, name=f"{name}")
             self._slots[key] = slot
         return slot

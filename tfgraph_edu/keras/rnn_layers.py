@@ -3,7 +3,7 @@ Python, so the time dimension must be known."""
 
 from __future__ import annotations
 
-from ..ops import array_ops, math_ops
+from ..ops import concat_ops, creation_ops, math_ops, shape_ops
 from ..ops.convert import to_tensor
 from ..shapes import TensorShape
 from .layers import Layer, get_activation
@@ -30,8 +30,9 @@ class LSTMCell(Layer):
         self.recurrent_kernel = self.add_weight("recurrent_kernel", (u, 4 * u), "orthogonal")
         if self.use_bias:
             def forget_ones(shape, dtype):  # Keras's unit_forget_bias: 1 for the f gate
-                return array_ops.concat([array_ops.zeros([u], dtype), array_ops.ones([u], dtype),
-                                         array_ops.zeros([2 * u], dtype)], 0)
+                return concat_ops.concat([creation_ops.zeros([u], dtype),
+                                          creation_ops.ones([u], dtype),
+                                          creation_ops.zeros([2 * u], dtype)], 0)
             self.bias = self.add_weight("bias", (4 * u,),
                                         forget_ones if self.unit_forget_bias else "zeros")
         else:
@@ -44,14 +45,14 @@ class LSTMCell(Layer):
             h, self.recurrent_kernel)
         if self.bias is not None:
             z = z + self.bias
-        i, f, g, o = array_ops.split(z, 4, axis=-1)
+        i, f, g, o = concat_ops.split(z, 4, axis=-1)
         i, f, o = (self.recurrent_activation(t) for t in (i, f, o))
         c = f * c + i * self.activation(g)
         h = o * self.activation(c)
         return h, [h, c]
 
     def get_initial_state(self, batch_size):
-        return [array_ops.zeros([batch_size, self.units]), array_ops.zeros([batch_size,
+        return [creation_ops.zeros([batch_size, self.units]), creation_ops.zeros([batch_size,
                                                                             self.units])]
 
     def __call__(self, inputs, states=None, training=None, **kwargs):
@@ -77,14 +78,14 @@ class RNN(Layer):
                                       "dimension of its inputs must be known.")
         if initial_state is None:
             batch = x.shape.dims[0]
-            batch = array_ops.shape(x)[0] if batch is None else batch
+            batch = shape_ops.shape(x)[0] if batch is None else batch
             initial_state = self.cell.get_initial_state(batch)
         states = list(initial_state)
         outputs = []
         for t in range(steps):
             out, states = self.cell(x[:, t, :], states=states)
             outputs.append(out)
-        result = array_ops.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
+        result = concat_ops.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result] + list(states) if self.return_state else result
 
 

@@ -2,13 +2,16 @@
 
 from . import (  # noqa: F401 - importing registers the ops
     _core,
-    array_ops,
+    concat_ops,
     control_flow_ops,
     convert,
+    creation_ops,
     dataset_ops,
     function_ops,
     graph_ops,
+    identity_ops,
     image_ops,
+    indexing_ops,
     io_ops,
     linalg_ops,
     list_ops,
@@ -20,6 +23,7 @@ from . import (  # noqa: F401 - importing registers the ops
     random_ops,
     reduction_ops,
     script_ops,
+    shape_ops,
     state_ops,
     string_ops,
 )

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import dtypes as _dt
 from ..shapes import TensorShape
-from ._core import shape_error
+from ._core import constant_value, shape_error
 
 
 def fmt(shape) -> str:
@@ -61,3 +63,20 @@ def normalize_axis(axis: int, rank: int, op: str = "") -> int:
     if not -rank <= axis < max(rank, 1):
         raise shape_error(f"Invalid reduction dimension {axis} for input with {rank} dimensions.")
     return axis % rank if rank else 0
+
+
+def ints(arr) -> tuple[int, ...]:
+    """An int array (a shape, axes, a permutation) as a tuple of Python ints."""
+    return tuple(int(d) for d in np.ravel(arr))
+
+
+def known_ints(t):
+    """The value of an int tensor input if known at build time, else None."""
+    v = constant_value(t)
+    return None if v is None else ints(v)
+
+
+def vector_len(t):
+    """The length of a 1-D tensor if known, else None."""
+    s = t.shape
+    return s.dims[0] if s.rank == 1 else None

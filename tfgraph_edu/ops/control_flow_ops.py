@@ -3,7 +3,7 @@
 Their branches and bodies are whole graphs, held in :class:`GraphFunction`
 attributes (printed in a GraphDef as ``func { name: "cond_true_5" }``).  Their
 gradients need to build graphs, so the eager layer attaches them
-(eager/control_flow.py).  The
+(control_flow/cond_while.py).  The
 kernels call those graphs through the graph compiler the runtime layer
 registers, so both executors - and eager replay - run control flow the same way.
 """

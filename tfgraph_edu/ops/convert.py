@@ -228,7 +228,7 @@ def to_tensor(value, dtype=None, name=None, dtype_hint=None):
         return to_tensor(to_tensor_hook(), dtype, name)
     if isinstance(value, (list, tuple)) and holds_graph_tensor(value):
         # TF packs a list holding graph tensors (``tf.concat([x, [i]], 0)``): one Pack node
-        from .array_ops import stack
+        from .concat_ops import stack
         return stack([to_tensor(v, dtype, dtype_hint=dtype_hint) for v in value], name=name)
     if dtype is None and dtype_hint is not None:
         try:

@@ -1,4 +1,5 @@
-"""Small linear algebra the guides touch: inv, det, solve, einsum, tensordot, norm (layer 1).
+"""Small linear algebra the guides touch: inv, det, solve, einsum, tensordot, norm, and
+``tf.eye``, ``tf.linalg.diag``/``diag_part``/``matrix_transpose`` (layer 1).
 
 Square-matrix ops work on the last two dimensions of a batch, as TensorFlow's do.
 ``tensordot`` and ``norm`` are composites of public ops, so they need no gradient of their own.
@@ -11,7 +12,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
 from ..shapes import TensorShape
-from . import array_ops, convert, math_ops, reduction_ops
+from . import convert, creation_ops, math_ops, pad_ops, reduction_ops, shape_ops
 from ._core import bind, define, shape_error
 from ._rules import fmt
 
@@ -30,7 +31,7 @@ def _square_shape(x, **_):
 
 
 def _mT(x):
-    return array_ops.matrix_transpose(x)
+    return matrix_transpose(x)
 
 
 def _mm(a, b):
@@ -66,7 +67,7 @@ def _det_shape(x):
 
 def _det_grad(op, g):
     a, det = op.inputs[0], op.outputs[0]
-    scale = array_ops.expand_dims(array_ops.expand_dims(math_ops.multiply(g, det), -1), -1)
+    scale = shape_ops.expand_dims(shape_ops.expand_dims(math_ops.multiply(g, det), -1), -1)
     return (math_ops.multiply(scale, _mT(inv(a))),)
 
 
@@ -206,10 +207,10 @@ def tensordot(a, b, axes, name=None):
     k = int(np.prod([sa[i] for i in a_axes])) if a_axes else 1
     ma = int(np.prod([sa[i] for i in free_a])) if free_a else 1
     nb = int(np.prod([sb[i] for i in free_b])) if free_b else 1
-    a2 = array_ops.reshape(array_ops.transpose(a, free_a + a_axes), [ma, k])
-    b2 = array_ops.reshape(array_ops.transpose(b, b_axes + free_b), [k, nb])
+    a2 = shape_ops.reshape(shape_ops.transpose(a, free_a + a_axes), [ma, k])
+    b2 = shape_ops.reshape(shape_ops.transpose(b, b_axes + free_b), [k, nb])
     out_shape = [sa[i] for i in free_a] + [sb[i] for i in free_b]
-    return array_ops.reshape(math_ops.matmul(a2, b2), out_shape, name=name)
+    return shape_ops.reshape(math_ops.matmul(a2, b2), out_shape, name=name)
 
 
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
@@ -235,3 +236,63 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
         s = reduction_ops.reduce_sum(math_ops.pow(math_ops.abs(x), p), axis=axis, keepdims=keep)
         return math_ops.pow(s, 1.0 / p, name=name)
     raise ValueError(f"'ord' must be a supported vector norm, got {ord}.")
+
+
+# -- MatrixDiag, MatrixDiagPart, eye, matrix_transpose --------------------------------------------
+def _diag_kernel(d):
+    n = np.shape(d)[-1]
+    out = np.zeros(np.shape(d) + (n,), dtype=d.dtype)
+    idx = np.arange(n)
+    out[..., idx, idx] = d
+    return out
+
+
+def _diag_part_kernel(m):
+    return np.diagonal(m, axis1=-2, axis2=-1).copy()
+
+
+MatrixDiag = define("MatrixDiag", ("diagonal",), _diag_kernel,
+                    lambda d: (d.shape.concatenate([d.shape.dims[-1] if d.shape.rank else None])
+                               if d.shape.rank is not None else TensorShape(None), d.dtype),
+                    lambda op, g: (matrix_diag_part(g),), T=(0,))
+MatrixDiagPart = define("MatrixDiagPart", ("input",), _diag_part_kernel,
+                        lambda m: (TensorShape(m.shape.dims[:-1]) if m.shape.rank is not None
+                                   else TensorShape(None), m.dtype),
+                        lambda op, g: (matrix_diag(g),), T=(0,))
+
+
+def matrix_diag(diagonal, name="diag"):
+    """A (batch of) square matrices with ``diagonal`` on the diagonal (op ``MatrixDiag``)."""
+    return bind(MatrixDiag, (diagonal,), None, name)
+
+
+def matrix_diag_part(input, name="diag_part"):  # noqa: A002
+    """The main diagonal of a (batch of) matrices (op ``MatrixDiagPart``)."""
+    return bind(MatrixDiagPart, (input,), None, name)
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=None):
+    """An identity matrix, built as TensorFlow does: ``ones`` fed to a ``MatrixDiag`` op."""
+    batch = list(batch_shape or [])
+    if num_columns is None or num_columns == num_rows:
+        dims = batch + [num_rows]
+        return matrix_diag(creation_ops.ones(dims, dtype=dtype, name="eye/ones"),
+                           name=name or "eye/diag")
+    # a rectangular identity: the square one of the smaller side, padded with zeros
+    n = min(num_rows, num_columns)
+    square = matrix_diag(creation_ops.ones(batch + [n], dtype=dtype, name="eye/ones"),
+                         name="eye/diag")
+    paddings = [[0, 0]] * len(batch) + [[0, num_rows - n], [0, num_columns - n]]
+    return pad_ops.pad(square, paddings, name=name or "eye/pad")
+
+
+def matrix_transpose(a, name="matrix_transpose", conjugate=False):
+    """Swaps the last two dimensions of ``a``."""
+    a = convert.to_tensor(a)
+    r = a.shape.rank
+    if r is None or r < 2:
+        raise ValueError(f"Argument `a` should be a (batch) matrix with rank >= 2.  Received "
+                         f"`a` = {a!r} with shape: {a.shape}")
+    perm = list(range(r - 2)) + [r - 1, r - 2]
+    return shape_ops.transpose(a, perm, name=name)
+

@@ -130,7 +130,7 @@ def _zeros_list(lst):
 
 def _set_item_grad(op, dlist):
     from ._core import bind
-    from .array_ops import zeros_like
+    from .creation_ops import zeros_like
     item = op.inputs[2]
     ditem = bind(TensorListGetItem, (dlist, op.inputs[1]),
                  {"element_shape": item.shape, "element_dtype": item.dtype})

@@ -8,7 +8,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
 from ..shapes import TensorShape
-from . import array_ops, convert, math_ops, reduction_ops
+from . import convert, creation_ops, indexing_ops, math_ops, reduction_ops
 from ._core import bind, constant_value, define
 from ._rules import same
 
@@ -52,7 +52,7 @@ def linspace(start, stop, num, name=None, axis=0):
 
 # -- rounding --------------------------------------------------------------------------------
 def _zero_grad(op, g):
-    return (array_ops.zeros_like(op.inputs[0]),)
+    return (creation_ops.zeros_like(op.inputs[0]),)
 
 
 Ceil = define("Ceil", ("x",), np.ceil, same, _zero_grad, T=(0,), dtypes=F)
@@ -111,8 +111,8 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     t = convert.to_tensor(t)
     l2sum = reduction_ops.reduce_sum(math_ops.multiply(t, t), axis=axes, keepdims=True)
     positive = math_ops.greater(l2sum, 0)
-    safe = array_ops.where(positive, l2sum, array_ops.ones_like(l2sum))
-    l2norm = array_ops.where(positive, math_ops.sqrt(safe), l2sum)
+    safe = indexing_ops.where(positive, l2sum, creation_ops.ones_like(l2sum))
+    l2norm = indexing_ops.where(positive, math_ops.sqrt(safe), l2sum)
     clip = math_ops.cast(clip_norm, t.dtype)
     scaled = math_ops.multiply(t, clip)
     return math_ops.divide(scaled, math_ops.maximum(l2norm, clip), name=name)

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..shapes import TensorShape
-from . import array_ops, reduction_ops
+from . import creation_ops, indexing_ops, reduction_ops, shape_ops
 from ._core import bind, const_input, define, ignoring_float_errors, shape_error
 from ._rules import binary, broadcast_shapes, compare, fmt, same
 
@@ -27,9 +27,9 @@ def reduce_to(grad, x):
         axes = list(range(lead)) + [i + lead for i, d in enumerate(xd)
                                     if d == 1 and gd[i + lead] != 1]
         out = reduction_ops.reduce_sum(grad, axis=axes) if axes else grad
-        return array_ops.reshape(out, xd)
-    rx, _ = array_ops.broadcast_gradient_args(array_ops.shape(x), array_ops.shape(grad))
-    return array_ops.reshape(reduction_ops.reduce_sum(grad, axis=rx), array_ops.shape(x))
+        return shape_ops.reshape(out, xd)
+    rx, _ = shape_ops.broadcast_gradient_args(shape_ops.shape(x), shape_ops.shape(grad))
+    return shape_ops.reshape(reduction_ops.reduce_sum(grad, axis=rx), shape_ops.shape(x))
 
 
 def _ins(op):
@@ -61,9 +61,9 @@ def _pow_grad(op, g):
     x, y = _ins(op)
     z = op.outputs[0]
     gx = multiply(g, multiply(y, pow(x, subtract(y, 1))))
-    safe_log = array_ops.where(greater(x, array_ops.zeros_like(x)), log(
-        array_ops.where(greater(x, array_ops.zeros_like(x)), x, array_ops.ones_like(x))),
-        array_ops.zeros_like(x))
+    safe_log = indexing_ops.where(greater(x, creation_ops.zeros_like(x)), log(
+        indexing_ops.where(greater(x, creation_ops.zeros_like(x)), x, creation_ops.ones_like(x))),
+        creation_ops.zeros_like(x))
     gy = multiply(g, multiply(z, safe_log))
     return reduce_to(gx, x), reduce_to(gy, y)
 
@@ -72,9 +72,9 @@ def _minmax_grad(pick):
     def grad(op, g):
         x, y = _ins(op)
         mask = pick(x, y)
-        zeros = array_ops.zeros_like(g)
-        return (reduce_to(array_ops.where(mask, g, zeros), x),
-                reduce_to(array_ops.where(mask, zeros, g), y))
+        zeros = creation_ops.zeros_like(g)
+        return (reduce_to(indexing_ops.where(mask, g, zeros), x),
+                reduce_to(indexing_ops.where(mask, zeros, g), y))
     return grad
 
 
@@ -223,7 +223,7 @@ def _unary(name, kernel, grad, dtypes=N):
 Neg = _unary("Neg", np.negative, lambda op, g: (negative(g),))
 Neg.operator = "neg"
 Abs = _unary("Abs", np.abs, lambda op, g: (multiply(g, sign(op.inputs[0])),))
-Sign = _unary("Sign", np.sign, lambda op, g: (array_ops.zeros_like(op.inputs[0]),))
+Sign = _unary("Sign", np.sign, lambda op, g: (creation_ops.zeros_like(op.inputs[0]),))
 Square = _unary("Square", np.square,
                 lambda op, g: (multiply(g, multiply(op.inputs[0], 2)),))
 Sqrt = _unary("Sqrt", ignoring_float_errors(np.sqrt, 1),
@@ -253,7 +253,7 @@ def _relu_kernel(x):
 
 def _relu_grad_grad(op, gg):
     """ReluGrad is linear in its gradients input and flat in its features."""
-    return bind(ReluGrad, (gg, op.inputs[1])), array_ops.zeros_like(op.inputs[1])
+    return bind(ReluGrad, (gg, op.inputs[1])), creation_ops.zeros_like(op.inputs[1])
 
 
 ReluGrad = define("ReluGrad", ("gradients", "features"),
@@ -554,7 +554,7 @@ def softmax(logits, axis=None, name=None):
         if rank is not None and axis % rank != rank - 1:
             perm = list(range(rank))
             perm[axis % rank], perm[-1] = perm[-1], perm[axis % rank]
-            return array_ops.transpose(bind(Softmax, (array_ops.transpose(logits, perm),)), perm,
+            return shape_ops.transpose(bind(Softmax, (shape_ops.transpose(logits, perm),)), perm,
                                        name=name)
     return bind(Softmax, (logits,), None, name)
 

@@ -12,7 +12,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
 from ..shapes import TensorShape
-from . import array_ops, convert, math_ops, reduction_ops
+from . import convert, creation_ops, identity_ops, math_ops, reduction_ops, shape_ops
 from ._core import bind, define, shape_error
 from ._rules import fmt, same
 
@@ -85,12 +85,12 @@ def _softmax_jvp(op, gg):
 
 
 def _xent_grad(op, g, gg=None):
-    g_logits = math_ops.multiply(array_ops.expand_dims(g, -1), op.outputs[1])
+    g_logits = math_ops.multiply(shape_ops.expand_dims(g, -1), op.outputs[1])
     if gg is not None:
         g_logits = math_ops.add(g_logits, _softmax_jvp(op, gg))
     if op.inputs[1].dtype.is_integer:  # sparse: integer labels have no gradient
         return g_logits, None
-    g_labels = math_ops.multiply(array_ops.expand_dims(g, -1),
+    g_labels = math_ops.multiply(shape_ops.expand_dims(g, -1),
                                  math_ops.negative(math_ops.log_softmax(op.inputs[0])))
     if gg is not None:
         g_labels = math_ops.subtract(g_labels, gg)
@@ -106,7 +106,7 @@ def _flatten_to_2d(t):
     rank = t.shape.rank
     if rank == 2:
         return t
-    return array_ops.reshape(t, [-1, t.shape[-1]])
+    return shape_ops.reshape(t, [-1, t.shape[-1]])
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
@@ -114,12 +114,12 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     if axis not in (-1, None):
         raise NotImplementedError("tfgraph_edu implements the class axis as the last axis only.")
     logits = convert.to_tensor(logits)
-    labels = array_ops.stop_gradient(convert.to_tensor(labels, dtype=logits.dtype))
+    labels = identity_ops.stop_gradient(convert.to_tensor(labels, dtype=logits.dtype))
     batch_shape = logits.shape.dims[:-1] if logits.shape.rank is not None else None
     loss, _ = bind(SoftmaxCrossEntropyWithLogits,
                    (_flatten_to_2d(logits), _flatten_to_2d(labels)), None, name)
     if logits.shape.rank != 2 and batch_shape is not None and None not in batch_shape:
-        loss = array_ops.reshape(loss, batch_shape)
+        loss = shape_ops.reshape(loss, batch_shape)
     return loss
 
 
@@ -172,9 +172,9 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
         return loss
     batch_shape = logits.shape.dims[:-1] if gr is not None else None
     loss, _ = bind(SparseSoftmaxCrossEntropyWithLogits,
-                   (_flatten_to_2d(logits), array_ops.reshape(labels, [-1])), None, name)
+                   (_flatten_to_2d(logits), shape_ops.reshape(labels, [-1])), None, name)
     if batch_shape is not None and None not in batch_shape:
-        loss = array_ops.reshape(loss, batch_shape)
+        loss = shape_ops.reshape(loss, batch_shape)
     return loss
 
 
@@ -185,7 +185,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     if not logits.shape.is_compatible_with(labels.shape):
         raise ValueError(f"`logits` and `labels` must have the same shape, received "
                          f"({logits.shape} vs {labels.shape}).")
-    relu_logits = math_ops.maximum(logits, array_ops.zeros_like(logits))
+    relu_logits = math_ops.maximum(logits, creation_ops.zeros_like(logits))
     neg_abs = math_ops.negative(math_ops.abs(logits))
     return math_ops.add(math_ops.subtract(relu_logits, math_ops.multiply(logits, labels)),
                         softplus(neg_abs), name=name)
@@ -259,8 +259,8 @@ def _conv_shape(x, w, strides, padding, data_format="NHWC", dilations=None):
 def _conv_grad(op, g):
     x, w = op.inputs
     attrs = {k: op.get_attr(k) for k in ("strides", "padding")}
-    dx = bind(Conv2DBackpropInput, (array_ops.shape(x), w, g), attrs)
-    dw = bind(Conv2DBackpropFilter, (x, array_ops.shape(w), g), attrs)
+    dx = bind(Conv2DBackpropInput, (shape_ops.shape(x), w, g), attrs)
+    dw = bind(Conv2DBackpropFilter, (x, shape_ops.shape(w), g), attrs)
     return dx, dw
 
 

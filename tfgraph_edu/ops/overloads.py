@@ -6,7 +6,7 @@ As in TensorFlow 2, ``==`` is element-wise, tensors are unhashable (use
 
 from __future__ import annotations
 
-from . import array_ops, math_ops
+from . import indexing_ops, math_ops
 from ._core import bind
 from .convert import TensorBase
 
@@ -106,7 +106,7 @@ class TensorOperators(TensorBase):
         return math_ops.logical_not(self)
 
     def __getitem__(self, key):
-        return array_ops.getitem(self, key)
+        return indexing_ops.getitem(self, key)
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")

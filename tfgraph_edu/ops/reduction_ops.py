@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..shapes import TensorShape
-from . import array_ops, convert, math_ops
+from . import convert, creation_ops, identity_ops, math_ops, shape_ops
 from ._core import (
     bind,
     const_input,
@@ -105,17 +105,17 @@ def _kept_shape(x, axes):
     if s.is_fully_defined() and a is not None:
         ax = _axes(s.rank, a)
         return [1 if i in ax else d for i, d in enumerate(s.dims)]
-    r = array_ops.rank(x)
+    r = shape_ops.rank(x)
     ax = math_ops.floormod(math_ops.add(axes, r), r)
-    ones = array_ops.ones_like(ax)
-    return bind(DynamicStitch, (array_ops.range_(r), ax, array_ops.shape(x), ones),
+    ones = creation_ops.ones_like(ax)
+    return bind(DynamicStitch, (creation_ops.range_(r), ax, shape_ops.shape(x), ones),
                 {"N": 2})
 
 
 def _broadcast_back(op, g):
     x, axes = op.inputs
     kept = _kept_shape(x, axes)
-    return array_ops.broadcast_to(array_ops.reshape(g, kept), array_ops.shape(x))
+    return shape_ops.broadcast_to(shape_ops.reshape(g, kept), shape_ops.shape(x))
 
 
 def _sum_grad(op, g):
@@ -125,26 +125,26 @@ def _sum_grad(op, g):
 def _mean_grad(op, g):
     x = op.inputs[0]
     out = op.outputs[0]
-    count = math_ops.truediv(math_ops.cast(array_ops.size(x), _dt.float64),
-                             math_ops.cast(array_ops.size(out), _dt.float64))
+    count = math_ops.truediv(math_ops.cast(shape_ops.size(x), _dt.float64),
+                             math_ops.cast(shape_ops.size(out), _dt.float64))
     return math_ops.divide(_broadcast_back(op, g), math_ops.cast(count, g.dtype)), None
 
 
 def _minmax_grad(op, g):
     x, axes = op.inputs
     kept = _kept_shape(x, axes)
-    y = array_ops.reshape(op.outputs[0], kept)
+    y = shape_ops.reshape(op.outputs[0], kept)
     hits = math_ops.cast(math_ops.equal(x, y), g.dtype)
-    count = array_ops.reshape(reduce_sum(hits, axes, keepdims=True), array_ops.shape(y))
-    share = math_ops.divide(array_ops.reshape(g, kept), count)
+    count = shape_ops.reshape(reduce_sum(hits, axes, keepdims=True), shape_ops.shape(y))
+    share = math_ops.divide(shape_ops.reshape(g, kept), count)
     return math_ops.multiply(hits, share), None
 
 
 def _prod_grad(op, g):
     x, axes = op.inputs
     kept = _kept_shape(x, axes)
-    y = array_ops.reshape(op.outputs[0], kept)
-    return math_ops.multiply(math_ops.divide(y, x), array_ops.reshape(g, kept)), None
+    y = shape_ops.reshape(op.outputs[0], kept)
+    return math_ops.multiply(math_ops.divide(y, x), shape_ops.reshape(g, kept)), None
 
 
 def _reduce_special(fn):
@@ -224,7 +224,7 @@ def _reduce(opdef, input_tensor, axis, keepdims, name):
     if axis is None:
         r = x.ndim
         if r is None:
-            axis = array_ops.range_(array_ops.rank(x))
+            axis = creation_ops.range_(shape_ops.rank(x))
         elif interpreter().executing_eagerly:
             axis = _ALL_AXES.get(r)
             if axis is None:
@@ -285,13 +285,13 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) computed stably (max subtracted first)."""
     x = convert.to_tensor(input_tensor)
-    m = stop_max = array_ops.stop_gradient(reduce_max(x, axis, keepdims=True))
+    m = stop_max = identity_ops.stop_gradient(reduce_max(x, axis, keepdims=True))
     s = reduce_sum(math_ops.exp(math_ops.subtract(x, m)), axis, keepdims=True)
     out = math_ops.add(math_ops.log(s), stop_max)
     if not keepdims:
-        out = array_ops.squeeze(out, axis if isinstance(axis, (list, tuple)) else
+        out = shape_ops.squeeze(out, axis if isinstance(axis, (list, tuple)) else
                                 (None if axis is None else [axis]))
-    return array_ops.identity(out, name=name) if name else out
+    return identity_ops.identity(out, name=name) if name else out
 
 
 def _arg_kernel(fn):

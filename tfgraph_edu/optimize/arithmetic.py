@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..ops import array_ops, math_ops
+from ..ops import creation_ops, math_ops, shape_ops
 from ..ops.convert import Const
 from .rewrite import Rewriter
 
@@ -66,7 +66,7 @@ def _rewrite(op, ins, out, rw, report) -> bool:
                 report.add(op.name, "removed", f"x {symbol} is x", by=keep.op.name)
                 return True
         if t == "Sub" and x is y and out.dtype.is_integer:
-            new = rw.add(op, op.name + "/zeros", array_ops.ZerosLike, [x], {},
+            new = rw.add(op, op.name + "/zeros", creation_ops.ZerosLike, [x], {},
                          [(out.shape, out.dtype)])
             rw.forward(op, new)
             report.add(op.name, "replaced", "x - x is 0 (integers)", by=new[0].op.name)
@@ -115,7 +115,7 @@ def _rewrite(op, ins, out, rw, report) -> bool:
         from ..shapes import TensorShape
         c = rw.add(op, op.name + "/perm", Const, [], {"dtype": _dt.int32, "value": perm},
                    [(TensorShape([len(composed)]), _dt.int32)])
-        new = rw.add(op, op.name, array_ops.Transpose, [x, c[0]], {}, [(out.shape, out.dtype)])
+        new = rw.add(op, op.name, shape_ops.Transpose, [x, c[0]], {}, [(out.shape, out.dtype)])
         rw.forward(op, new)
         report.add(op.name, "replaced", "two transposes as one", by=new[0].op.name)
         return True

@@ -9,7 +9,7 @@ before the loop and passed in as extra captures.
 
 from __future__ import annotations
 
-from ..eager.control_flow import _n_loop_vars
+from ..control_flow.cond_while import n_loop_vars
 from ..graph.graph import Operation, Tensor
 from ..ops import graph_ops
 from ..ops.control_flow_ops import GraphFunction
@@ -29,7 +29,7 @@ def hoist_loop_invariants(graph, inputs, outputs, report):
 
 def _hoist(op, rw, report) -> bool:
     body, cond = op.get_attr("body"), op.get_attr("cond")
-    n_loop = _n_loop_vars(op)
+    n_loop = n_loop_vars(op)
     passthrough = {id(t) for t in body.inputs[n_loop:]}
     invariant: set[int] = set()
     for bop in body.graph.operations:

@@ -186,6 +186,31 @@ class _Loader:
             return x
         raise SavedModelError(f"Unknown attribute kind {_short(kind)}")
 
+    def value_tree(self, v, depth=0):
+        """A list/tuple/dict parameter as a tree of ("value", x), ("spec", shape, dtype),
+        ("variable",), ("list"|"tuple", [trees]) and ("dict", [(key, tree)] in key order)."""
+        _check(depth < 32, "Parameter values are nested too deeply")
+        _check(isinstance(v, dict) and len(v) == 1, f"Bad parameter value {_short(v)}")
+        (kind, x), = v.items()
+        if kind in ("list", "tuple"):
+            _check(isinstance(x, list), "Bad parameter list")
+            return (kind, [self.value_tree(i, depth + 1) for i in x])
+        if kind == "dict":
+            _check(isinstance(x, dict) and all(isinstance(k, str) for k in x),
+                   "Bad parameter dict")
+            return ("dict", [(k, self.value_tree(x[k], depth + 1)) for k in sorted(x)])
+        if kind == "value":
+            if isinstance(x, dict):
+                return self.value_tree(x, depth + 1)
+            _check(x is None or isinstance(x, (bool, int, float, str)), "Bad parameter value")
+            return ("value", x)
+        if kind == "spec":
+            spec = _dict(x, "A parameter spec", ("shape", "dtype"))
+            return ("spec", self.shape(spec["shape"]), self.dtype(spec["dtype"]))
+        if kind == "variable":
+            return ("variable",)
+        raise SavedModelError(f"Bad parameter value {_short(kind)}")
+
     def graph(self, key) -> GraphFunction:
         _check(isinstance(key, str) and key.isidentifier() and key in self.m["graphs"],
                f"Unknown graph {_short(key)}")
@@ -337,6 +362,9 @@ class _Loader:
                 params.append((p["name"], "variable", None))
             else:
                 value = p.get("value")
+                if isinstance(value, dict):  # a list, tuple or dict argument
+                    params.append((p["name"], "struct", self.value_tree(value)))
+                    continue
                 _check(value is None or isinstance(value, (bool, int, float, str)),
                        "Bad parameter value")
                 params.append((p["name"], "value", value))
@@ -401,6 +429,10 @@ class LoadedConcreteFunction:
             if not args:
                 return None
             a = args.pop(0)
+            if kind == "struct":
+                if not _match(info, a, feeds, leaves):
+                    return None
+                continue
             if kind == "variable":
                 if not isinstance(a, Variable):
                     return None
@@ -428,14 +460,68 @@ class LoadedConcreteFunction:
         values = self._compiled(*feeds, *self._captures)
         return _rebuild(self._outputs, values)
 
-    def signature(self) -> str:
-        parts = []
+    def param_descriptions(self) -> list[str]:
+        out = []
         for name, kind, info in self._params:
             if kind == "spec":
-                parts.append(f"{name}: TensorSpec(shape={info[0]}, dtype=tf.{info[1].name})")
+                out.append(f"TensorSpec(shape={info[0]}, dtype=tf.{info[1].name}, "
+                           f"name={name!r})")
+            elif kind == "struct":
+                out.append(_describe(info))
+            elif kind == "variable":
+                out.append("tf.Variable")
             else:
-                parts.append(f"{name}: {kind} {info!r}")
-        return "(" + ", ".join(parts) + ")"
+                out.append(repr(info))
+        return out
+
+
+def _feed(shape, dtype, a, feeds, leaves) -> bool:
+    try:
+        t = a if is_tensor(a) else to_tensor(a, dtype)
+    except (TypeError, ValueError):
+        return False
+    if t.dtype is not dtype or not shape.is_compatible_with(t.shape):
+        return False
+    feeds.append(t._value if isinstance(t, EagerTensor) else np.asarray(t))
+    leaves.append(t)
+    return True
+
+
+def _match(tree, a, feeds, leaves) -> bool:
+    """Whether argument ``a`` fits a saved list/tuple/dict parameter: the same structure, the
+    same Python constants, tensors that fit the saved specs (fed in flattening order)."""
+    kind = tree[0]
+    if kind == "value":
+        return (a is None or isinstance(a, (bool, int, float, str))) and a == tree[1]
+    if kind == "spec":
+        return _feed(tree[1], tree[2], a, feeds, leaves)
+    if kind == "variable":
+        if not isinstance(a, Variable):
+            return False
+        feeds.append(a._handle._value)
+        leaves.append(a)
+        return True
+    if kind in ("list", "tuple"):
+        items = tree[1]
+        return (type(a) is (list if kind == "list" else tuple) and len(a) == len(items)
+                and all(_match(t, x, feeds, leaves) for t, x in zip(items, a)))
+    keys = [k for k, _ in tree[1]]
+    return (isinstance(a, dict) and sorted(a) == keys
+            and all(_match(t, a[k], feeds, leaves) for k, t in tree[1]))
+
+
+def _describe(tree) -> str:
+    kind = tree[0]
+    if kind == "value":
+        return repr(tree[1])
+    if kind == "spec":
+        return f"TensorSpec(shape={tree[1]}, dtype=tf.{tree[2].name})"
+    if kind == "variable":
+        return "tf.Variable"
+    if kind == "dict":
+        return "{" + ", ".join(f"{k!r}: {_describe(t)}" for k, t in tree[1]) + "}"
+    inner = ", ".join(_describe(t) for t in tree[1])
+    return f"[{inner}]" if kind == "list" else f"({inner}{',' if len(tree[1]) == 1 else ''})"
 
 
 class LoadedFunction:
@@ -445,15 +531,32 @@ class LoadedFunction:
         self.__name__ = name
         self.concrete_functions = concretes
 
+    @filter_traceback
     def __call__(self, *args):
         for cf in self.concrete_functions:
             leaves: list = []
             feeds = cf.bind(args, leaves)
             if feeds is not None:
                 return cf.run(feeds, leaves)
-        sigs = "\n  ".join(cf.signature() for cf in self.concrete_functions)
-        raise TypeError(f"The saved function {self.__name__} was not saved for these "
-                        f"arguments. Saved signatures:\n  {sigs}")
+        # TensorFlow's error and layout for a loaded function called with other arguments
+        got = "".join(f"\n    * {_show(a)}" for a in args)
+        options = "".join(
+            f"\n\nOption {i}:\n  Positional arguments ({len(cf._params)} total):"
+            + "".join(f"\n    * {d}" for d in cf.param_descriptions())
+            + "\n  Keyword arguments: {}" for i, cf in enumerate(self.concrete_functions, 1))
+        raise ValueError(
+            "Could not find matching concrete function to call loaded from the SavedModel. "
+            f"Got:\n  Positional arguments ({len(args)} total):{got}\n  Keyword arguments: {{}}"
+            f"\n\n Expected these arguments to match one of the following "
+            f"{len(self.concrete_functions)} option(s):{options}\n\nCall it with arguments "
+            "of one of these signatures: only those were saved (trace the function with the "
+            "others before saving).")
+
+
+def _show(a) -> str:
+    if is_tensor(a) and not isinstance(a, Variable):
+        return f"TensorSpec(shape={a.shape}, dtype=tf.{a.dtype.name}, name=None)"
+    return repr(a)
 
 
 def _check_structure(s, n_outputs: int) -> None:

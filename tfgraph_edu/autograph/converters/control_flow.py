@@ -55,7 +55,8 @@ def needs_binding(stmts, names) -> list[str]:
             defs = list(generated_defs([s]))
         for d in defs:
             for n in sorted(getattr(d, "_ag_nonlocal", set()) & pending):
-                if n not in bound:
+                # set to Undefined just before its statement's ag__ call runs the closure
+                if n not in bound and n not in getattr(d, "_ag_inited", ()):
                     out.append(n)
                 pending.discard(n)
         if not (isinstance(s, ast.FunctionDef)):
@@ -65,6 +66,35 @@ def needs_binding(stmts, names) -> list[str]:
 
 def undefined_inits(names) -> list:
     return ast.parse("".join(f"{n} = ag__.Undefined({n!r})\n" for n in names)).body
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def bound_here(nodes) -> set[str]:
+    """Names these statements bind in this scope (a comprehension's variables are its own)."""
+    inner: set[str] = set()
+    for root in nodes:
+        for n in ast.walk(root):
+            if isinstance(n, _COMPREHENSIONS):
+                for g in n.generators:
+                    analysis._targets(g.target, inner)
+    return analysis.assigned(nodes) - inner
+
+
+def with_undefined(out: list, names, ctx) -> list:
+    """TF's shape: the names a statement binds that have no value on any path before it start
+    as ``ag__.Undefined``, set just before the statement's ``ag__`` call (the last of ``out``).
+    A name with no value on any path loses nothing by it; one declared ``global`` or
+    ``nonlocal`` by the user is left alone."""
+    names = sorted(set(names) - ctx.user_declared)
+    if not names:
+        return out
+    for d in out:
+        if isinstance(d, ast.FunctionDef):
+            d._ag_inited = set(names)
+    inits = [templates.mark(i, templates.origin(out[-1])) for i in undefined_inits(names)]
+    return out[:-1] + inits + out[-1:]
 
 
 def state_closures(ctx, symbols, origin, composites=()):
@@ -91,9 +121,11 @@ def state_closures(ctx, symbols, origin, composites=()):
     return get_name, set_name, defs
 
 
-def closure(name: str, args: list[str], body: list, ctx, origin) -> ast.FunctionDef:
+def closure(name: str, args: list[str], body: list, ctx, origin,
+            declare=()) -> ast.FunctionDef:
     """``def name(args): nonlocal ...; body``: a name is nonlocal when the closure (or one
-    nested in it) assigns it and the user's code also uses it outside this closure."""
+    nested in it) assigns it and the user's code also uses it outside this closure, or when
+    it is in ``declare`` (the branches of an ``if`` both declare the statement's state)."""
     body = list(body) or [ast.Pass()]
     counts = user_counts(body)
     direct = analysis.assigned(body) & ctx.local_names
@@ -104,6 +136,7 @@ def closure(name: str, args: list[str], body: list, ctx, origin) -> ast.Function
     # parameters are bound outside every closure (their binding is no Name node)
     shared = {n for n in candidates
               if counts[n] < ctx.total[n] or n in ALWAYS_LIVE or n in ctx.params}
+    shared |= set(declare) - set(args)
     owned = (nested - shared) - set(args)
     body = undefined_inits(needs_binding(body, owned)) + body
     fn = ast.parse(f"def {name}({', '.join(args)}):\n    pass").body[0]
@@ -113,7 +146,8 @@ def closure(name: str, args: list[str], body: list, ctx, origin) -> ast.Function
     return templates.mark(fn, origin)
 
 
-def convert_block(stmts, live_after: set, ctx) -> list:
+def convert_block(stmts, live_after: set, ctx, defined: frozenset = frozenset()) -> list:
+    """Convert a block; ``defined`` holds the names that may have a value on entry."""
     # names live after each statement: read by what follows before being written again,
     # computed once from the end of the block
     later: list[set] = [set()] * (len(stmts) + 1)
@@ -127,11 +161,13 @@ def convert_block(stmts, live_after: set, ctx) -> list:
         later[i] = acc
     out: list = []
     for i, s in enumerate(stmts):
-        out.extend(convert_stmt(s, later[i], ctx))
+        bound = bound_here([s])
+        out.extend(convert_stmt(s, later[i], ctx, defined))
+        defined = defined | bound
     return out
 
 
-def convert_stmt(s, live_out: set, ctx) -> list:
+def convert_stmt(s, live_out: set, ctx, defined: frozenset = frozenset()) -> list:
     if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return [s]
     if isinstance(s, (ast.While, ast.For)):
@@ -140,23 +176,31 @@ def convert_stmt(s, live_out: set, ctx) -> list:
         s._ag_modified = analysis.assigned(s.body + s.orelse) & ctx.local_names
         s._ag_live_in = analysis.read_before_write(s.body)
         s._ag_composites = analysis.composites_assigned(s.body + s.orelse)
+    if isinstance(s, (ast.If, ast.While, ast.For)):
+        # what it binds with no value before it (loop bodies: also from the last iteration)
+        binds = bound_here([s]) & (ctx.local_names | bound_here([s.target] if isinstance(
+            s, ast.For) else []))
+        undefined = binds - defined - set(ctx.params)
+        if isinstance(s, (ast.While, ast.For)):
+            defined = defined | binds
     if isinstance(s, ast.If):
-        s.body = convert_block(s.body, live_out, ctx)
-        s.orelse = convert_block(s.orelse, live_out, ctx)
-        return if_statements.build(s, live_out, ctx)
+        s.body = convert_block(s.body, live_out, ctx, defined)
+        s.orelse = convert_block(s.orelse, live_out, ctx, defined)
+        return with_undefined(if_statements.build(s, live_out, ctx), undefined, ctx)
     if isinstance(s, ast.While):
         # the next iteration reads what the loop reads before writing it
         again = live_out | analysis.read_before_write([s])
-        s.body = convert_block(s.body, again, ctx)
+        s.body = convert_block(s.body, again, ctx, defined)
         s._ag_composites = loop_composites(s._ag_composites, again)
-        return while_statements.build(s, live_out, again, ctx)
+        return _before_else(while_statements.build(s, live_out, again, ctx), s, undefined,
+                            ctx)
     if isinstance(s, ast.For):
         again = live_out | analysis.read_before_write([s])
         if getattr(s, "_ag_extra_test", None):
             again.add(s._ag_extra_test)
-        s.body = convert_block(s.body, again, ctx)
+        s.body = convert_block(s.body, again, ctx, defined)
         s._ag_composites = loop_composites(s._ag_composites, again)
-        return for_statements.build(s, live_out, again, ctx)
+        return _before_else(for_statements.build(s, live_out, again, ctx), s, undefined, ctx)
     if isinstance(s, (ast.With, ast.Try)):
         # what the handlers, else and finally blocks read is live at the end of the body
         after_body = set(live_out)
@@ -164,14 +208,24 @@ def convert_stmt(s, live_out: set, ctx) -> list:
             after_body |= (analysis.read_before_write(s.orelse)
                            | analysis.read_before_write(s.finalbody)
                            | analysis.loaded(s.handlers))
-        s.body = convert_block(s.body, after_body, ctx)
+        in_body = bound_here(s.body)
+        s.body = convert_block(s.body, after_body, ctx, defined)
         for h in getattr(s, "handlers", []):
-            h.body = convert_block(h.body, live_out, ctx)
+            h.body = convert_block(h.body, live_out, ctx, defined | in_body)
+        in_handlers = bound_here(getattr(s, "handlers", []))
         for field in ("orelse", "finalbody"):
             if getattr(s, field, None):
-                setattr(s, field, convert_block(getattr(s, field), live_out, ctx))
+                setattr(s, field, convert_block(getattr(s, field), live_out, ctx,
+                                                defined | in_body | in_handlers))
         return [s]
     return [s]
+
+
+def _before_else(out: list, node, undefined, ctx) -> list:
+    """Undefined inits go before the loop's ag__ call, which precedes the ``else`` block."""
+    n_else = len(node.orelse)
+    head = out[:len(out) - n_else] if n_else else out
+    return with_undefined(head, undefined, ctx) + (out[len(out) - n_else:] if n_else else [])
 
 
 def loop_options(node) -> list:
@@ -220,5 +274,8 @@ def transform(fn: ast.FunctionDef, ctx) -> ast.FunctionDef:
         if isinstance(n, ast.Name):
             n._ag_user = True
     ctx.total = user_counts(fn.body)
-    fn.body = convert_block(fn.body, set(), ctx)
+    ctx.user_declared = {name for n in ast.walk(fn) if isinstance(n, (ast.Global, ast.Nonlocal))
+                         for name in n.names}
+    fn.body = convert_block(fn.body, set(), ctx,
+                            frozenset(ctx.params) | {"do_return", "retval_"})
     return fn

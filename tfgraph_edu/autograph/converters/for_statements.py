@@ -30,19 +30,18 @@ def build(node: ast.For, live_out: set, again: set, ctx) -> list:
     ast.copy_location(unpack, node)
     body = control_flow.closure(body_name, ["itr"], [unpack] + node.body, ctx, origin)
     out = list(state)
-    extra = "None"
+    extra, test = "None", None
     if flag:
         extra = ctx.namer.new("extra_test")
         test = ast.parse(f"def {extra}():\n    return ag__.not_({flag})").body[0]
         test._ag_generated, test._ag_nonlocal = True, set()
-        out.append(test)
     names = ", ".join(sorted(targets))
     call = ast.parse(f"ag__.for_stmt(ITER, {extra}, {body_name}, {get_name}, {set_name}, "
                      f"{tuple(symbols)!r}, {{'iterate_names': {names!r}}})").body[0]
     call.value.args[0] = node.iter
     call.value.args[6] = control_flow.options_dict(
         node._ag_options, [("iterate_names", ast.Constant(names))])
-    out += [body, call]
+    out += [body] + ([test] if test else []) + [call]  # TF's order
     for n in out:
         for m in ast.walk(n):
             if getattr(m, "_ag_line", None) is None:

@@ -22,8 +22,9 @@ def build(node: ast.If, live_out: set, ctx) -> list:
     symbols = outputs + sorted(modified - live_out)
     get_name, set_name, state = control_flow.state_closures(ctx, symbols, origin, composites)
     body_name, else_name = ctx.namer.new("if_body"), ctx.namer.new("else_body")
-    body = control_flow.closure(body_name, [], node.body, ctx, origin)
-    orelse = control_flow.closure(else_name, [], node.orelse, ctx, origin)
+    plain = [n for n in symbols if n not in composites]
+    body = control_flow.closure(body_name, [], node.body, ctx, origin, plain)
+    orelse = control_flow.closure(else_name, [], node.orelse, ctx, origin, plain)
     call = ast.parse(f"ag__.if_stmt(COND, {body_name}, {else_name}, {get_name}, {set_name}, "
                      f"{tuple(symbols)!r}, {len(outputs)})").body[0]
     call.value.args[0] = node.test

@@ -1,4 +1,4 @@
-"""Returns become ``do_return = True; retval_ = value`` (layer 5).
+"""Returns become ``do_return = True; retval_ = value`` in a ``try`` (layer 5).
 
 First, a conditional return followed by more code moves that code into the
 other branch (``if c: return a`` + ``return b`` becomes an if/else), so both
@@ -76,9 +76,13 @@ def _rewrite_stmt(s, in_loop: bool) -> list:
     if isinstance(s, ast.Return):
         line = templates.origin(s)
         value = s.value if s.value is not None else ast.Constant(None)
-        out = [_blocks.set_flag("do_return", True, line),
-               templates.mark(ast.Assign(targets=[templates.name("retval_", store=True)],
-                                         value=value), line)]
+        # TF's shape: the flag is taken back if computing the value raises
+        guarded = ast.parse("try:\n    pass\nexcept:\n    do_return = False\n    raise\n"
+                            ).body[0]
+        guarded.body = [_blocks.set_flag("do_return", True, line),
+                        ast.Assign(targets=[templates.name("retval_", store=True)],
+                                   value=value)]
+        out = [templates.mark(guarded, line)]
         if in_loop:
             out.append(templates.mark(ast.Break(), line))
         return out

@@ -32,7 +32,7 @@ def build(node: ast.While, live_out: set, again: set, ctx) -> list:
     for n in ast.walk(test):
         if getattr(n, "_ag_line", None) is None:
             n._ag_line = origin
-    out = state + [test, body, call]
+    out = state + [body, test, call]  # TF's order
     if node.orelse:
         out += node.orelse
     return out

@@ -1,4 +1,4 @@
-"""The graph builder: the interpreter that adds nodes instead of running kernels (layer 4).
+"""The graph builder: the interpreter that adds nodes instead of running kernels (layer 4a).
 
 While a function is traced, :func:`ops._core.bind` sends every op here.  The
 builder converts inputs (Python values become ``Const`` nodes named like
@@ -11,11 +11,14 @@ dependencies).
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import numpy as np
 
 from .. import dtypes as _dt
+from ..eager import tape as _tape
+from ..eager.tensor import EagerTensor
 from ..errors import OpError
 from ..graph.graph import Graph, Tensor
 from ..graph.naming import check_scope_name, sanitize
@@ -24,8 +27,6 @@ from ..ops._core import type_name
 from ..ops._rules import fmt
 from ..ops.convert import Const, holds_graph_tensor, target_dtypes, to_numpy, to_tensor
 from ..shapes import TensorShape
-from . import tape as _tape
-from .tensor import EagerTensor
 
 _SCALAR = TensorShape(())  # shared by every scalar constant (shapes are immutable)
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -212,15 +213,22 @@ class GraphBuilder:
                 f"{t.graph.name}, which is out of scope. A value made in a loop body or a branch "
                 "leaves it only as a loop variable or a branch output (for lists of values, "
                 "use a tf.TensorArray).")
-        raise TypeError(  # TensorFlow's class and message for a leaked graph tensor
-            f"tf.Graph captured an external symbolic tensor. The symbolic tensor '{t.name}' "
-            f"created by node '{t.op.name}'{where} is captured by the tf.Graph being executed "
-            "as an input. But a tf.Graph is not allowed to take symbolic tensors from another "
-            f"graph ({t.graph.name}) as its inputs. Make sure all captured inputs of the "
-            "executing tf.Graph are not symbolic tensors. Use return values, explicit Python "
-            "locals or TensorFlow collections to access it. Please see "
+        # TensorFlow 2.21's class and message for a tensor leaked out of another trace;
+        # raised as it is (not "in user code"), as TF does
+        defined = ""
+        if t.op.source:
+            file, line, *func = t.op.source
+            defined = (f"\n\n{t!r} was defined here:\n    File \"{file}\", line {line}"
+                       + (f", in {func[0]}" if func and func[0] else ""))
+        exc = TypeError(
+            f"{t!r} is out of scope and cannot be used here. Use return values, explicit "
+            "Python locals or TensorFlow collections to access it.\nPlease see "
             "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values"
-            " for more information.")
+            f" for more information.{defined}\n\nThe tensor {t!r} cannot be accessed from "
+            f"here, because it was defined in FuncGraph(name={_function_name(t.graph.name)}, "
+            f"id={id(t.graph)}), which is out of scope.")
+        exc.ag_error_metadata = ()  # AutoGraph leaves it as it is
+        raise exc
 
     def evaluate_constant(self, tensor: Tensor) -> np.ndarray:
         """The value of ``tensor`` if it depends on no function input or state (else ValueError).
@@ -298,3 +306,9 @@ def building_graph() -> GraphBuilder | None:
     """The graph builder in effect, or None when executing eagerly."""
     interp = _core.interpreter()
     return None if interp.executing_eagerly else interp
+
+
+def _function_name(graph_name: str) -> str:
+    """``__inference_f_12`` -> ``f``: TF names a FuncGraph after the Python function."""
+    m = re.fullmatch(r"__inference_(.*)_\d+", graph_name)
+    return m.group(1) if m else graph_name

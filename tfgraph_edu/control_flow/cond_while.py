@@ -1,4 +1,5 @@
-"""``tf.cond`` and ``tf.while_loop``: eager Python, or If/While ops with traced subgraphs (layer 4).
+"""``tf.cond`` and ``tf.while_loop``: eager Python, or If/While ops with traced subgraphs
+(layer 4b).
 
 Eagerly (and whenever the condition is a Python value) they are plain Python.
 Inside a trace, each branch, condition and body is traced into its own graph by
@@ -11,15 +12,15 @@ from __future__ import annotations
 import itertools
 
 from .. import dtypes as _dt
+from ..eager import tape as _tape
+from ..eager.tensor import EagerTensor
 from ..graph.graph import Graph, Tensor
-from ..ops import array_ops, control_flow_ops
+from ..ops import control_flow_ops, creation_ops, identity_ops
 from ..ops._core import bind, using_interpreter
 from ..ops.control_flow_ops import GraphFunction
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape
-from . import tape as _tape
-from .graph_builder import GraphBuilder, building_graph
-from .tensor import EagerTensor
+from ..tracing.graph_builder import GraphBuilder, building_graph
 
 _uid = itertools.count(1)
 
@@ -93,7 +94,7 @@ class Subgraph:
                     v = to_tensor(v)
                     if isinstance(v, EagerTensor):
                         v = self.builder.capture(v)
-                out.append(array_ops.identity(v))
+                out.append(identity_ops.identity(v))
         self.outputs = out
         return out
 
@@ -347,7 +348,7 @@ def replay_for_gradient(fn, values, what: str) -> list:
 
 def _if_grad(op, *grads):
     """Differentiate each branch by replaying it under a tape, inside a new If."""
-    from .tape import GradientTape, differentiable, zeros_for
+    from ..eager.tape import GradientTape, differentiable, zeros_for
     pred, args = op.inputs[0], list(op.inputs[1:])
     then_f, else_f = op.get_attr("then_branch"), op.get_attr("else_branch")
     diff = [i for i, a in enumerate(args) if differentiable(a)]
@@ -356,7 +357,7 @@ def _if_grad(op, *grads):
 
     def branch(fn):
         def grad_fn():
-            local = [array_ops.identity(a) for a in args]  # this branch's copies of the inputs
+            local = [identity_ops.identity(a) for a in args]  # this branch's copies of the inputs
             with GradientTape(persistent=True) as tape:
                 for i in diff:
                     tape._watch_tensor(local[i])
@@ -384,11 +385,11 @@ def _while_grad(op, *grads):
     """Differentiate a While op: a second forward loop records each iteration's loop
     variables in tensor lists, then a backward loop walks them in reverse, replaying one
     body step under a tape per iteration (as TensorFlow's While gradient does with stacks)."""
-    from .tape import GradientTape, add_gradients, differentiable, zeros_for
+    from ..eager.tape import GradientTape, add_gradients, differentiable, zeros_for
     from .tensor_array import TensorArray
     cond_f, body_f = op.get_attr("cond"), op.get_attr("body")
     n_all = len(op.inputs)
-    n_loop = _n_loop_vars(op)
+    n_loop = n_loop_vars(op)
     loop_in, caps = list(op.inputs[:n_loop]), list(op.inputs[n_loop:])
     diff = [i for i, t in enumerate(loop_in) if t.dtype.is_floating or t.dtype is _dt.variant]
     diff_caps = [j for j, t in enumerate(caps) if differentiable(t)]
@@ -414,7 +415,7 @@ def _while_grad(op, *grads):
     g_vars = [grads[i] if grads[i] is not None else zeros_for(op.outputs[i])
               for i in range(n_loop)]
     g_caps = [grads[n_loop + j] if grads[n_loop + j] is not None and caps[j].dtype.is_floating
-              else zeros_for(caps[j]) if j in diff_caps else array_ops.zeros_like(caps[j])
+              else zeros_for(caps[j]) if j in diff_caps else creation_ops.zeros_like(caps[j])
               for j in range(len(caps))]
 
     def bwd_cond(k, gv, gc):
@@ -422,8 +423,8 @@ def _while_grad(op, *grads):
         return math_ops.greater_equal(k, 0)
 
     def bwd_body(k, gv, gc):
-        vals = [array_ops.identity(lst.read(k)) for lst in lists]
-        local_caps = [array_ops.identity(c) for c in caps]
+        vals = [identity_ops.identity(lst.read(k)) for lst in lists]
+        local_caps = [identity_ops.identity(c) for c in caps]
         with GradientTape(persistent=True) as tape:
             for i in diff:
                 tape._watch_tensor(vals[i])
@@ -456,7 +457,7 @@ def _while_grad(op, *grads):
     return tuple(out)
 
 
-def _n_loop_vars(op) -> int:
+def n_loop_vars(op) -> int:
     """The While op's own loop variables come first; the captures after them are passed
     through the body unchanged (its outputs are its inputs)."""
     body = op.get_attr("body")

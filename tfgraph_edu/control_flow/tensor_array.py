@@ -1,4 +1,4 @@
-"""``tf.TensorArray``: a list of tensors built up in a loop, eagerly or in a graph (layer 4).
+"""``tf.TensorArray``: a list of tensors built up in a loop, eagerly or in a graph (layer 4b).
 
 It is a thin value object over a tensor list (``variant`` tensor, the ``flow``):
 ``write`` returns a new TensorArray whose flow comes from ``TensorListSetItem``,
@@ -80,7 +80,7 @@ class TensorArray:
                     name or "TensorArrayV2Stack")
 
     def gather(self, indices, name=None):
-        from ..ops.array_ops import gather
+        from ..ops.indexing_ops import gather
         return gather(self.stack(), indices, name=name)
 
     def unstack(self, value, name=None) -> TensorArray:

@@ -1,0 +1,185 @@
+"""New tensors from a shape or a recipe: Fill (``tf.fill``, ``tf.zeros``, ``tf.ones``),
+ZerosLike, OnesLike, Range, OneHot (layer 1)."""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from .. import dtypes as _dt
+from ..errors import InvalidArgumentError
+from ..shapes import TensorShape
+from . import (
+    concat_ops,
+    convert,
+    math_ops,
+    reduction_ops,
+    shape_ops,
+)
+from ._core import bind, constant_value, define, shape_error
+from ._rules import fmt, ints, known_ints, same, vector_len
+
+I32 = _dt.int32
+
+
+# -- Fill, zeros, ones ----------------------------------------------------------------------------
+def _fill_shape(dims, value):
+    want = known_ints(dims)
+    if value.shape.rank not in (None, 0):
+        raise shape_error(f"value must be a scalar, got shape {fmt(value.shape)}")
+    if want is None:
+        n = vector_len(dims)
+        return TensorShape(None if n is None else [None] * n), value.dtype
+    return TensorShape(list(want)), value.dtype
+
+
+Fill = define("Fill", ("dims", "value"),
+              lambda d, v: np.full(ints(d), v, dtype=np.asarray(v).dtype),
+              _fill_shape, lambda op, g: (None, reduction_ops.reduce_sum(g)),
+              input_dtypes={0: I32})
+ZerosLike = define("ZerosLike", ("x",), np.zeros_like, same, lambda op, g: (None,), T=(0,))
+OnesLike = define("OnesLike", ("x",), np.ones_like, same, lambda op, g: (None,), T=(0,))
+
+
+def fill(dims, value, name=None):
+    """A tensor of shape ``dims`` filled with the scalar ``value`` (op ``Fill``)."""
+    return bind(Fill, (dims, value), None, name)
+
+
+def _static_shape(shape_arg):
+    if convert.is_tensor(shape_arg):
+        v = constant_value(shape_arg)
+        return None if v is None else ints(v)
+    if isinstance(shape_arg, TensorShape):
+        return tuple(shape_arg.as_list())
+    if isinstance(shape_arg, (int, np.integer)):
+        return (int(shape_arg),)
+    try:
+        return tuple(int(d) for d in shape_arg)
+    except TypeError:
+        return None
+
+
+def _filled(shape_arg, dtype, value, name):
+    dtype = _dt.as_dtype(dtype)
+    dims = _static_shape(shape_arg)
+    if dims is not None and not any(convert.is_tensor(d) for d in np.ravel(
+            np.asarray(shape_arg, dtype=object))) and not convert.is_tensor(shape_arg):
+        return convert.constant(np.full(dims, value, dtype=dtype.np_dtype), dtype, name=name)
+    value = convert.constant(value, dtype, name=f"{name}/Const" if name else "Const")
+    return fill(pack_shape(shape_arg), value, name=name)
+
+
+def pack_shape(shape_arg):
+    """A shape given as a tensor or as a list that may contain scalar tensors."""
+    if convert.is_tensor(shape_arg):
+        return shape_arg
+    if any(convert.is_tensor(d) for d in shape_arg):
+        return concat_ops.stack([cast_int32(d) for d in shape_arg])
+    return convert.constant(list(shape_arg), I32)
+
+
+def cast_int32(d):
+    return math_ops.cast(d, I32) if convert.is_tensor(d) else d
+
+
+def zeros(shape, dtype=_dt.float32, name="zeros"):
+    """A tensor of zeros: a ``Const`` for a static shape, ``Fill`` otherwise (as TF does)."""
+    return _filled(shape, dtype, 0, name)
+
+
+def ones(shape, dtype=_dt.float32, name="ones"):
+    """A tensor of ones (``Const`` or ``Fill``)."""
+    return _filled(shape, dtype, 1, name)
+
+
+def zeros_like(input, dtype=None, name=None):  # noqa: A002
+    """Zeros with the shape (and dtype) of ``input`` (op ``ZerosLike``)."""
+    x = convert.to_tensor(input)
+    if dtype is not None and _dt.as_dtype(dtype) is not x.dtype:
+        return zeros(shape_ops.shape(x), dtype, name=name or "zeros_like")
+    return bind(ZerosLike, (x,), None, name)
+
+
+def ones_like(input, dtype=None, name=None):  # noqa: A002
+    """Ones with the shape (and dtype) of ``input`` (op ``OnesLike``)."""
+    x = convert.to_tensor(input)
+    if dtype is not None and _dt.as_dtype(dtype) is not x.dtype:
+        return ones(shape_ops.shape(x), dtype, name=name or "ones_like")
+    return bind(OnesLike, (x,), None, name)
+
+
+# -- Range ----------------------------------------------------------------------------------------
+def _range_kernel(start, limit, delta, Tidx=None):
+    if delta == 0:
+        raise InvalidArgumentError(None, None, "Requires delta != 0: 0")
+    return np.arange(start, limit, delta, dtype=np.asarray(start).dtype)
+
+
+def _range_shape(start, limit, delta, Tidx=None):
+    vals = [constant_value(t) for t in (start, limit, delta)]
+    if any(v is None for v in vals):
+        return TensorShape([None]), start.dtype
+    s, lim, d = (v.item() for v in vals)
+    if d == 0:
+        raise shape_error("Requires delta != 0: 0")
+    n = builtins.max(0, int(np.ceil((lim - s) / d)))
+    return TensorShape([n]), start.dtype
+
+
+Range = define("Range", ("start", "limit", "delta"), _range_kernel, _range_shape, None,
+               T=(0, 1, 2), dtypes=frozenset({_dt.float32, _dt.float64, _dt.int32, _dt.int64}))
+
+
+def range_(start, limit=None, delta=1, dtype=None, name="range"):
+    """``tf.range``: a 1-D tensor from ``start`` up to ``limit`` by ``delta`` (op ``Range``)."""
+    if limit is None:
+        start, limit = 0, start
+    vals = (start, limit, delta)
+    if dtype is None:
+        dts = [v.dtype if convert.is_tensor(v) else convert.to_numpy(v).dtype for v in vals]
+        order = [np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32),
+                 np.dtype(np.float64)]
+        best = builtins.max((order.index(np.dtype(getattr(d, "np_dtype", d))) for d in dts),
+                            default=0)
+        dtype = _dt.NP_TO_DTYPE[order[best]]
+    dtype = _dt.as_dtype(dtype)
+    vals = tuple(math_ops.cast(v, dtype) if convert.is_tensor(v) else convert.constant(v, dtype)
+                 for v in vals)
+    return bind(Range, vals, {"Tidx": dtype}, name)
+
+
+# -- OneHot ---------------------------------------------------------------------------------------
+def _one_hot_kernel(indices, depth, on, off, axis=-1):
+    d = int(np.ravel(depth)[0])
+    hot = np.arange(d) == np.expand_dims(indices, -1)
+    out = np.where(hot, on, off).astype(np.asarray(on).dtype)
+    return np.moveaxis(out, -1, axis) if axis != -1 else out
+
+
+def _one_hot_shape(indices, depth, on, off, axis=-1):
+    d = known_ints(depth)
+    s = indices.shape
+    if s.rank is None:
+        return TensorShape(None), on.dtype
+    dims = list(s.dims)
+    dims.insert(len(dims) if axis == -1 else axis, None if d is None else d[0])
+    return TensorShape(dims), on.dtype
+
+
+OneHot = define("OneHot", ("indices", "depth", "on_value", "off_value"), _one_hot_kernel,
+                _one_hot_shape, lambda op, g: (None, None, None, None), T=(2, 3),
+                input_dtypes={1: I32})
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """One-hot vectors of length ``depth`` (op ``OneHot``), float32 unless told."""
+    dtype = _dt.as_dtype(dtype) if dtype is not None else _dt.float32
+    on = 1 if on_value is None else on_value
+    off = 0 if off_value is None else off_value
+    on = convert.to_tensor(on, dtype) if not convert.is_tensor(on) else on
+    off = convert.to_tensor(off, on.dtype) if not convert.is_tensor(off) else off
+    return bind(OneHot, (indices, depth, on, off), {"axis": -1 if axis is None else int(axis)},
+                name)
+
