@@ -162,9 +162,9 @@ INTRO = {
            "and looked at. You write `import tfgraph_edu as tf` and the code of TensorFlow's "
            "guides; TensorFlow itself is not needed."),
     "zh-Hant": ("在 numpy 上重新實作 TensorFlow 2 把 Python 變成計算圖的過程（`tf.function`、追蹤、"
-                "AutoGraph、計算圖執行、最佳化器），讓每個藏起來的步驟都能打開來看。你寫 "
-                "`import tfgraph_edu as tf` 和 TensorFlow 官方指南裡的程式碼，完全不需要安裝 "
-                "TensorFlow。"),
+                "AutoGraph、計算圖執行、最佳化器），讓每個藏起來的步驟都能打開來看。只要寫 "
+                "`import tfgraph_edu as tf`，就能執行 TensorFlow 官方指南裡的程式碼，"
+                "完全不需要安裝 TensorFlow。"),
 }
 START = {
     "en": "Start with **0. Your tools**, then follow the numbers. Every tutorial ends with "
@@ -184,8 +184,8 @@ show_graph(my_relu.get_concrete_function(tf.constant([1.0, -1.0])))"""
 PICTURE_CAPTION = {
     "en": "One picture: the graph `tf.function` traced from a five-line function with an `if` "
           "on a tensor. The `If` op holds both branches as graphs of their own.",
-    "zh-Hant": "一張圖：`tf.function` 從一個五行、對張量做 `if` 的函式追蹤出的計算圖。`If` "
-               "運算把兩個分支各自存成一張計算圖。",
+    "zh-Hant": "先看一張圖：一個五行的函式對張量做了 `if`，下面是 `tf.function` 從它追蹤出的"
+               "計算圖。`If` 運算裡的兩個分支，各自存成一張計算圖。",
 }
 
 

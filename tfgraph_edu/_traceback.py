@@ -30,7 +30,7 @@ def is_traceback_filtering_enabled() -> bool:
 
 def _internal(frame) -> bool:
     name = frame.f_code.co_filename
-    return name.startswith(_PACKAGE) or name.startswith("<tfgraph_edu ")
+    return name.startswith((_PACKAGE, "<tfgraph_edu ", "<autograph "))
 
 
 def filtered(tb):
@@ -55,5 +55,6 @@ def filter_traceback(fn):
         except Exception as exc:
             if not _ENABLED[0]:
                 raise
-            raise exc.with_traceback(filtered(exc.__traceback__))  # noqa: B904 - same error
+            # as TF: the filtered error alone, without the chain of internal ones behind it
+            raise exc.with_traceback(filtered(exc.__traceback__)) from None
     return error_handler

@@ -56,7 +56,7 @@ def set_language(lang: str | None) -> None:
 # Every sentence a check can say, in the three languages (terms from the glossary).
 _TEXT = {
     "right": ("Right", "正確", "正确"),
-    "not_yet": ("Not yet", "還沒", "还没"),
+    "not_yet": ("Not yet", "還沒通過", "还没通过"),
     "hint": ("Hint", "提示", "提示"),
     "all_right": ("All checks pass.", "全部檢查通過。", "全部检查通过。"),
     "not_function": ("{name} is not a tf.function (it is a {kind}).",
@@ -71,8 +71,8 @@ _TEXT = {
                "呼叫 {name}{call} 時發生 {error}：{message}",
                "调用 {name}{call} 时发生 {error}：{message}"),
     "traces_ok": ("{name} traced {n} time(s) for {calls} calls (at most {most} allowed).",
-                  "{name} 在 {calls} 次呼叫中追蹤了 {n} 次（最多 {most} 次）。",
-                  "{name} 在 {calls} 次调用中追踪了 {n} 次（最多 {most} 次）。"),
+                  "{name} 在 {calls} 次呼叫中追蹤了 {n} 次（上限 {most} 次）。",
+                  "{name} 在 {calls} 次调用中追踪了 {n} 次（上限 {most} 次）。"),
     "traces_bad": ("{name} traced {n} times for {calls} calls; at most {most} allowed. "
                    "Why it traced again: {reasons}",
                    "{name} 在 {calls} 次呼叫中追蹤了 {n} 次，最多只能 {most} 次。"
@@ -91,8 +91,8 @@ _TEXT = {
                 "計算圖有 {n} 個運算（最多 {most} 個）。",
                 "计算图有 {n} 个运算（最多 {most} 个）。"),
     "size_bad": ("The graph has {n} ops, more than {most}: something is unrolled.",
-                 "計算圖有 {n} 個運算，超過 {most} 個：有東西被展開了。",
-                 "计算图有 {n} 个运算，超过 {most} 个：有东西被展开了。"),
+                 "計算圖有 {n} 個運算，超過 {most} 個：有東西展開了（多半是迴圈）。",
+                 "计算图有 {n} 个运算，超过 {most} 个：有东西展开了（多半是循环）。"),
     "same_ok": ("{name}{call} gives {got}, as expected.",
                 "{name}{call} 得到 {got}，和預期相同。",
                 "{name}{call} 得到 {got}，和预期相同。"),
@@ -117,20 +117,20 @@ _TEXT = {
                      "連續呼叫 {name} 得到 {got}，預期是 {want}。",
                      "连续调用 {name} 得到 {got}，预期是 {want}。"),
     "optimised_ok": ("The optimiser's {pass_} pass changed {n} node(s): {nodes}.",
-                     "最佳化的 {pass_} 步驟改動了 {n} 個節點：{nodes}。",
-                     "优化的 {pass_} 步骤改动了 {n} 个节点：{nodes}。"),
+                     "最佳化器的 {pass_} 步驟改動了 {n} 個節點：{nodes}。",
+                     "优化器的 {pass_} 步骤改动了 {n} 个节点：{nodes}。"),
     "optimised_bad": ("The optimiser's {pass_} pass found nothing to change.",
-                      "最佳化的 {pass_} 步驟沒有找到可以改動的地方。",
-                      "优化的 {pass_} 步骤没有找到可以改动的地方。"),
+                      "最佳化器的 {pass_} 步驟沒有找到可以改動的地方。",
+                      "优化器的 {pass_} 步骤没有找到可以改动的地方。"),
     "graphs_on": ("tf.functions run as graphs (run_functions_eagerly is False).",
                   "tf.function 以計算圖執行（run_functions_eagerly 為 False）。",
                   "tf.function 以计算图执行（run_functions_eagerly 为 False）。"),
     "graphs_off": ("tf.config.run_functions_eagerly is still True: every tf.function in "
                    "this kernel runs as plain Python.",
-                   "tf.config.run_functions_eagerly 仍然是 True：這個核心裡所有 tf.function "
-                   "都會當成一般 Python 執行。",
-                   "tf.config.run_functions_eagerly 仍然是 True：这个内核里所有 tf.function "
-                   "都会当成一般 Python 执行。"),
+                   "tf.config.run_functions_eagerly 仍然是 True：這個核心裡所有的 tf.function "
+                   "都會以一般 Python 執行。",
+                   "tf.config.run_functions_eagerly 仍然是 True：这个内核里所有的 tf.function "
+                   "都会以普通 Python 运行。"),
     "hint_graphs": ("It is a global switch: call tf.config.run_functions_eagerly(False) when "
                     "you are done debugging.",
                     "這是全域開關：除錯完記得呼叫 tf.config.run_functions_eagerly(False)。",

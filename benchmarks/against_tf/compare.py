@@ -89,6 +89,26 @@ def collatz_fn(tf):
     return lambda: graph(n)
 
 
+def fizzbuzz_fn(tf):
+    def fizzbuzz(n):
+        ta = tf.TensorArray(tf.int32, size=n)
+        v = 0
+        for i in tf.range(n):
+            if i % 15 == 0:
+                v = -3
+            elif i % 3 == 0:
+                v = -1
+            elif i % 5 == 0:
+                v = -2
+            else:
+                v = i
+            ta = ta.write(i, v)
+        return ta.stack()
+    graph = tf.function(fizzbuzz)
+    n = tf.constant(1000)
+    return lambda: graph(n)
+
+
 def keras_fit(tf):
     rng = np.random.default_rng(0)
     x = rng.normal(size=(256, 20)).astype(np.float32)
@@ -133,6 +153,8 @@ def main() -> None:
         ("MLP 784-256-10 step, batch 64", {"ours": mlp(ours), "tf.function": mlp(real_tf)}, 20),
         ("Collatz loop, 1,000 iterations", {"ours": collatz_fn(ours),
                                             "tf.function": collatz_fn(real_tf)}, 3),
+        ("fizzbuzz into a TensorArray, 1,000", {"ours": fizzbuzz_fn(ours),
+                                                "tf.function": fizzbuzz_fn(real_tf)}, 3),
         ("Keras fit, 1 epoch of 256", {"ours": keras_fit(ours), "tf.function": keras_fit(real_tf)},
          1),
         ("tracing 4,000 learner ops", {"ours": tracing(ours), "tf.function": tracing(real_tf)}, 1),

@@ -481,3 +481,16 @@ def test_other_objects_match_by_equality_and_the_tracing_protocol():
     assert get_mixed_flavor.experimental_get_tracing_count() == 1  # re-uses the trace
     assert get_mixed_flavor(Mango(), Mango()).numpy().tolist() == [6, 8]
     assert get_mixed_flavor.experimental_get_tracing_count() == 2
+
+
+def test_a_traced_graph_is_a_funcgraph_named_after_the_function():
+    # TensorFlow 2.21: type(...).__name__ gives Function, ConcreteFunction, FuncGraph, and
+    # the graph prints as FuncGraph(name=<python name>, id=<number>)
+    def add_one(x):
+        return x + 1
+
+    fn = tf.function(add_one)
+    concrete = fn.get_concrete_function(tf.constant(1))
+    names = [type(o).__name__ for o in (fn, concrete, concrete.graph)]
+    assert names == ["Function", "ConcreteFunction", "FuncGraph"]
+    assert re.fullmatch(r"FuncGraph\(name=add_one, id=\d+\)", repr(concrete.graph))

@@ -34,7 +34,7 @@ from ..eager import tape as _tape
 from ..eager.tape import differentiable
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
-from ..graph.graph import Graph, Tensor
+from ..graph.graph import FuncGraph, Tensor
 from ..ops import function_ops, identity_ops, math_ops
 from ..ops._core import bind, using_interpreter
 from ..ops.control_flow_ops import GraphFunction
@@ -125,7 +125,7 @@ def build_backward(graph, sources, targets, name: str) -> Backward:
 
 def _build_backward(graph, sources, targets, name: str) -> Backward:
     entries = _graph_entries(graph, targets, sources)
-    g = Graph(name)
+    g = FuncGraph(name)
     builder = GraphBuilder(g, outer=GraphBuilder(graph))
     with _tape.stop_recording_all(), using_interpreter(builder), _gc.paused():
         with g.name_scope(""):

@@ -26,7 +26,7 @@ from ..control_flow.tensor_array import TensorArray
 from ..eager import context
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable, watching_creation
-from ..graph.graph import Graph, Tensor
+from ..graph.graph import FuncGraph, Graph, Tensor
 from ..ops import _core, identity_ops
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape, TensorSpec
@@ -350,7 +350,7 @@ class Function:
         their creation cannot differ between the two traces)."""
         _refuse_generators(self._python_function)
         name = f"__inference_{self._name}_{next(_uid)}"
-        graph = Graph(name)
+        graph = FuncGraph(name)
         builder = GraphBuilder(graph)
         created = []
         if variables == "singleton":

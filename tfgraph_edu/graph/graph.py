@@ -9,6 +9,7 @@ in the graph builder of layer 4; printers live in ``graph/printers.py``.
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from types import MappingProxyType
 
@@ -310,3 +311,17 @@ class Graph:
 
     def __repr__(self):
         return f"<tf.Graph {self.name!r} with {len(self.operations)} operations>"
+
+
+class FuncGraph(Graph):
+    """The graph of a traced function (TensorFlow's class name and ``repr``: named after the
+    Python function, ``FuncGraph(name=f, id=…)``)."""
+
+    @property
+    def function_name(self) -> str:
+        """``__inference_f_12`` -> ``f``."""
+        m = re.fullmatch(r"__inference_(.*)_\d+", self.name)
+        return m.group(1) if m else self.name
+
+    def __repr__(self):
+        return f"FuncGraph(name={self.function_name}, id={id(self)})"

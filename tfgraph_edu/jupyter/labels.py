@@ -17,8 +17,8 @@ _LABELS = {
     "code": ("AutoGraph code", "AutoGraph 轉換後的程式碼", "AutoGraph 转换后的代码"),
     "code_gutter": ("the number before a generated line is the source line it came from "
                     "(click it to see that line)",
-                    "產生的每一行前面的數字是它來自的原始碼行號（點一下可跳到那一行）",
-                    "生成的每一行前面的数字是它来自的源代码行号（点一下可跳到那一行）"),
+                    "產生的每一行前面的數字，是它對應的原始碼行號（點一下可跳到那一行）",
+                    "生成的每一行前面的数字，是它对应的源代码行号（点一下可跳到那一行）"),
     "graph": ("Graph", "計算圖", "计算图"),
     "optimized": ("optimised graph", "最佳化後的計算圖", "优化后的计算图"),
     "raw": ("traced graph", "追蹤得到的計算圖", "追踪得到的计算图"),
@@ -52,7 +52,7 @@ _LABELS = {
     # graph viewer
     "details": ("node details", "節點詳細資訊", "节点详细信息"),
     "optimised_toggle": ("optimised", "最佳化後", "优化后"),
-    "fit": ("fit", "符合視窗", "适合窗口"),
+    "fit": ("fit", "符合視窗大小", "适应窗口"),
     "zoom_in": ("zoom in", "放大", "放大"),
     "zoom_out": ("zoom out", "縮小", "缩小"),
     "search": ("find an op…", "搜尋運算…", "搜索运算…"),
@@ -66,9 +66,9 @@ _LABELS = {
     "legend": ("legend", "圖例", "图例"),
     "hint": ("drag to pan · wheel to zoom at the cursor · click an op for its details · "
              "double-click a frame to collapse it, a grey box to open it",
-             "拖曳以平移 · 滾輪在游標處縮放 · 點一下運算看詳細資訊 · "
-             "雙擊框線可收合，雙擊灰色方塊可展開",
-             "拖拽以平移 · 滚轮在光标处缩放 · 点一下运算看详细信息 · "
+             "拖曳可平移 · 滾輪可在游標處縮放 · 點一下運算可看詳細資訊 · "
+             "雙擊外框可收合，雙擊灰色方塊可展開",
+             "拖动以平移 · 滚轮在光标处缩放 · 点一下运算看详细信息 · "
              "双击框线可折叠，双击灰色方块可展开"),
     "click_node": ("Click an op to see its details.", "點一下運算即可看到詳細資訊。",
                    "点一下运算即可看到详细信息。"),
@@ -84,28 +84,28 @@ _LABELS = {
     "inside": ("inside", "位於", "位于"),
     "value": ("value", "值", "值"),
     "values_at": ("values at {i}", "{i} 時的值", "{i} 时的值"),
-    "not_run": ("not run (yet)", "（尚未）執行", "（尚未）运行"),
+    "not_run": ("not run (yet)", "尚未執行", "尚未运行"),
     "collapsed_box": ("{n} ops folded here: double-click to open",
                       "這裡收合了 {n} 個運算：雙擊展開", "这里折叠了 {n} 个运算：双击展开"),
     # kinds of nodes and optimiser highlights (legend)
     "kind_input": ("input (placeholder)", "輸入（佔位符）", "输入（占位符）"),
-    "kind_captured": ("captured from outside", "從外部捕獲的值", "从外部捕获的值"),
+    "kind_captured": ("captured from outside", "從外部捕捉的值", "从外部捕获的值"),
     "kind_variable": ("variable", "變數", "变量"),
     "kind_constant": ("constant", "常數", "常量"),
     "kind_op": ("operation", "運算", "运算"),
     "kind_state": ("reads/writes a variable", "讀寫變數", "读写变量"),
     "kind_control_flow": ("control flow (If, While)", "控制流程 (If, While)", "控制流 (If, While)"),
-    "kind_io": ("printing", "列印", "打印"),
-    "kind_box": ("folded scope, series or body", "收合的範圍、序列或主體",
+    "kind_io": ("printing", "印出", "打印"),
+    "kind_box": ("folded scope, series or body", "收合的範圍、序列或本體",
                  "折叠的范围、序列或主体"),
     "kind_control_edge": ("control edge (runs after)", "控制邊（之後執行）", "控制边（之后运行）"),
-    "change_removed": ("removed by the optimiser", "被最佳化器移除", "被优化器移除"),
+    "change_removed": ("removed by the optimiser", "已由最佳化器移除", "已被优化器移除"),
     "change_added": ("made by the optimiser", "由最佳化器產生", "由优化器生成"),
-    "change_replaced": ("rewritten, or does a removed op's work", "被改寫，或接手被移除運算的工作",
+    "change_replaced": ("rewritten, or does a removed op's work", "已改寫，或接手已移除運算的工作",
                         "被改写，或接手被移除运算的工作"),
     "change_folded": ("computed ahead (constant folding)", "預先計算（常數折疊）",
                       "预先计算（常量折叠）"),
-    "change_hoisted": ("moved out of a loop", "移出迴圈", "移出循环"),
+    "change_hoisted": ("moved out of a loop", "已移到迴圈外", "已移出循环"),
     # trace explorer
     "explorer_head": ("{name}: {calls} calls, {traces} traces",
                       "{name}：呼叫 {calls} 次，追蹤 {traces} 次",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ops.list_ops import TensorListValue
 from ..runtime.errors import graph_execution_error, kernel_message
 from ..runtime.schedule import schedule
 
@@ -34,7 +35,13 @@ class Step:
 
 def summary(value) -> dict:
     """What the details pane shows of a value: small tensors in full; big ones by shape, dtype,
-    min, max and mean, with a few of the first values."""
+    min, max and mean, with a few of the first values; a tensor list (a TensorArray's flow)
+    with its first items as they are at this step (``-`` where nothing was written)."""
+    if type(value) is TensorListValue:
+        shown = ["-" if it is None else np.array2string(np.asarray(it), threshold=6, edgeitems=2)
+                 for it in value.items[:16]]
+        more = ", ..." if len(value.items) > 16 else ""
+        return {"text": _clip(f"{value!r}: [{', '.join(shown)}{more}]")}
     try:
         a = np.asarray(value)
     except Exception:  # noqa: BLE001 - a resource handle, a list: its repr

@@ -1,11 +1,16 @@
 """Tensor lists, the ops behind ``tf.TensorArray`` in graphs (layer 1).
 
-A list value is immutable: ``TensorListSetItem`` returns a new list, so a
-TensorArray can be a loop variable of a While op like any tensor (dtype
-``variant``, as in TensorFlow).
+A list value is immutable for every kernel: ``TensorListSetItem`` returns a new list,
+so a TensorArray can be a loop variable of a While op like any tensor (dtype
+``variant``, as in TensorFlow), and the step-by-step interpreter can keep each
+iteration's list.  Only the compiled executor writes into a list in place
+(:func:`set_item_in_place`), where its analysis proves that nothing reads the old
+list again (runtime/list_ownership.py).
 """
 
 from __future__ import annotations
+
+import operator
 
 import numpy as np
 
@@ -19,7 +24,8 @@ _dt.NP_TO_DTYPE[LIST_KEY] = _dt.variant
 
 
 class TensorListValue:
-    """The items of a tensor list (None where nothing was written yet)."""
+    """The items of a tensor list (None where nothing was written yet): a Python list that
+    belongs to this value alone."""
 
     __slots__ = ("items", "element_dtype", "element_shape")
     dtype = LIST_KEY
@@ -27,7 +33,7 @@ class TensorListValue:
     ndim = 0
 
     def __init__(self, items, element_dtype, element_shape):
-        self.items = tuple(items)
+        self.items = list(items)
         self.element_dtype = element_dtype
         self.element_shape = element_shape
 
@@ -37,7 +43,17 @@ class TensorListValue:
 
 
 def _index(i) -> int:
-    return int(np.ravel(i)[0])
+    try:
+        return operator.index(i)  # a numpy or Python integer scalar, or a 0-d array
+    except TypeError:
+        return int(np.ravel(i)[0])
+
+
+def _owning(items: list, element_dtype, element_shape) -> TensorListValue:
+    """A list value that takes ``items`` as they are (no copy)."""
+    lst = TensorListValue.__new__(TensorListValue)
+    lst.items, lst.element_dtype, lst.element_shape = items, element_dtype, element_shape
+    return lst
 
 
 def _reserve(element_shape, num_elements, element_dtype):
@@ -46,15 +62,44 @@ def _reserve(element_shape, num_elements, element_dtype):
 
 
 def _set_item(lst, index, item, element_dtype=None):
+    """The kernel: a new list with item ``index`` replaced (the input list is unchanged)."""
+    return _put(_owning(list(lst.items), lst.element_dtype, lst.element_shape), index, item)
+
+
+def set_item_in_place(lst, index, item):
+    """What ``TensorListSetItem`` computes, written into ``lst`` itself and returning it: for
+    the compiled executor, where nothing reads ``lst`` again (runtime/list_ownership.py)."""
+    try:
+        i = operator.index(index)
+    except TypeError:
+        i = _index(index)
+    items = lst.items
+    if 0 <= i < len(items):  # the common case, without a further call
+        items[i] = item
+        return lst
+    return _put(lst, i, item)
+
+
+def copy_list(lst) -> TensorListValue:
+    """A list value with the same items that can be written in place without touching
+    ``lst`` (the compiled executor takes one on entering a loop that writes in place)."""
+    if type(lst) is not TensorListValue:
+        raise InvalidArgumentError(None, None, f"Expected a tensor list, got {type(lst)}.")
+    return _owning(list(lst.items), lst.element_dtype, lst.element_shape)
+
+
+def _put(lst, index, item):
     i = _index(index)
-    items = list(lst.items)
-    if i < 0:
+    items = lst.items
+    if 0 <= i < len(items):
+        items[i] = item
+        return lst
+    if i < 0:  # checked before anything is written
         raise InvalidArgumentError(None, None, f"Trying to modify element {i} in a list with "
                                    f"{len(items)} elements.")
-    if i >= len(items):
-        items += [None] * (i + 1 - len(items))
+    items += [None] * (i + 1 - len(items))
     items[i] = item
-    return TensorListValue(items, lst.element_dtype, lst.element_shape)
+    return lst
 
 
 def _get_item(lst, index, element_shape=None, element_dtype=None):
@@ -66,6 +111,21 @@ def _get_item(lst, index, element_shape=None, element_dtype=None):
     if item is None:
         return _zeros_like_element(lst, element_shape, element_dtype)
     return item
+
+
+def _get_item_special(op):
+    """``specialize`` for TensorListGetItem: the attrs bound, a written item returned
+    without further checks."""
+    shape, dtype = op.attrs.get("element_shape"), op.attrs.get("element_dtype")
+
+    def get_item(lst, index):
+        i = _index(index)
+        if 0 <= i < len(lst.items):
+            item = lst.items[i]
+            if item is not None:
+                return item
+        return _get_item(lst, i, shape, dtype)
+    return get_item, (0, 1)
 
 
 def _zeros_like_element(lst, element_shape=None, element_dtype=None):
@@ -90,8 +150,17 @@ def _stack(lst, element_shape=None, element_dtype=None):
             shape = as_shape(element_shape)
         dims = shape.as_list() if shape.rank is not None and shape.is_fully_defined() else []
         return np.zeros([0] + dims, (lst.element_dtype or element_dtype).np_dtype)
+    items = lst.items
+    try:  # the common case at a tenth of np.stack's cost: numeric items, one shape and dtype
+        out = np.array(items)
+    except (ValueError, TypeError):  # items of different shapes, or a None among arrays
+        out = None
+    dtype = lst.element_dtype or element_dtype
+    if (out is not None and dtype is not None and out.ndim >= 1
+            and out.dtype.kind in "biufc" and out.dtype == dtype.np_dtype):
+        return out  # exactly np.stack(items): same shapes, and the items' common dtype
     items = [_zeros_like_element(lst, element_shape, element_dtype) if it is None else it
-             for it in lst.items]
+             for it in items]
     try:
         return np.stack(items)
     except ValueError:
@@ -174,9 +243,11 @@ TensorListReserve = define(
     lambda shape, n, element_dtype: _reserve(_known_shape(shape), n, element_dtype),
     _list_shape, None, input_dtypes={0: _dt.int32, 1: _dt.int32})
 TensorListSetItem = define("TensorListSetItem", ("input_handle", "index", "item"), _set_item,
-                           _list_shape, _set_item_grad, input_dtypes={1: _dt.int32})
+                           _list_shape, _set_item_grad, input_dtypes={1: _dt.int32},
+                           specialize=lambda op: (_set_item, (0, 1, 2)))
 TensorListGetItem = define("TensorListGetItem", ("input_handle", "index"), _get_item,
-                           _item_shape, _get_item_grad, input_dtypes={1: _dt.int32})
+                           _item_shape, _get_item_grad, input_dtypes={1: _dt.int32},
+                           specialize=_get_item_special)
 TensorListStack = define("TensorListStack", ("input_handle",), _stack, _stack_shape,
                          _stack_grad)
 TensorListLength = define("TensorListLength", ("input_handle",),

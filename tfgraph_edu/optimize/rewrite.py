@@ -10,7 +10,7 @@ the order of side effects never changes.  One sweep is linear in the graph size.
 
 from __future__ import annotations
 
-from ..graph.graph import Graph, Operation, Tensor
+from ..graph.graph import Operation, Tensor
 from ..ops.convert import Const
 
 
@@ -19,7 +19,7 @@ def copy_graph(graph, inputs, outputs):
 
     A node's inputs are found by position (``_id``, renumbered here), not through a map
     from every old tensor to its copy: a big graph is copied in one light sweep."""
-    g = Graph(graph.name)
+    g = type(graph)(graph.name)
     g.outer_graph = getattr(graph, "outer_graph", None)
     old_ops = graph.operations
     for i, op in enumerate(old_ops):

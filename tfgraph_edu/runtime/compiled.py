@@ -28,10 +28,11 @@ import weakref
 import numpy as np
 
 from .. import _gc
-from ..ops import control_flow_ops
+from ..ops import control_flow_ops, list_ops
 from ..ops._core import ignoring_float_errors
 from ..ops.control_flow_ops import GraphFunction
 from .errors import graph_execution_error, kernel_message
+from .list_ownership import EMPTY, IF, WHILE, WRITE, plan_graph
 from .schedule import schedule
 
 _ALIAS_OPS = frozenset({"Identity", "StopGradient"})
@@ -115,7 +116,9 @@ class CompiledGraph:
         args = [f"a{i}" for i in range(len(inputs))]
         for t, a in zip(inputs, args):
             var[id(t)] = a
-        entries = self._emit(graph, var, outputs, 0)
+        ops = schedule(graph, outputs)
+        plan = plan_graph(graph, inputs, outputs, frozenset(), 0, self._inlined, ops)
+        entries = self._emit(graph, var, outputs, 0, plan, ops)
         outs = [var[id(t)] for t in outputs]
         code = self._layout(entries, args, outs)
         del entries, var, self._scalars
@@ -129,13 +132,14 @@ class CompiledGraph:
         self.fn = ignoring_float_errors(namespace[self.py_name])
         _BY_FILENAME[self.filename] = self
 
-    def _emit(self, graph, var, outputs, depth) -> list[tuple]:
+    def _emit(self, graph, var, outputs, depth, plan, ops=None) -> list[tuple]:
         """The entries computing ``outputs`` of ``graph`` (``var`` maps its fed tensors to
-        names): ``(lines, input names, defined names)`` per operation, each line
-        ``(indent, text, op, the names the line reads)``."""
+        names; ``plan`` says which list writes are done in place, see list_ownership.py;
+        ``ops`` is the schedule when the caller has it): ``(lines, input names, defined
+        names)`` per operation, each line ``(indent, text, op, the names the line reads)``."""
         namespace = self._namespace
         entries: list[tuple] = []
-        for op in schedule(graph, outputs):
+        for op in schedule(graph, outputs) if ops is None else ops:
             k = next(self._ids)
             if op.outputs and id(op.outputs[0]) in var:
                 continue
@@ -150,8 +154,13 @@ class CompiledGraph:
             input_names = [var[id(t)] for t in op.inputs]
             n = len(op.outputs)
             defs = [f"v{k}"] if n == 1 else [f"v{k}_{i}" for i in range(n)]
-            inline = _INLINE.get(op_type)
-            lines = inline(self, op, input_names, defs, depth) if inline is not None else None
+            if op_type == WRITE and id(op) in plan.in_place:
+                namespace[f"k{k}"] = list_ops.set_item_in_place
+                lines = [(0, f"{defs[0]} = k{k}({', '.join(input_names)})", op, input_names)]
+            else:
+                inline = _INLINE.get(op_type)
+                lines = (inline(self, op, input_names, defs, depth, plan)
+                         if inline is not None else None)
             if lines is None:
                 call = self._operator(op, input_names) or self._call(op, k, input_names)
                 text = call if n == 0 else f"{defs[0]} = {call}" if n == 1 else \
@@ -219,25 +228,42 @@ class CompiledGraph:
             call_args.append(f"**{kname}_kw")
         return f"{kname}({', '.join(call_args)})"
 
-    def _nested(self, fn, feeds, depth) -> tuple[list, list[str]] | None:
+    @staticmethod
+    def _inlined(op, depth) -> bool:
+        """Whether the If/While ``op`` at nesting ``depth`` is written in place: a well-formed
+        one (a crafted graph's malformed op is left to its kernel, which reports it)."""
+        if depth >= MAX_NESTING:
+            return False
+        n_out = len(op.outputs)
+        if op.type in WHILE:
+            fns = [op.attrs.get("cond"), op.attrs.get("body")]
+            n_in, outs = n_out, [1, n_out]
+            if not n_out or type(op.attrs.get("maximum_iterations", -1)) is not int:
+                return False
+        elif op.type in IF and op.inputs:
+            fns = [op.attrs.get("then_branch"), op.attrs.get("else_branch")]
+            n_in, outs = len(op.inputs) - 1, [n_out, n_out]
+        else:
+            return False
+        return all(isinstance(fn, GraphFunction) and len(fn.inputs) == n_in
+                   and len(fn.outputs) == n for fn, n in zip(fns, outs))
+
+    def _nested(self, fn, feeds, depth, plan) -> tuple[list, list[str]]:
         """The lines of graph function ``fn`` fed with the names ``feeds``, one level in,
-        and the names of its outputs; None when it cannot be inlined."""
-        if not isinstance(fn, GraphFunction) or len(fn.inputs) != len(feeds):
-            return None
+        and the names of its outputs."""
         var = {id(t): nm for t, nm in zip(fn.inputs, feeds)}
         lines = [(indent + 1, text, op, used)
-                 for entry in self._emit(fn.graph, var, fn.outputs, depth + 1)
+                 for entry in self._emit(fn.graph, var, fn.outputs, depth + 1, plan)
                  for indent, text, op, used in entry[0]]
         return lines, [var[id(t)] for t in fn.outputs]
 
-    def _inline_if(self, op, ins, defs, depth):
+    def _inline_if(self, op, ins, defs, depth, plan):
         """``If``: a Python ``if``/``else`` with both branches' code written in place."""
-        if depth >= MAX_NESTING or not ins:
+        if not self._inlined(op, depth):
             return None
-        branches = [self._nested(op.attrs.get(b), ins[1:], depth)
-                    for b in ("then_branch", "else_branch")]
-        if None in branches or any(len(outs) != len(defs) for _, outs in branches):
-            return None  # not a well-formed If (a crafted graph): the kernel reports it
+        plans = plan.nested.get(id(op), (EMPTY, EMPTY))
+        branches = [self._nested(op.attrs.get(b), ins[1:], depth, p)
+                    for b, p in zip(("then_branch", "else_branch"), plans)]
         lines = []
         for header, (body, outs) in zip((f"if {ins[0]}:", "else:"), branches):
             lines.append((0, header, op, ins[:1]))
@@ -246,18 +272,32 @@ class CompiledGraph:
             lines.extend(body or [(1, "pass", op, [])])
         return lines
 
-    def _inline_while(self, op, ins, defs, depth):
+    def _inline_while(self, op, ins, defs, depth, plan):
         """``While``: a Python ``while`` over the loop variables (the op's output names),
-        the condition's and the body's code written in place."""
+        the condition's and the body's code written in place.  On entry, a list the body
+        writes in place is copied when the loop may not take it over, and a numeric scalar
+        held as a 0-d array becomes a numpy scalar (numpy's arithmetic is about ten times
+        faster on scalars when no operand is an array; the values are the same)."""
+        if not self._inlined(op, depth):
+            return None
         limit = op.attrs.get("maximum_iterations", -1)
-        if depth >= MAX_NESTING or not defs or type(limit) is not int:
-            return None
-        cond = self._nested(op.attrs.get("cond"), defs, depth)
-        body = self._nested(op.attrs.get("body"), defs, depth)
-        if cond is None or body is None or len(cond[1]) != 1 or len(body[1]) != len(defs):
-            return None
+        plans = plan.nested.get(id(op), (EMPTY, EMPTY))
+        cond = self._nested(op.attrs.get("cond"), defs, depth, plans[0])
+        body = self._nested(op.attrs.get("body"), defs, depth, plans[1])
         loop_vars = f"{', '.join(defs)},"
-        lines = [(0, f"{loop_vars} = {', '.join(ins)},", op, ins)]
+        entry = list(ins)
+        copies = plan.copies.get(id(op), ())
+        for j, t in enumerate(op.outputs):
+            if j in copies:
+                convert = list_ops.copy_list
+            elif t.shape.rank == 0 and getattr(t.dtype.np_dtype, "kind", "O") in "biuf":
+                convert = _as_scalar
+            else:
+                continue
+            kname = f"k{next(self._ids)}"
+            self._namespace[kname] = convert
+            entry[j] = f"{kname}({ins[j]})"
+        lines = [(0, f"{loop_vars} = {', '.join(entry)},", op, ins)]
         count = f"v{next(self._ids)}" if limit >= 0 else None
         if count:
             lines.append((0, f"{count} = 0", op, []))
@@ -267,7 +307,10 @@ class CompiledGraph:
         lines += cond[0]
         lines += [(1, f"if not {cond[1][0]}:", op, cond[1][:1]), (2, "break", op, [])]
         lines += body[0]
-        lines.append((1, f"{loop_vars} = {', '.join(body[1])},", op, body[1]))
+        changed = [(d, o) for d, o in zip(defs, body[1]) if d != o]  # not the passed-through
+        if changed:
+            lines.append((1, f"{', '.join(d for d, _ in changed)}, = "
+                             f"{', '.join(o for _, o in changed)},", op, [o for _, o in changed]))
         if count:
             lines.append((1, f"{count} += 1", op, []))
         return lines
@@ -363,6 +406,11 @@ class CompiledGraph:
         values = [scope.get(name) for name in graph._names_read(lineno)]
         cls, message = kernel_message(op, values, exc)
         return graph_execution_error(op, cls, message, self.name)
+
+
+def _as_scalar(x):
+    """A 0-d array as its numpy scalar; anything else as it is."""
+    return x[()] if type(x) is np.ndarray and x.ndim == 0 else x
 
 
 _ASSIGNED = re.compile(r"\s*(?:[av]\d+(?:_\d+)?,?\s*)+= ")

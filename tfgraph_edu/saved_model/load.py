@@ -27,7 +27,7 @@ from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..function.gradients import call_recorded
 from ..graph import limits
-from ..graph.graph import Graph
+from ..graph.graph import FuncGraph
 from ..graph.naming import is_valid_node_name
 from ..ops import REGISTRY
 from ..ops.control_flow_ops import GraphFunction
@@ -225,7 +225,7 @@ class _Loader:
         self.nodes_left -= len(nodes)
         _check(self.nodes_left >= 0, f"The model has more than {self.max_nodes} nodes; raise "
                "max_nodes in tf.saved_model.load(...) if you trust this model.")
-        g = Graph(key)
+        g = FuncGraph(key)
         g.node_limit = self.max_nodes
         tensors: dict[str, object] = {}
         for node in nodes:

@@ -11,7 +11,6 @@ dependencies).
 from __future__ import annotations
 
 import os
-import re
 import sys
 
 import numpy as np
@@ -225,8 +224,7 @@ class GraphBuilder:
             "Python locals or TensorFlow collections to access it.\nPlease see "
             "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values"
             f" for more information.{defined}\n\nThe tensor {t!r} cannot be accessed from "
-            f"here, because it was defined in FuncGraph(name={_function_name(t.graph.name)}, "
-            f"id={id(t.graph)}), which is out of scope.")
+            f"here, because it was defined in {t.graph!r}, which is out of scope.")
         exc.ag_error_metadata = ()  # AutoGraph leaves it as it is
         raise exc
 
@@ -307,8 +305,3 @@ def building_graph() -> GraphBuilder | None:
     interp = _core.interpreter()
     return None if interp.executing_eagerly else interp
 
-
-def _function_name(graph_name: str) -> str:
-    """``__inference_f_12`` -> ``f``: TF names a FuncGraph after the Python function."""
-    m = re.fullmatch(r"__inference_(.*)_\d+", graph_name)
-    return m.group(1) if m else graph_name
