@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup graphviz browser lab test bench bench-tf clean
+.PHONY: setup graphviz browser lab test bench bench-tf check-tf clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -67,5 +67,39 @@ bench-tf:
 	.venv-tf/bin/python -m pip install --quiet tensorflow-cpu jax -e .
 	.venv-tf/bin/python benchmarks/against_tf/compare.py
 
+# Optional, not part of `make test`: the classroom benchmark through a real JupyterHub on
+# localhost. Node.js/npm from Debian when missing; configurable-http-proxy from npm into
+# .classroom/ (this checkout only, nothing global); the [classroom] extra into .venv.
+# `make classroom LEARNERS=5,10,20` measures what docs/teaching.md states.
+.PHONY: classroom
+LEARNERS ?= 2
+CHP := .classroom/node_modules/.bin/configurable-http-proxy
+classroom: setup
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Node.js and npm (Debian packages 'nodejs', 'npm') for configurable-http-proxy..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null; \
+	  else \
+	    echo "npm is missing: install Node.js with 'sudo apt-get install nodejs npm' (Debian/Ubuntu) or 'brew install node' (macOS), then run 'make classroom' again."; \
+	    exit 1; \
+	  fi; \
+	fi
+	@if [ ! -x $(CHP) ]; then \
+	  major=$$(node -p 'process.versions.node.split(".")[0]'); \
+	  if [ "$$major" -ge 20 ]; then v=5; else v=4; fi; \
+	  echo "Installing configurable-http-proxy@$$v (npm) into .classroom/ for Node.js $$major..."; \
+	  npm install --prefix .classroom --no-audit --no-fund --loglevel=error configurable-http-proxy@$$v >/dev/null; \
+	fi
+	$(BIN)/python -m pip install --quiet -e '.[dev,classroom]'
+	$(BIN)/python benchmarks/classroom.py --hub -n $(LEARNERS)
+
+# Optional, not part of `make test`: the same programs under real TensorFlow and tfgraph_edu,
+# compared value by value (benchmarks/against_tf/README.md)
+check-tf:
+	@test -x .venv-tf/bin/python || $(PY) -m venv .venv-tf
+	.venv-tf/bin/python -m pip install --quiet --upgrade pip
+	.venv-tf/bin/python -m pip install --quiet tensorflow-cpu jax hypothesis -e .
+	PYTHONPATH=$(CURDIR) .venv-tf/bin/python benchmarks/against_tf/differential.py $(ARGS)
+
 clean:
-	rm -rf $(VENV) .venv-tf .pytest_cache .ruff_cache .mypy_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) .venv-tf .classroom .pytest_cache .ruff_cache .mypy_cache .hypothesis build dist *.egg-info

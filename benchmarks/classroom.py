@@ -10,6 +10,13 @@ time, then how these grow with N.
     python benchmarks/classroom.py                    # 2 learners (what `make bench` runs)
     python benchmarks/classroom.py -n 5,10,20         # the figures in docs/teaching.md
     python benchmarks/classroom.py -n 5 --lang zh-Hant
+    python benchmarks/classroom.py --hub -n 5,10,20   # through a real JupyterHub (`make classroom`)
+
+With ``--hub`` the same learners go through a real JupyterHub on localhost instead (see
+``_hub.py``): each is created through the Hub's REST API, logs in with a password, spawns
+their own Jupyter server, gets the tutorials copied in through the contents API and runs
+every code cell through the kernel websocket; the spawn time and the peak memory of each
+learner's server are reported too.  Every cell must reply "ok", or the benchmark fails.
 
 Linux only (reads /proc).  The stored outputs of the notebooks are not touched.
 """
@@ -26,27 +33,10 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from _proc import cpu_seconds, peak_mib
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-MIB = 1024 * 1024
-
-
-def _proc_status(pid: int) -> dict:
-    fields = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            fields[key] = value.strip()
-    return fields
-
-
-def _cpu_seconds(pid: int) -> float:
-    """utime + stime + cutime + cstime of ``pid`` (children it has waited for included)."""
-    with open(f"/proc/{pid}/stat") as f:
-        stat = f.read()
-    parts = stat[stat.rindex(")") + 2:].split()  # the command name may contain spaces
-    ticks = sum(int(parts[i]) for i in (11, 12, 13, 14))
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def run_notebook(path: Path) -> dict:
@@ -68,10 +58,8 @@ def run_notebook(path: Path) -> dict:
             pid = client.km.provisioner.pid
             for index, cell in enumerate(nb.cells):
                 client.execute_cell(cell, index)
-            status = _proc_status(pid)
-            cpu = _cpu_seconds(pid)
-    return {"peak_mib": int(status["VmHWM"].split()[0]) / 1024, "cpu_s": cpu,
-            "wall_s": time.perf_counter() - start}
+            peak, cpu = peak_mib(pid), cpu_seconds(pid)
+    return {"peak_mib": peak, "cpu_s": cpu, "wall_s": time.perf_counter() - start}
 
 
 def _run_with_retry(path: Path, attempts: int = 3) -> dict:
@@ -118,6 +106,8 @@ def main(argv=None) -> int:
                         help="memory of the node for the capacity estimate (default 24)")
     parser.add_argument("--node-cores", type=int, default=2,
                         help="cores of the node for the capacity estimate (default 2)")
+    parser.add_argument("--hub", action="store_true",
+                        help="go through a real local JupyterHub (installed by `make classroom`)")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.learners.split(",") if s.strip()]
     paths = sorted((NOTEBOOKS / args.lang).glob("[0-9][0-9]_*.ipynb"))
@@ -131,29 +121,71 @@ def main(argv=None) -> int:
     if str(ROOT) not in env_path.split(os.pathsep):  # kernels import this checkout
         os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env_path) if p)
 
+    if not args.hub:
+        return report(sizes, lambda n: classroom(n, [str(p) for p in paths]), paths, args)
+    import _hub
+
+    reason = _hub.missing()
+    if reason:
+        print(f"--hub cannot run: {reason}", file=sys.stderr)
+        return 2
+    with _hub.LocalHub(pythonpath=os.environ["PYTHONPATH"]) as hub:
+        print(f"JupyterHub at {hub.url} (proxy: {_hub.find_proxy()}), one Jupyter server per "
+              f"learner (SimpleLocalProcessSpawner)")
+        status = report(sizes, lambda n: _hub.classroom(hub, n, [str(p) for p in paths],
+                                                        f"learner-n{n}"), paths, args)
+        own = hub.own_usage()
+        print(f"\nThe hub itself peaked at {own['hub_mib']:.0f} MiB and used "
+              f"{own['hub_cpu_s']:.0f} CPU-seconds in all; the proxy {own['proxy_mib']:.0f} MiB, "
+              f"{own['proxy_cpu_s']:.0f} CPU-seconds.")
+    return status
+
+
+def report(sizes: list[int], run_round, paths: list[Path], args) -> int:
+    """Run one round per class size and print the figures (with the hub's when present)."""
     print(f"{len(paths)} tutorials ({args.lang}), each in a fresh kernel, per learner; "
           f"{os.cpu_count()} cores here")
-    print(f"{'N':>3} | {'peak RSS MiB':>15} | {'CPU s':>15} | {'wall s':>15} | round s")
+    hub = args.hub
+    extra_head = f" | {'spawn s':>15} | {'server MiB':>15}" if hub else ""
+    extra_sub = f" | {'median     max':>15} | {'median     max':>15}" if hub else ""
+    print(f"{'N':>3} | {'kernel peak MiB':>15} | {'CPU s':>15} | {'wall s':>15}{extra_head}"
+          f" | round s")
     print(f"{'':>3} | {'median     max':>15} | {'median     max':>15} | "
-          f"{'median     max':>15} |")
-    rows = []
+          f"{'median     max':>15}{extra_sub} |")
+    rows, spawn = [], {}
     for n in sizes:
         start = time.perf_counter()
-        results = classroom(n, [str(p) for p in paths])
+        results = run_round(n)
         round_s = time.perf_counter() - start
+        assert len(results) == n, f"{len(results)} of {n} learners finished"
         peak = [r["peak_mib"] for r in results]
         cpu = [r["cpu_s"] for r in results]
         wall = [r["wall_s"] for r in results]
         rows.append((n, peak, cpu, wall, round_s))
         last = results
-        print(f"{n:>3} | {_summary(peak)} | {_summary(cpu)} | {_summary(wall)} | {round_s:7.1f}")
+        extra = ""
+        if hub:
+            cells = {r["cells"] for r in results}
+            assert len(cells) == 1, f"learners ran different numbers of cells: {cells}"
+            spawn[n] = [r["spawn_s"] for r in results]
+            extra = (f" | {_summary(spawn[n])}"
+                     f" | {_summary([r['server_mib'] for r in results])}")
+        print(f"{n:>3} | {_summary(peak)} | {_summary(cpu)} | {_summary(wall)}{extra} | "
+              f"{round_s:7.1f}")
+    if hub:
+        print(f"(every learner: {last[0]['cells']} code cells through the kernel websocket, "
+              f"each replied ok; wall s is the course after the spawn; a server's own CPU s, "
+              f"median: {statistics.median(r['server_start_cpu_s'] for r in last):.1f} to "
+              f"start, {statistics.median(r['server_cpu_s'] for r in last):.1f} in all)")
 
     n0, peak0, cpu0, wall0, _ = rows[0]
     print("\nGrowth with N (relative to the first size):")
     for n, peak, cpu, wall, _ in rows:
         print(f"  N={n:<3} peak RSS x{statistics.median(peak) / statistics.median(peak0):.2f}, "
               f"CPU s x{statistics.median(cpu) / statistics.median(cpu0):.2f}, "
-              f"wall s x{statistics.median(wall) / statistics.median(wall0):.2f}")
+              f"wall s x{statistics.median(wall) / statistics.median(wall0):.2f}"
+              + (f", spawn s x{statistics.median(spawn[n]) / statistics.median(spawn[n0]):.2f}"
+                 if hub else ""))
     worst_peak = max(max(p) for _, p, _, _, _ in rows)
     all_open = max(r["all_open_mib"] for r in last)
     cpu_per_learner = statistics.median(cpu0)
@@ -163,6 +195,12 @@ def main(argv=None) -> int:
           f"{by_memory} kernels open at once; a learner who leaves every tutorial's kernel "
           f"running holds up to {all_open:.0f} MiB ({int(args.node_gib * 1024 * 0.8 / all_open)} "
           f"such learners)")
+    if hub:
+        server = max(r["server_mib"] for r in last)
+        learner_mib = worst_peak + server
+        print(f"  with the hub: a learner with one kernel open holds kernel + server = "
+              f"{learner_mib:.0f} MiB, i.e. {int(args.node_gib * 1024 * 0.8 / learner_mib)} "
+              f"such learners")
     print(f"  CPU: one learner's whole course costs {cpu_per_learner:.0f} CPU-seconds; "
           f"{args.node_cores} cores give {args.node_cores * 3600:.0f} CPU-seconds an hour, "
           f"i.e. about {args.node_cores * 3600 / cpu_per_learner:.0f} complete runs of the "

@@ -35,7 +35,8 @@ from .jupyter import load_ipython_extension  # noqa: F401 - `%load_ext tfgraph_e
 from .keras.module import Module  # noqa: F401
 from .ops.concat_ops import concat, split, stack, unstack  # noqa: F401
 from .ops.convert import TensorBase as Tensor  # noqa: F401
-from .ops.convert import constant, is_tensor  # noqa: F401
+from .ops.convert import constant  # noqa: F401
+from .ops.convert import is_tf_type as is_tensor  # noqa: F401
 from .ops.convert import to_tensor as convert_to_tensor  # noqa: F401
 from .ops.creation_ops import fill, one_hot, ones, ones_like, zeros, zeros_like  # noqa: F401
 from .ops.creation_ops import range_ as range  # noqa: F401

@@ -305,7 +305,6 @@ CASES = [
     (first_multiple, [(20, 7), (5, 9)]),
     (fizzbuzz_count, [(30,), (7,)]),
     (while_two_vars, [(48, 18), (17, 5)]),
-    (return_in_while, [(50,), (0,), (20000,)]),
     (ternary, [(3, 5), (9, 2)]),
     (logic, [(1, 1), (-9, 1), (-2, -2)]),
     (chained_compare, [(5,), (11,), (-1,)]),
@@ -319,10 +318,15 @@ CASES = [
     (max_of_three, [(1, 5, 3), (7, 2, 9), (4, 4, 1)]),
     (clamp, [(5, 0, 10), (-3, 0, 10), (30, 0, 10)]),
     (digits_sum, [(12345,), (0,)]),
-    (is_prime, [(13,), (15,), (1,)]),
     (float_newton_sqrt, [(2.0,), (9.0,)]),
     (float_branches, [(2.0,), (1.0,), (-3.0,)]),
 ]
+
+# returns inside a tensor loop: TF 2.21 raises NotImplementedError ("a return statement cannot
+# be placed inside this TensorFlow loop") when they are traced on tensors; Python numbers and
+# eager tensors run them as Python
+RETURN_IN_TENSOR_LOOP = [(return_in_while, [(50,), (0,), (20000,)]),
+                         (is_prime, [(13,), (15,), (1,)])]
 
 TENSOR_ONLY = [
     (tensor_loop_sum, [(5,), (0,)], lambda n: sum(i * i for i in range(n))),

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import tfgraph_edu as tf
 
-from .programs import CASES, TENSOR_ONLY
+from .programs import CASES, RETURN_IN_TENSOR_LOOP, TENSOR_ONLY
 
 PARAMS = [pytest.param(fn, args, id=f"{fn.__name__}-{i}")
           for fn, inputs in CASES for i, args in enumerate(inputs)]
@@ -37,6 +37,18 @@ def test_python_eager_and_graph_agree(fn, args):
     graph = _value(tf.function(fn)(*[_tensor(a) for a in args]))
     np.testing.assert_allclose(eager, want, rtol=1e-5)
     np.testing.assert_allclose(graph, want, rtol=1e-5)
+
+
+@pytest.mark.parametrize("fn,inputs", RETURN_IN_TENSOR_LOOP,
+                         ids=[f.__name__ for f, _ in RETURN_IN_TENSOR_LOOP])
+def test_return_in_a_tensor_loop_is_python_eagerly_and_refused_traced(fn, inputs):
+    for args in inputs:
+        want = _value(fn(*args))
+        np.testing.assert_allclose(_value(fn(*[_tensor(a) for a in args])), want)
+        # TensorFlow 2.21 gives NotImplementedError: a return statement cannot be placed
+        # inside this TensorFlow loop
+        with pytest.raises(NotImplementedError, match="cannot be placed inside this TensorFlow"):
+            tf.function(fn)(*[_tensor(a) for a in args])
 
 
 @pytest.mark.parametrize("fn,inputs,reference", TENSOR_ONLY,
@@ -171,7 +183,9 @@ def shift(fn):
 # what TensorFlow refuses too: a value (or a return) in only one branch of a tensor if, or a
 # loop variable first created in the loop that its probe cannot type
 TF_REFUSALS = ("must also have a return statement", "must also be initialized",
-               "must be defined before the loop")
+               "must be defined before the loop",
+               # TF 2.21 refuses a return inside a tensor loop (NotImplementedError)
+               "cannot be placed inside this TensorFlow loop")
 
 
 def _outcome(call):
@@ -242,18 +256,11 @@ REGRESSIONS = [
     # a loop variable that is itself loop-invariant (hoisting must pass it through)
     "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    for i0 in tf.range(1):\n"
     "        a = b % 97\n    return a, b, c, d['k']\n",
-    # a return of a tuple inside a tensor loop (its placeholder keeps the structure)
-    "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    for i0 in tf.range(3):\n"
-    "        if a < 0:\n            return a, b, c, d['k']\n    return a, b, c, d['k']\n",
     # continue and break in nested tensor loops (flags are not carried by the outer loop)
     "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    for i0 in tf.range(2):\n"
     "        for i1 in tf.range(3):\n            if a > i1:\n                continue\n"
     "            if b > i1:\n                break\n            c = c + i1\n"
     "    return a, b, c, d['k']\n",
-    # a return two tensor loops deep leaves both loops (issue 12)
-    "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    for i0 in tf.range(3):\n"
-    "        for i1 in tf.range(2):\n            c = c + 1\n            if c > 0:\n"
-    "                return a, b, c, d['k']\n    return a, b, c, d['k']\n",
     # a composite name set in a tensor if and a tensor loop
     "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    if a > 0:\n        d['k'] = 1\n"
     "    else:\n        d['k'] = -1\n    for i0 in tf.range(b % 4):\n"
@@ -268,3 +275,25 @@ REGRESSIONS = [
 @pytest.mark.parametrize("a,b", [(0, 0), (-1, 5), (2, 1)])
 def test_programs_found_by_the_generator(source, a, b):
     assert check_four(source, a, b)
+
+
+RETURNS_IN_TENSOR_LOOPS = [
+    # a return of a tuple inside a tensor loop
+    "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    for i0 in tf.range(3):\n"
+    "        if a < 0:\n            return a, b, c, d['k']\n    return a, b, c, d['k']\n",
+    # a return two tensor loops deep
+    "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    for i0 in tf.range(3):\n"
+    "        for i1 in tf.range(2):\n            c = c + 1\n            if c > 0:\n"
+    "                return a, b, c, d['k']\n    return a, b, c, d['k']\n",
+]
+
+
+@pytest.mark.parametrize("source", RETURNS_IN_TENSOR_LOOPS)
+@pytest.mark.parametrize("a,b", [(0, 0), (-1, 5), (2, 1)])
+def test_returns_in_tensor_loops_are_refused_when_traced(source, a, b):
+    # TensorFlow 2.21 gives NotImplementedError ("a return statement cannot be placed inside
+    # this TensorFlow loop") for both programs traced; eagerly they are Python's loops
+    out = run_four(source, a, b)
+    assert out["python"] == out["eager"]
+    for mode in ("traced", "unoptimised"):
+        assert out[mode][:2] == ("error", NotImplementedError), out

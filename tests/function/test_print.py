@@ -20,7 +20,7 @@ def test_float_and_matrix_formats(capsys):
     tf.print(tf.reshape(tf.range(4), [2, 2]), output_stream=sys.stdout, end="!\n")
     tf.print(tf.reshape(tf.range(64), [8, 8]), summarize=1, output_stream=sys.stdout)
     assert capsys.readouterr().out == (
-        "0.1|[1 2.5]|hi\n"
+        '0.1|[1 2.5]|"hi"\n'  # TensorFlow 2.21 quotes a string tensor among other inputs
         "[[0 1]\n [2 3]]!\n"
         "[[0 ... 7]\n ...\n [56 ... 63]]\n")
 
@@ -61,3 +61,11 @@ def test_unknown_stream_is_an_error():
     import pytest
     with pytest.raises(ValueError, match="Unsupported output stream"):
         tf.print(1, output_stream=42)
+
+
+def test_strings_and_bools_print_as_tensorflow_prints_them(capsys):
+    tf.print(tf.constant(True), tf.constant([True, False]), tf.constant([b"a\x00", 'x"y']),
+             output_stream=sys.stdout)
+    tf.print(tf.constant("h\u00e9\n"), output_stream=sys.stdout)  # one string: as it is
+    # TensorFlow 2.21 gives these two lines
+    assert capsys.readouterr().out == '1 [1 0] ["a\\000" "x\\"y"]\nh\u00e9\n\n'

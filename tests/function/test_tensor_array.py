@@ -14,7 +14,8 @@ def test_eager_write_read_stack_size_unstack():
         ta = ta.write(i, float(i) * 1.5)
     assert ta.stack().numpy().tolist() == [0.0, 1.5, 3.0]
     assert int(ta.size()) == 3 and float(ta.read(2)) == 3.0
-    un = tf.TensorArray(tf.int32, size=2).unstack(tf.constant([[1, 2], [3, 4]]))
+    un = tf.TensorArray(tf.int32, size=2, clear_after_read=False).unstack(
+        tf.constant([[1, 2], [3, 4]]))
     assert un.read(1).numpy().tolist() == [3, 4] and un.element_shape.as_list() == [2]
     assert un.gather([1, 0]).numpy().tolist() == [[3, 4], [1, 2]]
 

@@ -160,6 +160,35 @@ API_CASES.update({
                    grad=(0,))],
 })
 
+# segment reductions: distinct values (no ties), numpy references row by row
+_SEG = np.array([[0.5, -1.0], [2.0, 3.0], [-1.5, 0.25], [4.0, 1.0], [0.75, -2.0]], np.float32)
+_SEG_IDS = np.array([0, 0, 2, 2, 2], np.int32)
+_USEG_IDS = np.array([1, 0, 2, 3, 1], np.int32)  # every bucket written (finite loss)
+
+
+def _by_segment(data, ids, n, reduce, empty):
+    return np.array([reduce(data[ids == k], axis=0) if (ids == k).any()
+                     else np.full(data.shape[1:], empty, data.dtype) for k in range(n)],
+                    data.dtype)
+
+
+API_CASES.update({
+    "SegmentSum": [Case([_SEG, _SEG_IDS], lambda d, i: _by_segment(d, i, 3, np.sum, 0),
+                        grad=(0,))],
+    "SegmentMean": [Case([_SEG, _SEG_IDS], lambda d, i: _by_segment(d, i, 3, np.mean, 0),
+                         grad=(0,))],
+    "SegmentMax": [Case([_SEG, _SEG_IDS], lambda d, i: _by_segment(d, i, 3, np.max, 0),
+                        grad=(0,))],
+    "SegmentMin": [Case([_SEG, _SEG_IDS], lambda d, i: _by_segment(d, i, 3, np.min, 0),
+                        grad=(0,))],
+    "UnsortedSegmentMax": [Case(
+        [_SEG, _USEG_IDS, np.int32(4)],
+        lambda d, i, n: _by_segment(d, i, 4, np.max, np.finfo(np.float32).min), grad=(0,))],
+    "UnsortedSegmentMin": [Case(
+        [_SEG, _USEG_IDS, np.int32(4)],
+        lambda d, i, n: _by_segment(d, i, 4, np.min, np.finfo(np.float32).max), grad=(0,))],
+})
+
 API_TESTED_ELSEWHERE = {
     "Conv2DBackpropInput": "Conv2D's gradient case (central differences)",
     "Conv2DBackpropFilter": "Conv2D's gradient case (central differences)",

@@ -1,5 +1,6 @@
 """``tf.math``: elementwise math, comparisons, logic and reductions (re-exports)."""
 
+from ..ops.indexing_ops import unsorted_segment_sum  # noqa: F401
 from ..ops.linalg_ops import norm  # noqa: F401
 from ..ops.math_extra_ops import (  # noqa: F401
     ceil,
@@ -59,4 +60,12 @@ from ..ops.reduction_ops import (  # noqa: F401
     reduce_std,
     reduce_sum,
     reduce_variance,
+)
+from ..ops.segment_ops import (  # noqa: F401
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_sum,
+    unsorted_segment_max,
+    unsorted_segment_min,
 )

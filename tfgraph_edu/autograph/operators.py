@@ -14,6 +14,7 @@ import numpy as np
 
 from ..control_flow import cond_while as cf
 from ..eager.tensor import EagerTensor
+from ..errors import OperatorNotAllowedInGraphError
 from ..graph.graph import Tensor
 from ..ops import _core, creation_ops, math_ops, shape_ops
 from ..ops.convert import is_tensor, to_tensor
@@ -257,11 +258,26 @@ def _check_branch_values(name, a, b):
 
 # -- while -
 def while_stmt(test, body, get_state, set_state, symbol_names, opts):
-    """``while test(): body()`` - as a While op when the test is a symbolic tensor."""
-    cond = test()
+    """``while test(): body()`` - as a While op when the test is a symbolic tensor.
+
+    As TF does, the first test that picks the kind of loop runs in a scratch graph: its ops
+    do not stay in the function's graph."""
+    builder = building_graph()
+    cond = cf.Subgraph(builder, "while_dispatch").run(test) if builder else test()
     if _symbolic(cond):
+        _refuse_loop_else(opts, "Using a symbolic `tf.Tensor` as a Python `bool`")
         return _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=cond)
     _py_loop_guard(lambda: bool(cond), body, test)
+
+
+def _refuse_loop_else(opts, what):
+    """TF 2.21's AutoGraph leaves a loop with an ``else`` block unconverted: on a tensor it is
+    Python's loop, which a symbolic tensor refuses (we must not answer as Python would)."""
+    if (opts or {}).get("loop_else"):
+        raise OperatorNotAllowedInGraphError(
+            f"{what} is not allowed: AutoGraph does not convert a loop that has an `else` "
+            "block. Remove the `else` (use a flag set before `break` and an `if` after the "
+            "loop) so the loop becomes a TensorFlow loop.")
 
 
 def _py_loop_guard(first_check, body, test, iterations=None):
@@ -426,6 +442,11 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
     set_state(tuple(init))
     out = list(init)
     unchanged: set[int] = set()
+    if any(symbol_names[i] == "retval_" and not isinstance(after[i], UndefinedReturnValue)
+           for i in missing):
+        # TF 2.21 refuses a return inside a tensor loop (the return value has no value to
+        # start the loop with); answering as Python would is an answer TF never gives
+        raise NotImplementedError(_RETURN_IN_LOOP)
     with _core.using_interpreter(builder):
         for i in missing:
             v = after[i]
@@ -445,6 +466,12 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
                                  f"{_DEFINE_FIX}")
             out[i] = cf.pack_as(v, [_zeros_like_value(x) for x in cf.flatten(v)])
     return out, unchanged
+
+
+_RETURN_IN_LOOP = (
+    "a return statement cannot be placed inside this TensorFlow loop; this may happen if a "
+    "return statement depends on a static Python condition such as a hyperparameter. "
+    "Set the result in a variable and `break` instead, then return it after the loop.")
 
 
 def _probe_values(init):
@@ -475,6 +502,7 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         return dataset_loop(extra_test, body, get_state, set_state, symbol_names, opts)
     # -- end tf.data
     if _symbolic(iter_):
+        _refuse_loop_else(opts, "Iterating over a symbolic `tf.Tensor`")
         return _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
     if isinstance(iter_, EagerTensor):
         iter_ = list(iter_) if iter_.shape.rank else [iter_]
@@ -505,14 +533,17 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
 
 def _range_parts(iter_):
     """``(start, limit, delta, ascending)`` when ``iter_`` is an integer ``tf.range`` with a
-    constant non-zero step, else None (a float range keeps its exact ``start + k * delta``
-    elements, which repeated addition would round differently)."""
+    constant non-zero step (``ascending`` None for a tensor step), else None (a float range
+    keeps its exact ``start + k * delta`` elements, which repeated addition would round
+    differently)."""
     op = getattr(iter_, "op", None)
     if op is None or op.type != "Range" or len(op.inputs) != 3 or not iter_.dtype.is_integer:
         return None
     start, limit, delta = op.inputs
     step = _core.constant_value(delta)
-    if step is None or step.ndim or not step:
+    if step is None:  # a tensor step: its sign picks the test at run time, as TF's does
+        return start, limit, delta, None
+    if step.ndim or not step:
         return None
     return start, limit, delta, bool(step > 0)
 
@@ -539,7 +570,12 @@ def _tf_range_for(parts, extra_test, body, get_state, set_state, symbol_names, o
 
     def test():
         i = state["i"]
-        more = math_ops.less(i, limit) if ascending else math_ops.greater(i, limit)
+        if ascending is None:  # TF's test: (delta >= 0 and i < limit) or (delta < 0 and ...)
+            more = math_ops.logical_or(
+                math_ops.logical_and(math_ops.greater_equal(delta, 0), math_ops.less(i, limit)),
+                math_ops.logical_and(math_ops.less(delta, 0), math_ops.greater(i, limit)))
+        else:
+            more = math_ops.less(i, limit) if ascending else math_ops.greater(i, limit)
         if extra_test is None:
             return more
         return and_(lambda: more, extra_test)

@@ -181,7 +181,7 @@ class Operation:
         self.opdef = opdef
         self.inputs = inputs if type(inputs) is list else list(inputs)  # taken, not copied
         self.attrs = (attrs if type(attrs) is dict else dict(attrs)) if attrs else _NO_ATTRS
-        self.control_inputs = tuple(control_inputs)
+        self.control_inputs = tuple(control_inputs) if control_inputs else ()
         self.outputs: list[Tensor] = []
         self.source = source  # (filename, lineno, function name) of the user's line
         self._id = None
@@ -242,10 +242,13 @@ class Graph:
         """``name`` under the current scope, with ``_1``, ``_2``... added to keep it unique."""
         if self._scope and scoped:
             name = f"{self._scope}/{name}"
-        key = _lower(name)
-        i = self._names_in_use.get(key, 0)
+        key = name.lower()
+        if key == name:  # the same string object when it is lower case already (memory)
+            key = name
+        in_use = self._names_in_use
+        i = in_use.get(key, 0)
         if mark_as_used:
-            self._names_in_use[key] = i + 1
+            in_use[key] = i + 1
         if i > 0:
             base = key
             while f"{base}_{i}" in self._names_in_use:
@@ -283,12 +286,18 @@ class Graph:
     def add_op(self, name: str, opdef, inputs, attrs, specs, control_inputs=(), source=None):
         """Append an Operation named exactly ``name`` (the caller made it unique); TF's
         ResourceExhaustedError beyond the node limit (``graph/limits.py``)."""
-        if len(self.operations) >= (self.node_limit or limits.MAX_NODES):
+        ops = self.operations
+        n = len(ops)
+        if n >= (self.node_limit or limits.MAX_NODES):
             limits.check_room(self)
         op = Operation(self, name, opdef, inputs, attrs, control_inputs, source)
-        op._add_outputs(specs)
-        op._id = len(self.operations)
-        self.operations.append(op)
+        if len(specs) == 1:  # most nodes (as _add_outputs, without the call)
+            (shape, dtype), = specs
+            op.outputs = [Tensor(op, 0, shape, dtype)]
+        else:
+            op._add_outputs(specs)
+        op._id = n
+        ops.append(op)
         self._by_name[name] = op
         return op
 

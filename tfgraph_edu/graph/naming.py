@@ -23,8 +23,13 @@ def _shown(name: str) -> str:
     return name if len(name) <= 200 else name[:100] + "..." + name[-20:]
 
 
+_ACCEPTED: set[str] = set()  # names seen to match the root pattern (so also the nested one)
+
+
 def check_scope_name(name, nested: bool) -> str:
     """``name`` if TF accepts it as a scope (or op) name, else TF's ValueError."""
+    if type(name) is str and name in _ACCEPTED:  # ``add``, ``mul``...: checked once
+        return name
     if not isinstance(name, str):
         raise TypeError(f"A name must be a string, got {type(name).__name__}: {name!r:.80}.")
     if nested:
@@ -34,6 +39,8 @@ def check_scope_name(name, nested: bool) -> str:
     elif VALID_OP_NAME.fullmatch(name) is None:
         raise ValueError(f"'{_shown(name)}' is not a valid root scope name. A root scope name "
                          f"has to match the following pattern: {_OP_PATTERN}")
+    if len(_ACCEPTED) < 4096 and type(name) is str and VALID_OP_NAME.fullmatch(name):
+        _ACCEPTED.add(name)
     return name
 
 

@@ -21,6 +21,10 @@ def broadcast_shapes(a: TensorShape, b: TensorShape) -> TensorShape:
     """numpy broadcasting on partial shapes; raises for incompatible known dims."""
     if a.rank is None or b.rank is None:
         return TensorShape(None)
+    if a._dims == b._dims or not b._dims:  # the common cases: the result is ``a`` (immutable)
+        return a
+    if not a._dims:
+        return b
     da, db = a.dims, b.dims
     n = max(len(da), len(db))
     da = [1] * (n - len(da)) + da

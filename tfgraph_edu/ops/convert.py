@@ -8,6 +8,7 @@ constant is an eager tensor eagerly and a ``Const`` node inside a graph.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -27,6 +28,13 @@ class TensorBase:
 
 def is_tensor(x) -> bool:
     return isinstance(x, TensorBase)
+
+
+def is_tf_type(x) -> bool:
+    """``tf.is_tensor``: a tensor, or a TF type that stands for one (a Variable, a ragged or
+    sparse tensor), as TF answers; ``is_tensor`` above is the engine's narrower test."""
+    return isinstance(x, TensorBase) or hasattr(x, "_as_tensor") or type(x).__name__ in (
+        "RaggedTensor", "SparseTensor")
 
 
 _INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
@@ -180,7 +188,23 @@ def to_numpy(value, dtype=None) -> np.ndarray:
     arr = _infer(value)
     if dtype is not None:
         arr = _cast_value(arr, _dt.as_dtype(dtype), value)
+    elif arr.dtype == np.float32 and t is not np.ndarray and not isinstance(value, np.generic) \
+            and np.isinf(arr).any() and not is_tensor(value):
+        _refuse_float32_overflow(value)
     return arr
+
+
+def _refuse_float32_overflow(value):
+    """TF infers float32 for Python floats but refuses one float32 cannot hold (rather than
+    make it inf); with an explicit dtype (or next to a float32 tensor) it becomes inf."""
+    flat: list = []
+    _flatten(value, flat)
+    if any(isinstance(v, float) and math.isfinite(v) and abs(v) > _FLOAT32_MAX for v in flat):
+        raise ValueError("Can't convert Python sequence with a value out of range for a "
+                         "double-precision float. Give the dtype (tf.float64) to keep it.")
+
+
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 # -- the Const op ------------------------------------------------------------------

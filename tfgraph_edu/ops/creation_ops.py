@@ -111,9 +111,21 @@ def ones_like(input, dtype=None, name=None):  # noqa: A002
 
 
 # -- Range ----------------------------------------------------------------------------------------
+def _range_direction_error(s, lim, d):
+    """TF's Range refuses a step that leads away from the limit (it gives no empty range)."""
+    if d > 0 and s > lim:
+        return f"Requires start <= limit when delta > 0: {s:g}/{lim:g}"
+    if d < 0 and s < lim:
+        return f"Requires start >= limit when delta < 0: {s:g}/{lim:g}"
+    return None
+
+
 def _range_kernel(start, limit, delta, Tidx=None):
     if delta == 0:
         raise InvalidArgumentError(None, None, "Requires delta != 0: 0")
+    wrong_way = _range_direction_error(start, limit, delta)
+    if wrong_way:
+        raise InvalidArgumentError(None, None, wrong_way)
     return np.arange(start, limit, delta, dtype=np.asarray(start).dtype)
 
 
@@ -124,6 +136,8 @@ def _range_shape(start, limit, delta, Tidx=None):
     s, lim, d = (v.item() for v in vals)
     if d == 0:
         raise shape_error("Requires delta != 0: 0")
+    if _range_direction_error(s, lim, d):
+        raise shape_error(_range_direction_error(s, lim, d))
     n = builtins.max(0, int(np.ceil((lim - s) / d)))
     return TensorShape([n]), start.dtype
 

@@ -331,6 +331,10 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
 
 def _uss_kernel(data, ids, num):
     n = int(np.ravel(num)[0])
+    from .segment_ops import check_segment_ids  # TF refuses ids >= n, drops negative ones
+    keep = check_segment_ids(ids, n)
+    if keep is not None:
+        ids, data = np.asarray(ids)[keep], np.asarray(data)[keep]
     out = np.zeros((n,) + np.shape(data)[np.ndim(ids):], dtype=data.dtype)
     np.add.at(out, ids, data)
     return out

@@ -3,8 +3,9 @@
 ``tf.print`` is a stateful op: inside a tf.function it prints on every call,
 even though nothing consumes it, and in program order with other side effects.
 Tensors print as TensorFlow prints them: no dtype, no trailing ``.0`` (floats use
-the shortest of ``%g`` with 6 and 9 digits that reads back exactly), rows on new
-lines, and at most ``summarize`` elements at each end of every dimension.
+the shortest of ``%g`` with 6 and 9 digits that reads back exactly), bools as 1 and 0,
+strings in double quotes, rows on new lines, and at most ``summarize`` elements at each
+end of every dimension.
 """
 
 from __future__ import annotations
@@ -20,11 +21,24 @@ from ._core import bind, define
 _STREAMS = {"stderr": lambda: sys.stderr, "stdout": lambda: sys.stdout}
 
 
+_C_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"',
+              ord("'"): "\\'", ord("\\"): "\\\\"}
+
+
+def _quoted(b: bytes) -> str:
+    """A string element as TF prints it: in double quotes, C-escaped (other bytes that are
+    not printable ASCII as three octal digits)."""
+    return '"' + "".join(_C_ESCAPES.get(c) or (chr(c) if 32 <= c < 127 else f"\\{c:03o}")
+                         for c in b) + '"'
+
+
 def _element(v) -> str:
+    if isinstance(v, str):
+        v = v.encode("utf-8")
     if isinstance(v, (bytes, np.bytes_)):
-        return v.decode("utf-8", "replace")
+        return _quoted(bytes(v))
     if isinstance(v, (bool, np.bool_)):
-        return "True" if v else "False"
+        return "1" if v else "0"  # TF prints bool tensors as numbers
     if isinstance(v, (np.floating, float)):
         f = np.float32 if isinstance(v, np.float32) or (
             isinstance(v, np.floating) and v.dtype.itemsize <= 4) else float
@@ -129,6 +143,10 @@ def print_(*inputs, output_stream=None, sep=" ", end="\n", summarize=3, name=Non
     ``"file://<path>"``; the stream is looked up when the op runs, so Jupyter and pytest
     capture it."""
     stream = _stream_name(output_stream)
+    from .convert import is_tensor
+    if len(inputs) == 1 and is_tensor(inputs[0]) and inputs[0].dtype == _dt.string and \
+            inputs[0].shape.rank == 0:  # one string scalar prints as it is (no quotes)
+        return bind(PrintV2, (inputs[0],), {"output_stream": stream, "end": end}, name)
     texts = [str(v) for v in inputs if isinstance(v, str)]
     placeholder = "{}"
     while any(placeholder in t for t in texts):

@@ -222,9 +222,10 @@ def _unary(name, kernel, grad, dtypes=N):
     return define(name, ("x",), kernel, same, grad, T=(0,), dtypes=dtypes)
 
 
-Neg = _unary("Neg", np.negative, lambda op, g: (negative(g),))
+SIGNED = N - {_dt.uint8}  # TF's Neg and Abs refuse unsigned integers
+Neg = _unary("Neg", np.negative, lambda op, g: (negative(g),), SIGNED)
 Neg.operator = "neg"
-Abs = _unary("Abs", np.abs, lambda op, g: (multiply(g, sign(op.inputs[0])),))
+Abs = _unary("Abs", np.abs, lambda op, g: (multiply(g, sign(op.inputs[0])),), SIGNED)
 Sign = _unary("Sign", np.sign, lambda op, g: (creation_ops.zeros_like(op.inputs[0]),))
 Square = _unary("Square", np.square,
                 lambda op, g: (multiply(g, multiply(op.inputs[0], 2)),))
@@ -397,6 +398,9 @@ def logical_xor(x, y, name="LogicalXor"):
 
 # -- matmul ---------------------------------------------------------------------------------
 def _matmul_kernel(a, b, transpose_a=False, transpose_b=False):
+    if np.ndim(a) != 2 or np.ndim(b) != 2:  # np.matmul would take vectors: TF does not
+        from ..errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, _matmul_rank_message(np.shape(a), np.shape(b)))
     if transpose_a:
         a = a.T
     if transpose_b:
@@ -404,11 +408,18 @@ def _matmul_kernel(a, b, transpose_a=False, transpose_b=False):
     return np.matmul(a, b)
 
 
+def _matmul_rank_message(sa, sb) -> str:
+    if len(sa) != len(sb):
+        return (f"In[0] and In[1] has different ndims: [{','.join(map(str, sa))}] vs. "
+                f"[{','.join(map(str, sb))}]")
+    return f"In[0] and In[1] ndims must be == 2: {len(sa)}"
+
+
 def _matmul_shape(a, b, transpose_a=False, transpose_b=False):
     sa, sb = a.shape, b.shape
-    for i, s in enumerate((sa, sb)):
+    for s in (sa, sb):
         if s.rank is not None and s.rank != 2:
-            raise shape_error(f"In[{i}] is not a matrix. Instead it has shape {fmt(s)}")
+            raise shape_error(f"Shape must be rank 2 but is rank {s.rank}")
     if sa.rank is None or sb.rank is None:
         return TensorShape([None, None]), a.dtype
     m, k1 = sa.dims[::-1] if transpose_a else sa.dims

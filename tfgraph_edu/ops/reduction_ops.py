@@ -273,6 +273,9 @@ def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """Population variance, built from ``Mean``, ``Sub`` and ``Square``."""
     x = convert.to_tensor(input_tensor)
+    if x.dtype.is_integer:  # TF refuses rather than give an integer (truncated) variance
+        raise TypeError("Input must be either real or complex. Received integer type "
+                        f"<dtype: '{x.dtype.name}'>. Cast it first: tf.cast(x, tf.float32).")
     mean = reduce_mean(x, axis, keepdims=True)
     return reduce_mean(math_ops.square(math_ops.subtract(x, mean)), axis, keepdims, name=name)
 

@@ -17,12 +17,15 @@ from .rewrite import Rewriter
 
 
 def _const(t):
-    return t.op.attrs["value"] if t.op.type == "Const" else None
+    op = t.op
+    return op.attrs["value"] if op.opdef.name == "Const" else None
 
 
 def _all_equal(value, x) -> bool:
     if value is None:
         return False
+    if type(value) is np.ndarray and value.ndim == 0 and value.dtype.kind in "biufc":
+        return value.item() == x  # a Python number: no numpy comparison per node
     if not isinstance(value, np.ndarray) or value.ndim == 0:
         return bool(value == x)
     return value.size > 0 and bool(np.all(value == x))
@@ -35,15 +38,18 @@ def _same_shape(out, x) -> bool:
 def simplify_arithmetic(graph, inputs, outputs, report):
     rw = Rewriter(graph, inputs, outputs)
     for op in graph.operations:
-        if op.control_inputs or not op.inputs:
+        if op.control_inputs or not op.inputs or op.opdef.name not in _REWRITTEN:
             rw.copy(op)
             continue
-        ins = [rw.tensor(t) for t in op.inputs]
+        ins = rw.tensors(op.inputs)
         out = op.outputs[0] if op.outputs else None
         done = _rewrite(op, ins, out, rw, report)
         if not done:
             rw.copy(op)
     return rw.finish()
+
+
+_REWRITTEN = frozenset({"Mul", "AddV2", "Sub", "Neg", "Pow", "Transpose"})  # what _rewrite does
 
 
 def _rewrite(op, ins, out, rw, report) -> bool:

@@ -22,9 +22,12 @@ _SHAPE_ONLY = ("Shape", "Size", "Rank", "OnesLike", "ZerosLike")  # need the sha
 
 
 def _foldable(op) -> bool:
-    if op.opdef.stateful or op.type in _NEVER or op.control_inputs or not op.outputs:
+    if op.opdef.stateful or op.opdef.name in _NEVER or op.control_inputs or not op.outputs:
         return False
-    return all(t.dtype.name not in ("resource", "variant") for t in op.outputs)
+    for t in op.outputs:
+        if t._dtype.name in ("resource", "variant"):
+            return False
+    return True
 
 
 def _static_shape_value(op, new_inputs):
@@ -54,15 +57,15 @@ def fold_constants(graph, inputs, outputs, report):
         if not _foldable(op):
             rw.copy(op)
             continue
-        new_inputs = [rw.tensor(t) for t in op.inputs]
-        if op.type in _SHAPE_ONLY:
+        new_inputs = rw.tensors(op.inputs)
+        if op.opdef.name in _SHAPE_ONLY:
             value = _static_shape_value(op, new_inputs)
             if value is not None:
                 rw.constant(op, [value])
                 report.add(op.name, "folded", f"the shape of {op.inputs[0].op.name} is known: "
                            f"{value.tolist() if hasattr(value, 'tolist') else value}")
                 continue
-        if not all(t.op.type == "Const" for t in new_inputs):
+        if not all(t.op.opdef.name == "Const" for t in new_inputs):
             rw.copy(op)
             continue
         try:

@@ -20,19 +20,26 @@ def _ancestors(t, limit=64) -> set:
     return seen
 
 
+_LOOKED_AT = frozenset({"Identity", "StopGradient", "NoOp"})
+
+
 def optimize_dependencies(graph, inputs, outputs, report):
     rw = Rewriter(graph, inputs, outputs)
     output_ops = {id(t.op) for t in outputs}
     consumed = {id(c) for op in graph.operations for c in op.control_inputs}
     for op in graph.operations:
-        if op.type in ("Identity", "StopGradient") and id(op) not in output_ops \
+        op_type = op.opdef.name
+        if not op.control_inputs and op_type not in _LOOKED_AT:  # most nodes: kept as they are
+            rw.copy(op)
+            continue
+        if op_type in ("Identity", "StopGradient") and id(op) not in output_ops \
                 and not op.control_inputs and id(op) not in consumed:
             src = rw.tensor(op.inputs[0])
             rw.forward(op, [src])
             report.add(op.name, "removed", f"{op.type} only forwards {src.op.name}",
                        by=src.op.name)
             continue
-        if op.type == "NoOp" and id(op) not in consumed:
+        if op_type == "NoOp" and id(op) not in consumed:
             rw.drop(op)
             report.add(op.name, "removed", "a NoOp nothing waits for")
             continue

@@ -7,7 +7,12 @@ from .rewrite import Rewriter
 
 
 def prune(graph, inputs, outputs, report):
-    keep = {id(op) for op in schedule(graph, outputs)} | {id(t.op) for t in inputs}
+    needed = schedule(graph, outputs)
+    keep = {id(op) for op in needed}
+    for t in inputs:
+        keep.add(id(t.op))
+    if all(id(op) in keep for op in graph.operations):  # nothing to remove: no rewrite
+        return graph, inputs, outputs
     rw = Rewriter(graph, inputs, outputs)
     for op in graph.operations:
         if id(op) in keep:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass
+@dataclass(slots=True)  # a big unrolled graph's report holds hundreds of thousands
 class Change:
     node: str  # the node's name in the graph before the pass
     action: str  # "removed", "replaced", "added", "folded", "hoisted"

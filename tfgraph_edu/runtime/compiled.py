@@ -36,6 +36,7 @@ from .list_ownership import EMPTY, IF, WHILE, WRITE, plan_graph
 from .schedule import schedule
 
 _ALIAS_OPS = frozenset({"Identity", "StopGradient"})
+_NUMERIC: dict = {}  # DType -> whether an operator may compute on it (bool, int, float)
 _BY_FILENAME: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _uid = itertools.count(1)
 CHUNK = 2000  # ops per generated function in very large graphs
@@ -142,21 +143,22 @@ class CompiledGraph:
             k = next(self._ids)
             if op.outputs and id(op.outputs[0]) in var:
                 continue
-            if op.type == "Const":
+            op_type = op.opdef.name
+            if op_type == "Const":
                 namespace[f"c{k}"] = op.attrs["value"]
                 var[id(op.outputs[0])] = f"c{k}"
                 continue
-            if op.type in _ALIAS_OPS:
+            if op_type in _ALIAS_OPS:
                 var[id(op.outputs[0])] = var[id(op.inputs[0])]
                 continue
             input_names = [var[id(t)] for t in op.inputs]
             n = len(op.outputs)
             defs = [f"v{k}"] if n == 1 else [f"v{k}_{i}" for i in range(n)]
-            if op.type == WRITE and id(op) in plan.in_place:
+            if op_type == WRITE and id(op) in plan.in_place:
                 namespace[f"k{k}"] = list_ops.set_item_in_place
                 lines = [(0, f"{defs[0]} = k{k}({', '.join(input_names)})", op, input_names)]
             else:
-                inline = _INLINE.get(op.type)
+                inline = _INLINE.get(op_type)
                 lines = (inline(self, op, input_names, defs, depth, plan)
                          if inline is not None else None)
             if lines is None:
@@ -178,12 +180,17 @@ class CompiledGraph:
         if callable(symbol):
             symbol = symbol(op)
         template = _OPERATORS.get(symbol)
-        if template is None or any(getattr(t.dtype.np_dtype, "kind", "O") not in "biuf"
-                                       for t in op.inputs):
+        if template is None:
             return None
+        for t in op.inputs:
+            numeric = _NUMERIC.get(t._dtype)
+            if numeric is None:
+                numeric = _NUMERIC[t._dtype] = getattr(t._dtype.np_dtype, "kind", "O") in "biuf"
+            if not numeric:
+                return None
         names = []
         for t, nm in zip(op.inputs, input_names):
-            value = t.op.attrs.get("value") if t.op.type == "Const" else None
+            value = t.op.attrs.get("value") if t.op.opdef.name == "Const" else None
             if type(value) is np.ndarray and value.ndim == 0:
                 nm = self._scalars.get(id(t))
                 if nm is None:  # one name per constant, however many ops read it
@@ -333,12 +340,13 @@ class CompiledGraph:
             lines.append(f"    return [{', '.join(outs)}]")
             return "\n".join(lines) + "\n"
         parts = [entries[i:i + CHUNK] for i in range(0, len(entries), CHUNK)]
-        used_later: list[set] = [set() for _ in parts]
-        acc = set(outs)
-        for j in range(len(parts) - 1, -1, -1):
-            used_later[j] = set(acc)
-            for _, input_names, _ in parts[j]:
-                acc.update(input_names)
+        last_use: dict[str, int] = {}  # name -> the last part reading it (linear, once)
+        for j, part in enumerate(parts):
+            for _, input_names, _ in part:
+                for u in input_names:
+                    last_use[u] = j
+        for u in outs:
+            last_use[u] = len(parts)
         head: list[str] = []
         calls: list[str] = []
         defined: set[str] = set(args)
@@ -346,7 +354,7 @@ class CompiledGraph:
             defs = [d for _, _, ds in part for d in ds]
             ins = sorted({u for _, input_names, _ in part for u in input_names
                           if u in defined})
-            keep = [d for d in defs if d in used_later[j]]
+            keep = [d for d in defs if last_use.get(d, -1) > j]
             head.append(f"def {self.py_name}_part{j}({', '.join(ins)}):")
             for entry in part:
                 self._write(head, entry)

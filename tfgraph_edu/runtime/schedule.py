@@ -15,12 +15,17 @@ def schedule(graph, outputs, extra_roots=(), include_stateful: bool = True) -> l
     if include_stateful:
         roots += [op for op in graph.operations if op.opdef.stateful]
     needed: set[int] = set()
+    add = needed.add
     stack = list(roots)
+    pop, push = stack.pop, stack.append
     while stack:
-        op = stack.pop()
-        if id(op) in needed:
+        op = pop()
+        key = id(op)
+        if key in needed:
             continue
-        needed.add(id(op))
-        stack.extend(t.op for t in op.inputs)
-        stack.extend(op.control_inputs)
+        add(key)
+        for t in op.inputs:  # a loop, not a generator: this runs once per node
+            push(t.op)
+        if op.control_inputs:
+            stack.extend(op.control_inputs)
     return [op for op in graph.operations if id(op) in needed]

@@ -27,6 +27,7 @@ from ..ops._rules import fmt
 from ..ops.convert import Const, holds_graph_tensor, target_dtypes, to_numpy, to_tensor
 from ..shapes import TensorShape
 
+_SCALAR = TensorShape(())  # shared by every scalar constant (shapes are immutable)
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -47,9 +48,18 @@ def user_frame(depth: int = 2):
             if origin is not None:
                 return origin
         elif not name.startswith(_PACKAGE_DIR):
-            return (name, f.f_lineno, f.f_code.co_name)
+            where = (name, f.f_lineno, f.f_code.co_name)
+            shared = _SOURCES.get(where)  # one tuple per line, not one per node (memory)
+            if shared is None:
+                if len(_SOURCES) >= 65536:
+                    _SOURCES.clear()
+                shared = _SOURCES[where] = where
+            return shared
         f = f.f_back
     return None
+
+
+_SOURCES: dict[tuple, tuple] = {}
 
 
 class GraphBuilder:
@@ -98,7 +108,7 @@ class GraphBuilder:
         if _tape.ACTIVE:
             _tape.record(opdef, converted, attrs, outs)
         n = len(outs)
-        if n == 1 and opdef.output_count(attrs) == 1:
+        if n == 1 and (opdef.num_outputs == 1 or opdef.output_count(attrs) == 1):
             return outs[0]
         if n == 0:
             return op
@@ -132,8 +142,9 @@ class GraphBuilder:
         """A ``Const`` node holding ``value``, named exactly (uniquely) ``name``."""
         g = self.graph
         dtype = _dt.NP_TO_DTYPE[value.dtype]
+        shape = _SCALAR if value.shape == () else TensorShape(value.shape)
         op = g.add_op(g.unique_name(name, scoped=False), Const, [],
-                      {"dtype": dtype, "value": value}, [(TensorShape(value.shape), dtype)],
+                      {"dtype": dtype, "value": value}, [(shape, dtype)],
                       list(g._control_stack[-1]) if g._control_stack else [],
                       source or user_frame())
         return op.outputs[0]

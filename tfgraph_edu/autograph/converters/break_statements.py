@@ -35,6 +35,7 @@ class _Breaks(ast.NodeTransformer):
             node._ag_extra_test = flag
         out = [_blocks.set_flag(flag, False, line), node]
         if node.orelse:
+            node._ag_loop_else = True  # TF leaves such a loop to Python (see for_stmt)
             out.append(templates.mark(ast.If(test=_blocks.not_flag(flag), body=node.orelse,
                                              orelse=[]), line))
             node.orelse = []
