@@ -429,25 +429,10 @@ class LoadedConcreteFunction:
             if not args:
                 return None
             a = args.pop(0)
-            if kind == "struct":
-                if not _match(info, a, feeds, leaves):
-                    return None
-                continue
-            if kind == "variable":
-                if not isinstance(a, Variable):
-                    return None
-                feeds.append(a._handle._value)
-                leaves.append(a)
-                continue
-            shape, dtype = info
-            try:
-                t = a if is_tensor(a) else to_tensor(a, dtype)
-            except (TypeError, ValueError):
+            tree = info if kind == "struct" else ("variable",) if kind == "variable" else (
+                "spec", *info)
+            if not _match(tree, a, feeds, leaves):
                 return None
-            if t.dtype is not dtype or not shape.is_compatible_with(t.shape):
-                return None
-            feeds.append(t._value if isinstance(t, EagerTensor) else np.asarray(t))
-            leaves.append(t)
         if args:
             return None
         return feeds
