@@ -147,3 +147,25 @@ def test_segment_id_errors():
         tf.math.segment_sum(tf.constant([1, 2, 3]), tf.constant([0, 0]))
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"segment_ids\[0\] = 5 is out"):
         tf.math.unsorted_segment_sum(tf.constant([1, 2, 3]), tf.constant([5, 0, 0]), 3)
+
+
+
+def test_float_overflow_is_inf_without_a_numpy_warning():
+    # TensorFlow 2.21 prints nothing for float32 max * 6 (inf) or 0/0 (nan); run with
+    # RuntimeWarnings as errors, in a fresh process (no warning registry from other tests)
+    import subprocess
+    import sys
+
+    program = (
+        "import numpy as np, tfgraph_edu as tf\n"
+        "assert np.isinf((tf.constant(3e38) * 6).numpy())\n"
+        "assert np.isnan((tf.constant(0.0) / 0.0).numpy())\n"
+        "assert np.isinf(tf.constant(1e39, tf.float32).numpy())\n"
+        "assert np.isinf(tf.function(lambda x: x * 6, autograph=False)("
+        "tf.constant(3e38)).numpy())\n"
+        "try:\n    np.float32(3e38) * np.float32(6)\nexcept RuntimeWarning:\n"
+        "    print('user numpy still warns')\n")
+    done = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", program],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "user numpy still warns"

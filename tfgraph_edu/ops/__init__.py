@@ -1,5 +1,7 @@
 """Layer 1: every op defined once (kernel, shape rule, gradient); one module per family."""
 
+import warnings
+
 from . import (  # noqa: F401 - importing registers the ops
     _core,
     concat_ops,
@@ -28,3 +30,9 @@ from . import (  # noqa: F401 - importing registers the ops
     string_ops,
 )
 from ._core import REGISTRY, OpDef, bind  # noqa: F401
+
+# TensorFlow computes float overflow to inf and 0/0 to nan without a word: numpy's warnings
+# for those, raised inside tfgraph_edu's own modules, are not shown (the user's numpy keeps
+# its warnings; a filter costs nothing until a warning is raised)
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tfgraph_edu(\.|$)",
+                        message=r"(overflow|invalid value|divide by zero|underflow) encountered")
