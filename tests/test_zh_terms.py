@@ -16,13 +16,11 @@ import importlib.util
 import re
 from pathlib import Path
 
-import pytest
+import jupytext  # noqa: F401 - build.py reads the sources with it (dev extra)
+import opencc  # dev extra: a missing one fails here, it is not skipped
 
 from tfgraph_edu import exercises
 from tfgraph_edu.jupyter import labels
-
-opencc = pytest.importorskip("opencc")
-jupytext = pytest.importorskip("jupytext")
 
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("build_notebooks", ROOT / "notebooks" / "build.py")
