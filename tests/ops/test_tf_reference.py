@@ -169,3 +169,49 @@ def test_float_overflow_is_inf_without_a_numpy_warning():
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "user numpy still warns"
+
+
+def test_matmul_of_unknown_rank_is_a_batch_matmul():
+    # TF 2.21: with a rank unknown at trace time tf.matmul builds BatchMatMulV2 (named MatMul),
+    # so [2,2,2] x [2,2] broadcasts to [2,2,2] and a vector fails when the graph runs with
+    # "In[1] ndims must be >= 2: 1"; it used to multiply vectors to a scalar without a word
+    spec = tf.TensorSpec(None, tf.float32)
+    f = tf.function(lambda a, b: tf.matmul(a, b), input_signature=[spec, spec])
+    ops = f.get_concrete_function().graph.get_operations()
+    assert [(op.name, op.type) for op in ops if op.type != "Placeholder"][0] == (
+        "MatMul", "BatchMatMulV2")
+    assert f(tf.ones([2, 2, 2]), tf.ones([2, 2])).numpy().tolist() == [[[2, 2], [2, 2]]] * 2
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"In\[1\] ndims must be >= 2: 1"):
+        f(tf.ones([2, 2]), tf.ones([2]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"In\[0\] ndims must be >= 2: 1"):
+        f(tf.ones([2]), tf.ones([2]))
+    # transpose_X and adjoint_X together: TF's ValueError
+    with pytest.raises(ValueError, match="Only one of `transpose_a` and `adjoint_a` can be True"):
+        tf.matmul(tf.ones([2, 2]), tf.ones([2, 2]), transpose_a=True, adjoint_a=True)
+
+
+def test_a_variable_update_of_the_wrong_shape():
+    # TF 2.21, eager and in a graph: assign_add/assign_sub give InvalidArgumentError "Cannot
+    # update variable with shape [2] using a Tensor with shape [3], shapes must be equal."; an
+    # assign in a graph whose value shape is unknown at trace time gives "Trying to assign to
+    # variable with tensor with wrong shape. Expected [2] got [3]"
+    update = "Cannot update variable with shape \\[2\\] using a Tensor with shape \\[3\\], shapes "
+    v = tf.Variable(tf.zeros([2]))
+    for method in (v.assign_add, v.assign_sub):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=update):
+            method(tf.ones([3]))
+    spec = [tf.TensorSpec(None, tf.float32)]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=update):
+        tf.function(lambda x: v.assign_sub(x), input_signature=spec)(tf.ones([3]))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Trying to assign to variable with tensor with wrong shape. "
+                             "Expected \\[2\\] got \\[3\\]"):
+        tf.function(lambda x: v.assign(x), input_signature=spec)(tf.ones([3]))
+    # a variable whose shape is left open takes any shape from assign, none from assign_sub
+    w = tf.Variable(tf.zeros([2]), shape=tf.TensorShape(None))
+    tf.function(lambda x: w.assign(x), input_signature=spec)(tf.ones([3]))
+    assert w.numpy().tolist() == [1, 1, 1]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Cannot update variable with "
+                       "shape \\[3\\] using a Tensor with shape \\[2\\]"):
+        tf.function(lambda x: w.assign_sub(x), input_signature=spec)(tf.ones([2]))
+    assert v.numpy().tolist() == [0, 0] and w.numpy().tolist() == [1, 1, 1]  # nothing half-done

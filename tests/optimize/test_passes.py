@@ -56,6 +56,22 @@ def test_each_pass_on_a_function_that_needs_them():
     assert "Exp" in [op.type for op in cf.graph.get_operations()]  # the traced graph is kept
 
 
+def test_a_reshape_or_broadcast_to_the_shape_it_has_is_removed():
+    @tf.function
+    def f(x, b):
+        same = tf.reshape(x, [2, 3]) + tf.broadcast_to(b, [3])
+        return tf.reshape(same, [3, 2]), tf.broadcast_to(b, [2, 3])
+
+    x, b = tf.constant(np.arange(6.0, dtype=np.float32).reshape(2, 3)), tf.constant([1., 2., 3.])
+    cf = f.get_concrete_function(x, b)
+    removed = [n for n, a in _report(cf)["arithmetic_optimization"] if a == "removed"]
+    assert sorted(removed) == ["BroadcastTo", "Reshape"]  # the shape-changing ones stay
+    assert [op.type for op in cf.optimized_graph.get_operations()].count("Reshape") == 1
+    got = f(x, b)
+    np.testing.assert_array_equal(got[0].numpy(), (x.numpy() + b.numpy()).reshape(3, 2))
+    np.testing.assert_array_equal(got[1].numpy(), np.broadcast_to(b.numpy(), (2, 3)))
+
+
 def test_constant_subgraphs_fold_to_one_const():
     @tf.function
     def f():

@@ -443,10 +443,20 @@ def _matmul_grad(op, g):
 
 
 def _matmul_special(op):
+    """``np.matmul`` itself (transposes as views), for inputs known to be matrices: an input
+    of unknown rank keeps the kernel, whose rank check is TF's error for a vector."""
+    a, b = op.inputs
+    if a.shape.rank != 2 or b.shape.rank != 2:
+        return None
     ta, tb = op.attrs.get("transpose_a"), op.attrs.get("transpose_b")
+    mm = np.matmul
     if not ta and not tb:
-        return np.matmul, (0, 1)
-    return None
+        return mm, (0, 1)
+    if ta and not tb:
+        return (lambda x, y: mm(x.T, y)), (0, 1)
+    if tb and not ta:
+        return (lambda x, y: mm(x, y.T)), (0, 1)
+    return (lambda x, y: mm(x.T, y.T)), (0, 1)
 
 
 MatMul = define("MatMul", ("a", "b"), _matmul_kernel, _matmul_shape, _matmul_grad,
@@ -454,6 +464,10 @@ MatMul = define("MatMul", ("a", "b"), _matmul_kernel, _matmul_shape, _matmul_gra
 
 
 def _bmm_kernel(x, y, adj_x=False, adj_y=False):
+    for i, v in enumerate((x, y)):
+        if np.ndim(v) < 2:  # np.matmul would take a vector: TF does not
+            from ..errors import InvalidArgumentError
+            raise InvalidArgumentError(None, None, f"In[{i}] ndims must be >= 2: {np.ndim(v)}")
     if adj_x:
         x = np.swapaxes(x, -1, -2)
     if adj_y:
@@ -477,8 +491,18 @@ def _bmm_shape(x, y, adj_x=False, adj_y=False):
 
 def _bmm_grad(op, g):
     x, y = _ins(op)
-    gx = bind(BatchMatMulV2, (g, y), {"adj_x": False, "adj_y": True})
-    gy = bind(BatchMatMulV2, (x, g), {"adj_x": True, "adj_y": False})
+    ax, ay = op.get_attr("adj_x"), op.get_attr("adj_y")
+
+    def mm(a, b, adj_a, adj_b):
+        return bind(BatchMatMulV2, (a, b), {"adj_x": adj_a, "adj_y": adj_b})
+    if not ax and not ay:
+        gx, gy = mm(g, y, False, True), mm(x, g, True, False)
+    elif not ax:
+        gx, gy = mm(g, y, False, False), mm(g, x, True, False)
+    elif not ay:
+        gx, gy = mm(y, g, False, True), mm(x, g, False, False)
+    else:
+        gx, gy = mm(y, g, True, True), mm(g, x, True, True)
     return reduce_to(gx, x), reduce_to(gy, y)
 
 
@@ -489,16 +513,20 @@ BatchMatMulV2 = define("BatchMatMulV2", ("x", "y"), _bmm_kernel, _bmm_shape, _bm
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     """Matrix product (op ``MatMul`` for matrices, ``BatchMatMulV2`` for batches)."""
+    for t, adj, side in ((transpose_a, adjoint_a, "a"), (transpose_b, adjoint_b, "b")):
+        if t and adj:
+            raise ValueError(f"Only one of `transpose_{side}` and `adjoint_{side}` can be True. "
+                             f"Received `transpose_{side}`={t}, `adjoint_{side}`={adj}.")
     ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
     ra, rb = getattr(a, "ndim", None), getattr(b, "ndim", None)
     if ra == 2 and rb == 2:  # the common case: two matrices, no conversion needed
-        return bind(MatMul, (a, b), {"transpose_a": ta, "transpose_b": tb}, name)
+        return bind(MatMul, (a, b), {"transpose_a": ta, "transpose_b": tb}, name or "MatMul")
     from . import convert
     a, b = convert.matching_tensors(a, b)
     ra, rb = a.shape.rank, b.shape.rank
-    if ra is not None and rb is not None and (ra > 2 or rb > 2):
-        return bind(BatchMatMulV2, (a, b), {"adj_x": ta, "adj_y": tb}, name)
-    return bind(MatMul, (a, b), {"transpose_a": ta, "transpose_b": tb}, name)
+    if ra is None or rb is None or ra > 2 or rb > 2:  # TF's rule: a rank unknown is a batch
+        return bind(BatchMatMulV2, (a, b), {"adj_x": ta, "adj_y": tb}, name or "MatMul")
+    return bind(MatMul, (a, b), {"transpose_a": ta, "transpose_b": tb}, name or "MatMul")
 
 
 # -- cast ------------------------------------------------------------------------------------

@@ -179,7 +179,7 @@ def _mean_special(op):
 
 _IN = {1: I32}
 Sum = define("Sum", ("input", "reduction_indices"), _kernel(np.sum), _reduce_shape, _sum_grad,
-             T=(0,), dtypes=N, input_dtypes=_IN, specialize=_reduce_special(np.sum))
+             T=(0,), dtypes=N, input_dtypes=_IN, specialize=_reduce_special(np.add.reduce))
 Mean = define("Mean", ("input", "reduction_indices"), _kernel(_mean, errstate=True),
               _reduce_shape, _mean_grad,
               T=(0,), dtypes=N, input_dtypes=_IN, specialize=lambda op: _mean_special(op))

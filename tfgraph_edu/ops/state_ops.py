@@ -7,6 +7,8 @@ records them as nodes and automatic control dependencies can order them.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from .. import dtypes as _dt
@@ -50,33 +52,43 @@ def _read_kernel(h, dtype):
     return h.value
 
 
-def _read_value(h):
-    return h.value
+_READ_VALUE = operator.attrgetter("value")  # h.value, called without a Python frame
 
 
-def _check_assign(h, value, verb):
-    if value.shape != h.value.shape and (verb != "assign to" or not h.var_shape.is_compatible_with(
-            TensorShape(value.shape))):
+def _check_assign(h, value, update: bool):
+    """TF's kernel errors for a value of the wrong shape: an assignment may change the shape
+    of a variable whose shape is not fully defined; ``assign_add``/``assign_sub`` may not."""
+    if value.shape == h.value.shape:
+        return
+    got, want = _dims(value.shape), _dims(h.value.shape)
+    if update:
         raise InvalidArgumentError(
-            None, None,
-            f"Trying to {verb} variable with wrong shape. Expected "
-            f"[{','.join(map(str, h.value.shape))}] got [{','.join(map(str, value.shape))}]")
+            None, None, f"Cannot update variable with shape {want} using a Tensor with shape "
+            f"{got}, shapes must be equal.")
+    if not h.var_shape.is_compatible_with(TensorShape(value.shape)):
+        raise InvalidArgumentError(
+            None, None, "Trying to assign to variable with tensor with wrong shape. Expected "
+            f"{want} got {got}")
+
+
+def _dims(shape) -> str:
+    return f"[{','.join(map(str, shape))}]"
 
 
 def _assign_kernel(h, value, dtype):
-    _check_assign(h, value, "assign to")
+    _check_assign(h, value, False)
     h.value = value
     return ()
 
 
 def _assign_add_kernel(h, value, dtype):
-    _check_assign(h, value, "add to")
+    _check_assign(h, value, True)
     h.value = np.add(h.value, value)
     return ()
 
 
 def _assign_sub_kernel(h, value, dtype):
-    _check_assign(h, value, "subtract from")
+    _check_assign(h, value, True)
     h.value = np.subtract(h.value, value)
     return ()
 
@@ -92,18 +104,36 @@ def _assign_shape(h, value, dtype):
     return []
 
 
+def _update_special(ufunc):
+    """``h.value = ufunc(h.value, v)``; without the shape check when both shapes are known at
+    trace time to be equal (a variable's shape never changes once it is fully defined)."""
+    def special(op):
+        h, v = op.inputs
+        var_shape = handle_shape(h)
+        if var_shape.is_fully_defined() and v.shape.is_fully_defined() and \
+                v.shape == var_shape:
+            def update(h, v):
+                h.value = ufunc(h.value, v)
+        else:
+            def update(h, v):
+                _check_assign(h, v, True)
+                h.value = ufunc(h.value, v)
+        return update, (0, 1)
+    return special
+
+
 ReadVariableOp = define(
     "ReadVariableOp", ("resource",), _read_kernel,
     lambda h, dtype: (handle_shape(h), dtype), lambda op, g: (g,), stateful=True,
-    specialize=lambda op: (_read_value, (0,)))
+    specialize=lambda op: (_READ_VALUE, (0,)))
 AssignVariableOp = define(
     "AssignVariableOp", ("resource", "value"), _assign_kernel, _assign_shape, None,
     stateful=True, num_outputs=0)
 AssignAddVariableOp = define(
     "AssignAddVariableOp", ("resource", "value"), _assign_add_kernel, _assign_shape, None,
     stateful=True, num_outputs=0,
-    specialize=lambda op: ((lambda h, v: _assign_add_kernel(h, v, None)), (0, 1)))
+    specialize=_update_special(np.add))
 AssignSubVariableOp = define(
     "AssignSubVariableOp", ("resource", "value"), _assign_sub_kernel, _assign_shape, None,
     stateful=True, num_outputs=0,
-    specialize=lambda op: ((lambda h, v: _assign_sub_kernel(h, v, None)), (0, 1)))
+    specialize=_update_special(np.subtract))

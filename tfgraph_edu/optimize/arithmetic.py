@@ -4,7 +4,8 @@
 result's shape; ``-(-x)`` becomes ``x``; ``x - x`` becomes zeros for integers
 (not for floats: ``inf - inf`` is nan); ``x ** 2`` becomes ``Square(x)`` and
 ``x ** 3`` ``x * Square(x)``, ``x ** 1`` becomes ``x``, ``x ** 0.5`` ``Sqrt(x)``;
-two transposes become one (or none).
+two transposes become one (or none); a ``Reshape`` or ``BroadcastTo`` to the shape its
+input already has is that input.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def simplify_arithmetic(graph, inputs, outputs, report):
     return rw.finish()
 
 
-_REWRITTEN = frozenset({"Mul", "AddV2", "Sub", "Neg", "Pow", "Transpose"})  # what _rewrite does
+_REWRITTEN = frozenset({"Mul", "AddV2", "Sub", "Neg", "Pow", "Transpose", "Reshape",
+                        "BroadcastTo"})  # what _rewrite does
 
 
 def _rewrite(op, ins, out, rw, report) -> bool:
@@ -71,6 +73,11 @@ def _rewrite(op, ins, out, rw, report) -> bool:
             rw.forward(op, new)
             report.add(op.name, "replaced", "x - x is 0 (integers)", by=new[0].op.name)
             return True
+    if t in ("Reshape", "BroadcastTo") and _same_shape(out, ins[0]):
+        x = ins[0]
+        rw.forward(op, [x])
+        report.add(op.name, "removed", f"{t} to the shape x already has is x", by=x.op.name)
+        return True
     if t == "Neg" and ins[0].op.type == "Neg":
         inner = ins[0].op.inputs[0]
         rw.forward(op, [inner])
