@@ -34,6 +34,7 @@ from ..ops.control_flow_ops import GraphFunction
 from .errors import graph_execution_error, kernel_message
 from .list_ownership import EMPTY, IF, WHILE, WRITE, plan_graph
 from .schedule import schedule
+from .shared_parts import compile_module
 
 _ALIAS_OPS = frozenset({"Identity", "StopGradient"})
 _NUMERIC: dict = {}  # DType -> whether an operator may compute on it (bool, int, float)
@@ -108,95 +109,120 @@ class CompiledGraph:
         self.name = name
         self.py_name = _py_name(name)
         self.filename = f"<tfgraph_edu {self.py_name} #{next(_uid)}>"
-        self.line_ops: list = [None]  # line number -> the op it runs (None: no op)
         self._namespace: dict[str, object] = {}
         self._ids = itertools.count()  # one numbering for the ops of every inlined graph
-        self._scalars: dict[int, str] = {}  # id(constant tensor) -> its numpy scalar's name
+        # id(constant tensor) -> its 0-d value, replaced by its numpy scalar's name once an
+        # operator line reads it
+        self._scalars: dict[int, object] = {}
+        # the body being written: each line's text (indented) and the op it runs, and for
+        # the top-level ops, what the layout needs to split it into parts
+        self._texts: list[str] = []
+        self._line_ops: list = []
+        self._starts: list[int] = []  # per top-level op: the index of its first line
+        self._reads: list[list[str]] = []  # per top-level op: the names it reads
+        self._made: list[list[str]] = []  # per top-level op: the names it defines
         var: dict[int, str] = {}
         args = [f"a{i}" for i in range(len(inputs))]
         for t, a in zip(inputs, args):
             var[id(t)] = a
         ops = schedule(graph, outputs)
         plan = plan_graph(graph, inputs, outputs, frozenset(), 0, self._inlined, ops)
-        entries = self._emit(graph, var, outputs, 0, plan, ops)
-        outs = [var[id(t)] for t in outputs]
-        code = self._layout(entries, args, outs)
-        del entries, var, self._scalars
+        self._emit(graph, var, outputs, 0, plan, ops, "    ")
+        lines, parts = self._layout(args, [var[id(t)] for t in outputs])
+        del var, self._scalars, self._texts, self._line_ops, self._starts, self._reads, \
+            self._made
+        code = "\n".join(lines) + "\n"
         self._lines = code.splitlines(True)  # the one copy, shared with linecache
         linecache.cache[self.filename] = (len(code), None, self._lines, self.filename)
         namespace = self._namespace
         weakref.finalize(self, linecache.cache.pop, self.filename, None)  # freed: forgotten
-        exec(compile(code, self.filename, "exec"), namespace)  # noqa: S102 - see above
+        if parts:  # see shared_parts.py: parts alike in all but names are compiled once
+            compile_module(lines, parts, self.filename, namespace)
+        else:
+            exec(compile(code, self.filename, "exec"), namespace)  # noqa: S102 - see above
         # TF's float kernels give inf/nan silently: the whole run ignores numpy's float
         # errors once, instead of each kernel setting and resetting them
         self.fn = ignoring_float_errors(namespace[self.py_name])
         _BY_FILENAME[self.filename] = self
 
-    def _emit(self, graph, var, outputs, depth, plan, ops=None) -> list[tuple]:
-        """The entries computing ``outputs`` of ``graph`` (``var`` maps its fed tensors to
-        names; ``plan`` says which list writes are done in place, see list_ownership.py;
-        ``ops`` is the schedule when the caller has it): ``(lines, input names, defined
-        names)`` per operation, each line ``(indent, text, op, the names the line reads)``."""
+    def _emit(self, graph, var, outputs, depth, plan, ops, pad) -> None:
+        """Write the lines computing ``outputs`` of ``graph``, indented by ``pad``, into the
+        body (``var`` maps its fed tensors to names; ``plan`` says which list writes are
+        done in place, see list_ownership.py; ``ops`` is the schedule, None to make it)."""
         namespace = self._namespace
-        entries: list[tuple] = []
+        ids = self._ids
+        scalars = self._scalars
+        texts, line_ops = self._texts, self._line_ops
+        top = depth == 0
+        starts, reads, made = self._starts, self._reads, self._made
         for op in schedule(graph, outputs) if ops is None else ops:
-            k = next(self._ids)
-            if op.outputs and id(op.outputs[0]) in var:
+            k = next(ids)
+            outs = op.outputs
+            if outs and id(outs[0]) in var:
                 continue
-            op_type = op.opdef.name
+            opdef = op.opdef
+            op_type = opdef.name
             if op_type == "Const":
-                namespace[f"c{k}"] = op.attrs["value"]
-                var[id(op.outputs[0])] = f"c{k}"
+                value = op.attrs["value"]
+                namespace[f"c{k}"] = value
+                var[id(outs[0])] = f"c{k}"
+                if type(value) is np.ndarray and value.ndim == 0:
+                    scalars[id(outs[0])] = value
                 continue
             if op_type in _ALIAS_OPS:
-                var[id(op.outputs[0])] = var[id(op.inputs[0])]
+                var[id(outs[0])] = var[id(op.inputs[0])]
                 continue
             input_names = [var[id(t)] for t in op.inputs]
-            n = len(op.outputs)
+            n = len(outs)
             defs = [f"v{k}"] if n == 1 else [f"v{k}_{i}" for i in range(n)]
+            if top:
+                starts.append(len(texts))
+                reads.append(input_names)
+                made.append(defs)
             if op_type == WRITE and id(op) in plan.in_place:
                 namespace[f"k{k}"] = list_ops.set_item_in_place
-                lines = [(0, f"{defs[0]} = k{k}({', '.join(input_names)})", op, input_names)]
-            else:
-                inline = _INLINE.get(op_type)
-                lines = (inline(self, op, input_names, defs, depth, plan)
-                         if inline is not None else None)
-            if lines is None:
-                call = self._operator(op, input_names) or self._call(op, k, input_names)
-                text = call if n == 0 else f"{defs[0]} = {call}" if n == 1 else \
-                    f"{', '.join(defs)}, = {call}"
-                lines = [(0, text, op, input_names)]
-            for t, nm in zip(op.outputs, defs):
+                texts.append(f"{pad}{defs[0]} = k{k}({', '.join(input_names)})")
+                line_ops.append(op)
+            elif op_type not in _INLINE or not _INLINE[op_type](self, op, input_names, defs,
+                                                                  depth, plan, pad):
+                symbol = opdef.operator
+                call = (symbol is not None and not op.attrs
+                        and self._operator(op, symbol, input_names)) \
+                    or self._call(op, k, input_names)
+                texts.append(f"{pad}{call}" if n == 0 else f"{pad}{defs[0]} = {call}" if n == 1
+                             else f"{pad}{', '.join(defs)}, = {call}")
+                line_ops.append(op)
+            for t, nm in zip(outs, defs):
                 var[id(t)] = nm
-            entries.append((lines, input_names, defs))
-        return entries
 
-    def _operator(self, op, input_names) -> str | None:
-        """``v1 + c2``: the op's Python operator, for numeric and bool inputs (a constant
-        scalar input as a numpy scalar, so scalar work never touches an array)."""
-        symbol = op.opdef.operator
-        if symbol is None or op.attrs:
-            return None
+    def _operator(self, op, symbol, input_names) -> str | None:
+        """``v1 + c2``: the op's Python operator ``symbol`` (its OpDef's), for numeric and
+        bool inputs (a constant scalar input as a numpy scalar, so scalar work never touches
+        an array)."""
         if callable(symbol):
             symbol = symbol(op)
         template = _OPERATORS.get(symbol)
         if template is None:
             return None
-        for t in op.inputs:
+        inputs = op.inputs
+        for t in inputs:
             numeric = _NUMERIC.get(t._dtype)
             if numeric is None:
                 numeric = _NUMERIC[t._dtype] = getattr(t._dtype.np_dtype, "kind", "O") in "biuf"
             if not numeric:
                 return None
-        names = []
-        for t, nm in zip(op.inputs, input_names):
-            value = t.op.attrs.get("value") if t.op.opdef.name == "Const" else None
-            if type(value) is np.ndarray and value.ndim == 0:
-                nm = self._scalars.get(id(t))
-                if nm is None:  # one name per constant, however many ops read it
-                    nm = self._scalars[id(t)] = f"c{next(self._ids)}"
+        scalars = self._scalars
+        names = input_names
+        for j, t in enumerate(inputs):
+            nm = scalars.get(id(t))
+            if nm is not None:
+                if names is input_names:
+                    names = list(input_names)
+                if type(nm) is not str:  # one name per constant, however many ops read it
+                    value, nm = nm, f"c{next(self._ids)}"
+                    scalars[id(t)] = nm
                     self._namespace[nm] = value[()]
-            names.append(nm)
+                names[j] = nm
         return template.format(*names)
 
     def _call(self, op, k, input_names) -> str:
@@ -248,42 +274,53 @@ class CompiledGraph:
         return all(isinstance(fn, GraphFunction) and len(fn.inputs) == n_in
                    and len(fn.outputs) == n for fn, n in zip(fns, outs))
 
-    def _nested(self, fn, feeds, depth, plan) -> tuple[list, list[str]]:
-        """The lines of graph function ``fn`` fed with the names ``feeds``, one level in,
-        and the names of its outputs."""
+    def _nested(self, fn, feeds, depth, plan, pad) -> tuple[list, list, list[str]]:
+        """The lines of graph function ``fn`` fed with the names ``feeds``, one level in
+        (indented by ``pad``): their texts, their ops and the names of its outputs."""
         var = {id(t): nm for t, nm in zip(fn.inputs, feeds)}
-        lines = [(indent + 1, text, op, used)
-                 for entry in self._emit(fn.graph, var, fn.outputs, depth + 1, plan)
-                 for indent, text, op, used in entry[0]]
-        return lines, [var[id(t)] for t in fn.outputs]
+        saved = self._texts, self._line_ops
+        self._texts, self._line_ops = texts, line_ops = [], []
+        try:
+            self._emit(fn.graph, var, fn.outputs, depth + 1, plan, None, pad)
+        finally:
+            self._texts, self._line_ops = saved
+        return texts, line_ops, [var[id(t)] for t in fn.outputs]
 
-    def _inline_if(self, op, ins, defs, depth, plan):
+    def _line(self, text, op) -> None:
+        self._texts.append(text)
+        self._line_ops.append(op)
+
+    def _inline_if(self, op, ins, defs, depth, plan, pad) -> bool:
         """``If``: a Python ``if``/``else`` with both branches' code written in place."""
         if not self._inlined(op, depth):
-            return None
+            return False
         plans = plan.nested.get(id(op), (EMPTY, EMPTY))
-        branches = [self._nested(op.attrs.get(b), ins[1:], depth, p)
+        inner = pad + "    "
+        branches = [self._nested(op.attrs.get(b), ins[1:], depth, p, inner)
                     for b, p in zip(("then_branch", "else_branch"), plans)]
-        lines = []
-        for header, (body, outs) in zip((f"if {ins[0]}:", "else:"), branches):
-            lines.append((0, header, op, ins[:1]))
+        for header, (texts, line_ops, outs) in zip((f"if {ins[0]}:", "else:"), branches):
+            self._line(pad + header, op)
+            self._texts += texts
+            self._line_ops += line_ops
             if defs:
-                body.append((1, f"{', '.join(defs)}, = {', '.join(outs)},", op, outs))
-            lines.extend(body or [(1, "pass", op, [])])
-        return lines
+                self._line(f"{inner}{', '.join(defs)}, = {', '.join(outs)},", op)
+            elif not texts:
+                self._line(inner + "pass", op)
+        return True
 
-    def _inline_while(self, op, ins, defs, depth, plan):
+    def _inline_while(self, op, ins, defs, depth, plan, pad) -> bool:
         """``While``: a Python ``while`` over the loop variables (the op's output names),
         the condition's and the body's code written in place.  On entry, a list the body
         writes in place is copied when the loop may not take it over, and a numeric scalar
         held as a 0-d array becomes a numpy scalar (numpy's arithmetic is about ten times
         faster on scalars when no operand is an array; the values are the same)."""
         if not self._inlined(op, depth):
-            return None
+            return False
         limit = op.attrs.get("maximum_iterations", -1)
         plans = plan.nested.get(id(op), (EMPTY, EMPTY))
-        cond = self._nested(op.attrs.get("cond"), defs, depth, plans[0])
-        body = self._nested(op.attrs.get("body"), defs, depth, plans[1])
+        inner = pad + "    "
+        cond = self._nested(op.attrs.get("cond"), defs, depth, plans[0], inner)
+        body = self._nested(op.attrs.get("body"), defs, depth, plans[1], inner)
         loop_vars = f"{', '.join(defs)},"
         entry = list(ins)
         copies = plan.copies.get(id(op), ())
@@ -297,23 +334,28 @@ class CompiledGraph:
             kname = f"k{next(self._ids)}"
             self._namespace[kname] = convert
             entry[j] = f"{kname}({ins[j]})"
-        lines = [(0, f"{loop_vars} = {', '.join(entry)},", op, ins)]
+        line = self._line
+        line(f"{pad}{loop_vars} = {', '.join(entry)},", op)
         count = f"v{next(self._ids)}" if limit >= 0 else None
         if count:
-            lines.append((0, f"{count} = 0", op, []))
-        lines.append((0, "while True:", op, []))
+            line(f"{pad}{count} = 0", op)
+        line(f"{pad}while True:", op)
         if count:
-            lines += [(1, f"if {count} >= {limit}:", op, []), (2, "break", op, [])]
-        lines += cond[0]
-        lines += [(1, f"if not {cond[1][0]}:", op, cond[1][:1]), (2, "break", op, [])]
-        lines += body[0]
-        changed = [(d, o) for d, o in zip(defs, body[1]) if d != o]  # not the passed-through
+            line(f"{inner}if {count} >= {limit}:", op)
+            line(f"{inner}    break", op)
+        self._texts += cond[0]
+        self._line_ops += cond[1]
+        line(f"{inner}if not {cond[2][0]}:", op)
+        line(f"{inner}    break", op)
+        self._texts += body[0]
+        self._line_ops += body[1]
+        changed = [(d, o) for d, o in zip(defs, body[2]) if d != o]  # not the passed-through
         if changed:
-            lines.append((1, f"{', '.join(d for d, _ in changed)}, = "
-                             f"{', '.join(o for _, o in changed)},", op, [o for _, o in changed]))
+            line(f"{inner}{', '.join(d for d, _ in changed)}, = "
+                 f"{', '.join(o for _, o in changed)},", op)
         if count:
-            lines.append((1, f"{count} += 1", op, []))
-        return lines
+            line(f"{inner}{count} += 1", op)
+        return True
 
     @property
     def code(self) -> str:
@@ -330,48 +372,49 @@ class CompiledGraph:
                 lines[i - 1] += f"  # {display_name(op.name)} ({display_name(op.type)})"
         return "\n".join(lines) + "\n"
 
-    def _layout(self, entries, args, outs) -> str:
-        """The source: one function, or - for very large graphs, which CPython compiles in
-        more than linear time - a chain of part functions passing live values along."""
-        lines = [f"def {self.py_name}({', '.join(args)}):"]
-        if len(entries) <= CHUNK:
-            for entry in entries:
-                self._write(lines, entry)
-            lines.append(f"    return [{', '.join(outs)}]")
-            return "\n".join(lines) + "\n"
-        parts = [entries[i:i + CHUNK] for i in range(0, len(entries), CHUNK)]
-        last_use: dict[str, int] = {}  # name -> the last part reading it (linear, once)
-        for j, part in enumerate(parts):
-            for _, input_names, _ in part:
-                for u in input_names:
-                    last_use[u] = j
-        for u in outs:
-            last_use[u] = len(parts)
-        head: list[str] = []
+    def _layout(self, args, outs) -> tuple[list[str], list]:
+        """The source lines: one function, or - for very large graphs, which CPython compiles
+        in more than linear time - a chain of part functions passing live values along, and
+        the parts (function name, index of its first line, index after its last).  Sets
+        ``line_ops`` (line number -> the op it runs, None for no op)."""
+        texts, body_ops, starts = self._texts, self._line_ops, self._starts
+        header = f"def {self.py_name}({', '.join(args)}):"
+        ret = f"    return [{', '.join(outs)}]"
+        if len(starts) <= CHUNK:
+            self.line_ops = [None, None, *body_ops, None]
+            return [header, *texts, ret], []
+        reads, made = self._reads, self._made
+        bounds = list(range(0, len(starts), CHUNK))
+        ends = bounds[1:] + [len(starts)]
+        home = dict.fromkeys(args, -1)  # name -> the part defining it (-1: an argument)
+        part_ins = []
+        for j, (lo, hi) in enumerate(zip(bounds, ends)):
+            # the names this part reads that an earlier part (or the caller) defines
+            part_ins.append(sorted({u for names in reads[lo:hi] for u in names
+                                    if home.get(u, j) < j}))
+            home.update(dict.fromkeys(itertools.chain.from_iterable(made[lo:hi]), j))
+        later = set(outs).union(*part_ins)  # the names read after the part defining them
+        lines: list[str] = []
+        line_ops: list = [None]
         calls: list[str] = []
-        defined: set[str] = set(args)
-        for j, part in enumerate(parts):
-            defs = [d for _, _, ds in part for d in ds]
-            ins = sorted({u for _, input_names, _ in part for u in input_names
-                          if u in defined})
-            keep = [d for d in defs if last_use.get(d, -1) > j]
-            head.append(f"def {self.py_name}_part{j}({', '.join(ins)}):")
-            for entry in part:
-                self._write(head, entry)
-            head.append(f"    return ({', '.join(keep)}{',' if keep else ''})")
-            calls.append(f"    ({', '.join(keep)}{',' if keep else ''}) = "
-                         f"{self.py_name}_part{j}({', '.join(ins)})")
-            defined.update(defs)
-        lines = head + lines + calls + [f"    return [{', '.join(outs)}]"]
-        return "\n".join(lines) + "\n"
-
-    def _write(self, out: list[str], entry) -> None:
-        """Append an entry's lines to ``out``, remembering which op each line runs."""
-        ops = self.line_ops
-        for indent, text, op, _used in entry[0]:
-            out.append("    " * (indent + 1) + text)
-            ops.extend([None] * (len(out) + 1 - len(ops)))
-            ops[len(out)] = op
+        parts = []
+        for j, (lo, hi) in enumerate(zip(bounds, ends)):
+            ins = ", ".join(part_ins[j])
+            keep = [d for d in itertools.chain.from_iterable(made[lo:hi]) if d in later]
+            names = f"({', '.join(keep)}{',' if keep else ''})"
+            a, b = starts[lo], (starts[hi] if hi < len(starts) else len(texts))
+            part = f"{self.py_name}_part{j}"
+            first = len(lines)
+            lines.append(f"def {part}({ins}):")
+            lines += texts[a:b]
+            lines.append(f"    return {names}")
+            parts.append((part, first, len(lines)))
+            line_ops.append(None)
+            line_ops += body_ops[a:b]
+            line_ops.append(None)
+            calls.append(f"    {names} = {part}({ins})")
+        self.line_ops = line_ops
+        return [*lines, header, *calls, ret], parts
 
     def _op_at(self, lineno: int):
         return self.line_ops[lineno] if 0 <= lineno < len(self.line_ops) else None

@@ -32,6 +32,8 @@ another list - a use that is not a read - so those lists are never written in pl
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from .. import dtypes as _dt
 from .schedule import schedule
 
@@ -42,6 +44,8 @@ _ALIAS = frozenset({"Identity", "StopGradient"})  # the compiler gives them the 
 IF = frozenset({"If", "StatelessIf"})
 WHILE = frozenset({"While", "StatelessWhile"})
 _END = float("inf")  # the position of a graph output's use
+_CONSIDERED = frozenset({WRITE}) | IF | WHILE  # the ops a plan is about
+_opdef = attrgetter("opdef")
 
 
 class Plan:
@@ -71,8 +75,7 @@ def plan_graph(graph, inputs, outputs, owned_inputs, depth: int, inlined, ops=No
     ``schedule(graph, outputs)`` when the caller has it."""
     if ops is None:
         ops = schedule(graph, outputs)
-    if depth == 0 and not any(op.type == WRITE or op.type in IF or op.type in WHILE
-                              for op in ops):
+    if depth == 0 and not _CONSIDERED.intersection(d.name for d in set(map(_opdef, ops))):
         return EMPTY  # a graph with nothing to write in place (most big ones)
     return _Analysis(inputs, outputs, owned_inputs, depth, inlined, ops).plan
 

@@ -8,24 +8,33 @@ as a ``tf.gather`` with a bad index - never runs.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter
+
+_opdef = attrgetter("opdef")
+_op_of = attrgetter("op")
+
 
 def schedule(graph, outputs, extra_roots=(), include_stateful: bool = True) -> list:
     """The operations to run, in graph (program) order."""
-    roots = [t.op for t in outputs] + list(extra_roots)
+    operations = graph.operations
+    stack = [t.op for t in outputs]
+    stack.extend(extra_roots)
     if include_stateful:
-        roots += [op for op in graph.operations if op.opdef.stateful]
-    needed: set[int] = set()
+        # the few distinct OpDefs first: the per-node passes below then run in C
+        stateful = {d for d in set(map(_opdef, operations)) if d.stateful}
+        if stateful:
+            stack.extend(compress(operations, map(stateful.__contains__,
+                                                  map(_opdef, operations))))
+    needed: set = set()  # the operations themselves: they hash by identity
     add = needed.add
-    stack = list(roots)
-    pop, push = stack.pop, stack.append
+    pop, extend = stack.pop, stack.extend
     while stack:
         op = pop()
-        key = id(op)
-        if key in needed:
+        if op in needed:
             continue
-        add(key)
-        for t in op.inputs:  # a loop, not a generator: this runs once per node
-            push(t.op)
+        add(op)
+        extend(map(_op_of, op.inputs))
         if op.control_inputs:
-            stack.extend(op.control_inputs)
-    return [op for op in graph.operations if id(op) in needed]
+            extend(op.control_inputs)
+    return list(filter(needed.__contains__, operations))
