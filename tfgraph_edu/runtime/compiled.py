@@ -21,6 +21,7 @@ import itertools
 import keyword
 import linecache
 import math
+import operator
 import re
 import sys
 import weakref
@@ -37,7 +38,18 @@ from .schedule import schedule
 from .shared_parts import compile_module
 
 _ALIAS_OPS = frozenset({"Identity", "StopGradient"})
-_NUMERIC: dict = {}  # DType -> whether an operator may compute on it (bool, int, float)
+
+
+class _Numeric(dict):
+    """DType -> whether an operator may compute on it (bool, int, float)."""
+
+    def __missing__(self, dtype):
+        self[dtype] = numeric = getattr(dtype.np_dtype, "kind", "O") in "biuf"
+        return numeric
+
+
+_NUMERIC = _Numeric()
+_dtype_of = operator.attrgetter("_dtype")
 _BY_FILENAME: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _uid = itertools.count(1)
 CHUNK = 2000  # ops per generated function in very large graphs
@@ -172,7 +184,8 @@ class CompiledGraph:
             if op_type in _ALIAS_OPS:
                 var[id(outs[0])] = var[id(op.inputs[0])]
                 continue
-            input_names = [var[id(t)] for t in op.inputs]
+            input_ids = list(map(id, op.inputs))
+            input_names = list(map(var.__getitem__, input_ids))
             n = len(outs)
             defs = [f"v{k}"] if n == 1 else [f"v{k}_{i}" for i in range(n)]
             if top:
@@ -187,7 +200,7 @@ class CompiledGraph:
                                                                   depth, plan, pad):
                 symbol = opdef.operator
                 call = (symbol is not None and not op.attrs
-                        and self._operator(op, symbol, input_names)) \
+                        and self._operator(op, symbol, input_names, input_ids)) \
                     or self._call(op, k, input_names)
                 texts.append(f"{pad}{call}" if n == 0 else f"{pad}{defs[0]} = {call}" if n == 1
                              else f"{pad}{', '.join(defs)}, = {call}")
@@ -195,32 +208,25 @@ class CompiledGraph:
             for t, nm in zip(outs, defs):
                 var[id(t)] = nm
 
-    def _operator(self, op, symbol, input_names) -> str | None:
+    def _operator(self, op, symbol, input_names, input_ids) -> str | None:
         """``v1 + c2``: the op's Python operator ``symbol`` (its OpDef's), for numeric and
         bool inputs (a constant scalar input as a numpy scalar, so scalar work never touches
         an array)."""
         if callable(symbol):
             symbol = symbol(op)
         template = _OPERATORS.get(symbol)
-        if template is None:
+        if template is None or not all(map(_NUMERIC.__getitem__, map(_dtype_of, op.inputs))):
             return None
-        inputs = op.inputs
-        for t in inputs:
-            numeric = _NUMERIC.get(t._dtype)
-            if numeric is None:
-                numeric = _NUMERIC[t._dtype] = getattr(t._dtype.np_dtype, "kind", "O") in "biuf"
-            if not numeric:
-                return None
         scalars = self._scalars
-        names = input_names
-        for j, t in enumerate(inputs):
-            nm = scalars.get(id(t))
+        found = list(map(scalars.get, input_ids))
+        if found.count(None) == len(found):
+            return template.format(*input_names)
+        names = list(input_names)
+        for j, nm in enumerate(found):
             if nm is not None:
-                if names is input_names:
-                    names = list(input_names)
                 if type(nm) is not str:  # one name per constant, however many ops read it
                     value, nm = nm, f"c{next(self._ids)}"
-                    scalars[id(t)] = nm
+                    scalars[input_ids[j]] = nm
                     self._namespace[nm] = value[()]
                 names[j] = nm
         return template.format(*names)
@@ -386,13 +392,11 @@ class CompiledGraph:
         reads, made = self._reads, self._made
         bounds = list(range(0, len(starts), CHUNK))
         ends = bounds[1:] + [len(starts)]
-        home = dict.fromkeys(args, -1)  # name -> the part defining it (-1: an argument)
-        part_ins = []
-        for j, (lo, hi) in enumerate(zip(bounds, ends)):
-            # the names this part reads that an earlier part (or the caller) defines
-            part_ins.append(sorted({u for names in reads[lo:hi] for u in names
-                                    if home.get(u, j) < j}))
-            home.update(dict.fromkeys(itertools.chain.from_iterable(made[lo:hi]), j))
+        chain = itertools.chain.from_iterable
+        # the names a part reads that an earlier part (or the caller) defines: in SSA code,
+        # every name it reads but does not define, except the constants (globals)
+        part_ins = [sorted(u for u in set(chain(reads[lo:hi])).difference(chain(made[lo:hi]))
+                           if u[0] != "c") for lo, hi in zip(bounds, ends)]
         later = set(outs).union(*part_ins)  # the names read after the part defining them
         lines: list[str] = []
         line_ops: list = [None]
@@ -400,7 +404,7 @@ class CompiledGraph:
         parts = []
         for j, (lo, hi) in enumerate(zip(bounds, ends)):
             ins = ", ".join(part_ins[j])
-            keep = [d for d in itertools.chain.from_iterable(made[lo:hi]) if d in later]
+            keep = list(filter(later.__contains__, chain(made[lo:hi])))
             names = f"({', '.join(keep)}{',' if keep else ''})"
             a, b = starts[lo], (starts[hi] if hi < len(starts) else len(texts))
             part = f"{self.py_name}_part{j}"

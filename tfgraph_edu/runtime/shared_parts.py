@@ -17,13 +17,14 @@ marker, and the names at the same places correspond one to one.  The full text i
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 import types
+from operator import itemgetter
 
-# a name the compiler makes (not a keyword argument's name, which is a constant of the code)
-_MADE = re.compile(r"\b([acvk]\d+(?:_\d+|_a\d+|_kw)?)\b(?!=)")
-_MARK = "\x00"  # never in generated text
+# a name the compiler makes, as a whole word (not a keyword argument's name, a constant)
+_MADE = re.compile(r"[acvk](?<!\w[acvk])\d+(?:_a?\d+|_kw)?(?![\w=])")
 _NO_DIGITS = str.maketrans("", "", "0123456789")
 _CANDIDATES = 4  # earlier parts of one shape tried for a one-to-one correspondence
 
@@ -31,50 +32,60 @@ _CANDIDATES = 4  # earlier parts of one shape tried for a one-to-one corresponde
 def compile_module(lines: list[str], parts, filename: str, namespace: dict) -> None:
     """Run the module ``lines`` (without newlines) in ``namespace``; ``parts`` are its part
     functions as ``(name, index of the def line, index after the last line)``."""
-    alike: dict[str, list] = {}  # text without digits -> [_Part] compiled from their text
-    copies = []  # (part name, def line index, the _Part compiled, the part's names)
+    alike: dict[str, list] = {}  # text without digits -> [_Template] of parts compiled
+    copies = []  # (part name, def line index, the _Template, its names -> the part's)
     compiled = list(lines)  # the text compiled: the copies' lines left blank
     for name, first, end in parts:
         head = lines[first]
-        part = _Part(name, "\n".join([head[head.index("("):], *lines[first + 1:end]]))
-        seen = alike.setdefault(part.text.translate(_NO_DIGITS), [])  # a cheap first sieve
+        text = "\n".join([head[head.index("("):], *lines[first + 1:end]])
+        seen = alike.setdefault(text.translate(_NO_DIGITS), [])  # a cheap first sieve
         for template in seen:
-            if template.shape() == part.shape() and _one_to_one(template.names, part.names):
-                copies.append((name, first, template, part.names))
+            rename = template.match(text)
+            if rename is not None:
+                copies.append((name, first, template, rename))
                 compiled[first:end] = [""] * (end - first)
                 break
         else:
             if len(seen) < _CANDIDATES:
-                seen.append(part)
+                seen.append(_Template(name, text))
     exec(compile("\n".join(compiled) + "\n", filename, "exec"), namespace)  # noqa: S102
-    for name, first, template, names in copies:
+    for name, first, template, rename in copies:
         code = namespace[template.name].__code__
-        rename = dict(zip(template.names, names))
         fields = {"co_name": name, "co_firstlineno": first + 1,
-                  "co_names": tuple(rename.get(n, n) for n in code.co_names),
-                  "co_varnames": tuple(rename.get(n, n) for n in code.co_varnames)}
+                  "co_names": tuple(map(rename.get, code.co_names, code.co_names)),
+                  "co_varnames": tuple(map(rename.get, code.co_varnames, code.co_varnames))}
         if sys.version_info >= (3, 11):
             fields["co_qualname"] = name
         namespace[name] = types.FunctionType(code.replace(**fields), namespace, name)
 
 
-class _Part:
-    """A part function's text from its parameters on, and (once asked) its shape: the text
-    with each made name replaced by one marker, and the made names in order."""
+class _Template:
+    """A compiled part's text as a format string: each distinct made name a numbered field."""
 
-    __slots__ = ("name", "text", "_shape", "names")
+    __slots__ = ("name", "names", "_format", "_firsts", "_count")
 
     def __init__(self, name: str, text: str):
-        self.name, self.text, self._shape, self.names = name, text, None, None
+        self.name = name
+        found = _MADE.findall(text)
+        number = {n: i for i, n in enumerate(dict.fromkeys(found))}
+        self.names = list(number)  # distinct, by first use
+        pieces = [p.replace("{", "{{").replace("}", "}}") for p in _MADE.split(text)]
+        self._format = "".join(itertools.chain.from_iterable(
+            zip(pieces, [f"{{{number[n]}}}" for n in found] + [""])))
+        firsts = {}
+        for i, n in enumerate(found):
+            firsts.setdefault(n, i)
+        self._firsts = list(firsts.values())
+        self._count = len(found)
 
-    def shape(self) -> str:
-        if self._shape is None:
-            pieces = _MADE.split(self.text)
-            self._shape, self.names = _MARK.join(pieces[::2]), pieces[1::2]
-        return self._shape
-
-
-def _one_to_one(a: list[str], b: list[str]) -> bool:
-    """Whether the names ``a`` and ``b`` (equally long) correspond one to one by position."""
-    rename = dict(zip(a, b))
-    return list(map(rename.__getitem__, a)) == b and len(set(rename.values())) == len(rename)
+    def match(self, text: str) -> dict | None:
+        """This template's names -> ``text``'s, when ``text`` is this text with its made
+        names swapped one to one (else None)."""
+        found = _MADE.findall(text)
+        if len(found) != self._count:
+            return None
+        names = [found[i] for i in self._firsts] if len(self._firsts) < 2 else \
+            list(itemgetter(*self._firsts)(found))
+        if self._format.format(*names) != text or len(set(names)) != len(names):
+            return None  # the texts differ elsewhere, or two names became one
+        return dict(zip(self.names, names))
