@@ -62,6 +62,33 @@ def user_frame(depth: int = 2):
 _SOURCES: dict[tuple, tuple] = {}
 
 
+def _scalar_array(x, dtype) -> np.ndarray:
+    """The 0-d array a Python number becomes next to a tensor of ``dtype``: one read-only
+    array per (number, dtype), shared by every Const made of it (a big unrolled trace has
+    hundreds of thousands).  Float zeros (0.0 == -0.0) and NaN are not shared."""
+    key = (type(x), x, dtype)
+    arr = _SCALARS.get(key)
+    if arr is None:
+        arr = np.asarray(to_numpy(x, dtype))
+        if x != x or (x == 0 and type(x) is float):
+            return arr
+        arr.flags.writeable = False
+        if len(_SCALARS) >= 4096:
+            _SCALARS.clear()
+        _SCALARS[key] = arr
+    return arr
+
+
+_SCALARS: dict[tuple, np.ndarray] = {}
+
+
+def _number_refused(opdef, i, x, dtype) -> TypeError:
+    """TF's graph-mode TypeError for a Python number that cannot take the input's dtype."""
+    got = f"got {x!r} of type '{type(x).__name__}'"
+    return TypeError(f"Expected {dtype.name} passed to parameter '{opdef.input_name(i)}' of op "
+                     f"'{opdef.name}', {got} instead. Error: Expected {dtype.name}, but {got}.")
+
+
 class GraphBuilder:
     """Adds each bound op to ``graph``."""
 
@@ -125,6 +152,13 @@ class GraphBuilder:
                 out.append(x if x.graph is g else self.capture_symbolic(x))
             elif cls is EagerTensor:
                 out.append(self.capture(x, f"{op_name}/{opdef.input_name(i)}"))
+            elif (cls is float or cls is int) and opdef.fast_arity == 2 and \
+                    type(other := inputs[1 - i]) is Tensor:  # x * 2.0: the other's dtype
+                try:
+                    arr = _scalar_array(x, other._dtype)
+                except TypeError:
+                    raise _number_refused(opdef, i, x, other._dtype) from None
+                out.append(self.constant(arr, f"{op_name}/{opdef.input_name(i)}", source))
             elif hasattr(x, "_as_tensor"):
                 out.append(x._as_tensor())
             else:
@@ -134,7 +168,12 @@ class GraphBuilder:
                     # TF packs a list holding graph tensors into one Pack node
                     out.append(self._convert(opdef, [to_tensor(x, targets[i])], op_name)[0])
                     continue
-                arr = np.asarray(to_numpy(x, targets[i]))
+                try:
+                    arr = np.asarray(to_numpy(x, targets[i]))
+                except TypeError:
+                    if cls in (int, float, bool) and targets[i] is not None:
+                        raise _number_refused(opdef, i, x, targets[i]) from None
+                    raise
                 out.append(self.constant(arr, f"{op_name}/{opdef.input_name(i)}", source))
         return out
 
