@@ -21,12 +21,13 @@ from ..eager.tensor import EagerTensor
 from ..errors import OpError
 from ..graph.graph import Graph, Tensor
 from ..graph.naming import check_scope_name, sanitize
-from ..ops import _core, graph_ops
+from ..ops import _core, debug_ops, graph_ops
 from ..ops._core import type_name
 from ..ops._rules import fmt
 from ..ops.convert import Const, holds_graph_tensor, target_dtypes, to_numpy, to_tensor
 from ..shapes import TensorShape
 
+_CHECKING = debug_ops.CHECKING  # tf.debugging.enable_check_numerics
 _SCALAR = TensorShape(())  # shared by every scalar constant (shapes are immutable)
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -134,12 +135,25 @@ class GraphBuilder:
                     o.handle_dtype = converted[0].handle_dtype
         if _tape.ACTIVE:
             _tape.record(opdef, converted, attrs, outs)
+        if _CHECKING[0] and outs and opdef.name not in debug_ops.MOVES_VALUES_ONLY:
+            outs = self._checked(op, outs)
         n = len(outs)
         if n == 1 and (opdef.num_outputs == 1 or opdef.output_count(attrs) == 1):
             return outs[0]
         if n == 0:
             return op
         return list(outs)
+
+    def _checked(self, op, outs) -> list:
+        """``outs`` with each float one passed through a CheckNumericsV2 node named
+        ``<op>/CheckNumericsV2`` (tf.debugging.enable_check_numerics is on)."""
+        checked = list(outs)
+        with self.graph.name_scope(op.name + "/"):
+            for i, t in enumerate(outs):
+                if t.dtype.is_floating:
+                    checked[i] = _core.bind(debug_ops.CheckNumericsV2, (t,), {
+                        "message": debug_ops.graph_message(op, i, t)}, "CheckNumericsV2")
+        return checked
 
     # -- inputs ---------------------------------------------------------------------------------
     def _convert(self, opdef, inputs, op_name, source=None):
