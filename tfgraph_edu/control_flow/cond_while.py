@@ -16,6 +16,7 @@ from .. import nest
 from ..eager import tape as _tape
 from ..eager.tensor import EagerTensor
 from ..graph.graph import Graph, Tensor
+from ..graph.naming import check_scope_name
 from ..ops import control_flow_ops, creation_ops, identity_ops
 from ..ops._core import bind, using_interpreter
 from ..ops.control_flow_ops import GraphFunction
@@ -67,15 +68,15 @@ def _describe_structure(s) -> str:
 class Subgraph:
     """A traced branch or body: its graph, builder, output structure and flat outputs."""
 
-    def __init__(self, parent: GraphBuilder, name: str, inputs_like=()):
+    def __init__(self, parent: GraphBuilder, name: str, inputs_like=(), scope: str = ""):
         self.graph = Graph(name)
+        self.graph._scope = self.graph.base_scope = scope  # TF's names: "while/add", "cond/mul"
         self.builder = GraphBuilder(self.graph, outer=parent)
         self.name = name
         self.arg_placeholders = []
-        with using_interpreter(self.builder), self.graph.name_scope(""):
-            for i, t in enumerate(inputs_like):
-                ph = self.builder.placeholder(t.dtype, t.shape, f"loop_var_{i}" if i else
-                                              "loop_var")
+        with using_interpreter(self.builder):
+            for t in inputs_like:
+                ph = self.builder.placeholder(t.dtype, t.shape, "Placeholder")
                 ph.handle_shape, ph.handle_dtype = t.handle_shape, t.handle_dtype
                 self.arg_placeholders.append(ph)
 
@@ -104,6 +105,11 @@ class Subgraph:
         return any(op.opdef.stateful for op in self.graph.operations)
 
 
+def _base(graph) -> str:
+    """The absolute scope of a body's own placeholders (its base scope), or the root."""
+    return graph.base_scope + "/" if graph.base_scope else ""
+
+
 def _union_captures(subgraphs) -> list:
     """The outer values every subgraph needs, once each, in first-use order."""
     seen: dict[int, object] = {}
@@ -117,7 +123,7 @@ def _inputs_for(sg: Subgraph, outer_values) -> list:
     """The subgraph's placeholders for ``outer_values`` (unused ones are made, and stay idle)."""
     captured = {id(outer): inner for outer, inner in sg.graph.captures}
     inputs = []
-    with using_interpreter(sg.builder), sg.graph.name_scope(""):
+    with using_interpreter(sg.builder), sg.graph.name_scope(_base(sg.graph)):
         for v in outer_values:
             ph = captured.get(id(v))
             if ph is None:
@@ -139,8 +145,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     n = next(_uid)
     scope = builder.graph.get_name_scope()
     prefix = (scope.replace("/", "_") + "_") if scope else ""
-    then_sg = Subgraph(builder, f"{prefix}cond_true_{n}")
-    else_sg = Subgraph(builder, f"{prefix}cond_false_{n}")
+    inner = op_scope(builder, name or "cond")
+    then_sg = Subgraph(builder, f"{prefix}cond_true_{n}", scope=inner)
+    else_sg = Subgraph(builder, f"{prefix}cond_false_{n}", scope=inner)
     with _tape.stop_recording_all():
         r_then = then_sg.run(true_fn)
         r_else = else_sg.run(false_fn)
@@ -159,6 +166,13 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
                 f"true_fn and false_fn arguments to tf.cond must return the same dtypes: output "
                 f"{i} is {a.dtype.name} in true_fn but {b.dtype.name} in false_fn.")
     return make_if(builder, pred, then_sg, else_sg, r_then, name)
+
+
+def op_scope(builder, name: str) -> str:
+    """The name the If/While op about to be built will get (``cond``, ``outer/while_1``): the
+    scope of its branches' and bodies' nodes, as in TF."""
+    return builder.graph.unique_name(check_scope_name(name, bool(builder.graph._scope)),
+                                     mark_as_used=False)
 
 
 def make_if(builder, pred, then_sg, else_sg, structure, name=None):
@@ -275,8 +289,9 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
             shape = TensorShape(invariants[i]) if not isinstance(invariants[i], TensorShape) \
                 else invariants[i]
         specs.append(_Spec(t, shape))
-    cond_sg = Subgraph(builder, f"{prefix}while_cond_{n}", specs)
-    body_sg = Subgraph(builder, f"{prefix}while_body_{n}", specs)
+    inner = op_scope(builder, name or "while")
+    cond_sg = Subgraph(builder, f"{prefix}while_cond_{n}", specs, scope=inner)
+    body_sg = Subgraph(builder, f"{prefix}while_body_{n}", specs, scope=inner)
     args_c = pack_as(structure, cond_sg.arg_placeholders)
     args_b = pack_as(structure, body_sg.arg_placeholders)
     with _tape.stop_recording_all():

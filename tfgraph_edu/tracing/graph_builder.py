@@ -217,7 +217,7 @@ class GraphBuilder:
             return found[1]
         dtype = value.dtype
         ph_name = name.replace("/", "_").lower()
-        with g.name_scope(""):
+        with g.name_scope(g.base_scope + "/" if g.base_scope else ""):
             ph = self.placeholder(dtype, value.shape if dtype is not _dt.resource else [], ph_name)
         if dtype is _dt.resource:
             ph.handle_shape = value._value.var_shape
@@ -250,7 +250,8 @@ class GraphBuilder:
             if found is not None:
                 return found[1]
             outer_t = t if t.graph is self.outer.graph else self.outer.capture_symbolic(t)
-            with self.graph.name_scope(""):
+            base = self.graph.base_scope
+            with self.graph.name_scope(base + "/" if base else ""):
                 ph = self.placeholder(t.dtype, t.shape, t.op.name.replace("/", "_").lower())
             ph.handle_shape, ph.handle_dtype = t.handle_shape, t.handle_dtype
             self.graph._captures[id(t)] = (outer_t, ph)
