@@ -21,6 +21,7 @@ def copy_graph(graph, inputs, outputs):
     from every old tensor to its copy: a big graph is copied in one light sweep."""
     g = type(graph)(graph.name)
     g.outer_graph = getattr(graph, "outer_graph", None)
+    g.base_scope = getattr(graph, "base_scope", "")
     old_ops = graph.operations
     for i, op in enumerate(old_ops):
         op._id = i
