@@ -1,6 +1,7 @@
-"""Very large graphs compile as a chain of part functions, and parts alike in all but the
-compiler's names share one compile (runtime/shared_parts.py): values, error reports and the
-line mapping must be exactly those of compiling every part's own text."""
+"""The compiler's fast paths.  Very large graphs compile as a chain of part functions, and
+parts alike in all but the compiler's names share one compile (runtime/shared_parts.py):
+values, error reports and the line mapping must be exactly those of compiling every part's
+own text.  Operator lines take constant scalars as numpy scalars."""
 
 from __future__ import annotations
 
@@ -136,3 +137,18 @@ def test_parts_differing_in_more_than_names_are_compiled_from_their_text(monkeyp
                                 "<test parts 2>", ns)
     assert ns["g"](0) == [1013]
     assert seen[0].count("def ") == 4  # g_part3 alone was alike (to g_part2)
+
+
+def test_a_constant_scalar_operand_is_a_numpy_scalar():
+    """Operator lines read a scalar constant as a numpy scalar (no array in scalar work);
+    an operand that is not a constant keeps its name."""
+    @tf.function
+    def f(x):
+        return x * 2.0 + x
+
+    cg = f.get_concrete_function(tf.constant(1.5)).compiled
+    mul, add = [line for line in cg.code.splitlines() if " * " in line or " + " in line]
+    const = mul.split(" * ")[1]
+    assert isinstance(cg._namespace[const], np.float32)  # a scalar, not a 0-d array
+    assert add.split(" = ")[1] == f"{mul.split()[0]} + a0"
+    assert float(f(tf.constant(1.5))) == 4.5

@@ -50,6 +50,7 @@ class _Numeric(dict):
 
 _NUMERIC = _Numeric()
 _dtype_of = operator.attrgetter("_dtype")
+_NONES = itertools.repeat(None)
 _BY_FILENAME: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 _uid = itertools.count(1)
 CHUNK = 2000  # ops per generated function in very large graphs
@@ -219,7 +220,7 @@ class CompiledGraph:
             return None
         scalars = self._scalars
         found = list(map(scalars.get, input_ids))
-        if found.count(None) == len(found):
+        if not any(map(operator.is_not, found, _NONES)):  # no constant scalar input
             return template.format(*input_names)
         names = list(input_names)
         for j, nm in enumerate(found):
