@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .report import Change
 from .rewrite import Rewriter
 
 
@@ -26,39 +27,42 @@ def _freeze(v):
 def eliminate_common_subexpressions(graph, inputs, outputs, report):
     rw = Rewriter(graph, inputs, outputs)
     seen: dict = {}
-    replace = rw._replace
+    copy, tensors, forward, changes = rw.copy, rw.tensors, rw.forward, report.changes
     for op in graph.operations:
         opdef = op.opdef
         op_type = opdef.name
         if opdef.stateful or op_type in ("Placeholder", "NoOp") or op.control_inputs:
-            rw.copy(op)
+            copy(op)
             continue
         attrs = op.attrs
         if op_type == "Const":
             value = attrs["value"]
-            if (value.nbytes if type(value) is np.ndarray else np.asarray(value).nbytes) \
-                    > 1 << 16:
-                rw.copy(op)
+            if type(value) is np.ndarray:
+                if value.nbytes > 1 << 16:
+                    copy(op)
+                    continue
+                if len(attrs) == 2 and value.dtype != object and "dtype" in attrs:
+                    # what _freeze(attrs) tells apart, directly
+                    key = (op_type, value.dtype, value.shape, value.tobytes(), attrs["dtype"])
+                else:
+                    key = (op_type, (), _freeze(attrs))
+            elif np.asarray(value).nbytes > 1 << 16:
+                copy(op)
                 continue
-            if type(value) is np.ndarray and len(attrs) == 2 and "dtype" in attrs \
-                    and value.dtype != object:  # what _freeze(attrs) tells apart, directly
-                key = (op_type, value.dtype, value.shape, value.tobytes(), attrs["dtype"])
             else:
                 key = (op_type, (), _freeze(attrs))
-        else:
-            ins = rw.tensors(op.inputs) if replace else op.inputs
-            key = (op_type, tuple(map(id, ins)), _freeze(attrs) if attrs else ())
             first = seen.get(key)
             if first is None:
-                seen[key] = rw.copy(op, inputs=ins if replace else None)  # rewired once
+                seen[key] = copy(op)
                 continue
-            rw.forward(op, list(first.outputs))
-            report.add(op.name, "removed", f"same {op_type} as {first.name}", by=first.name)
-            continue
-        first = seen.get(key)
-        if first is None:
-            seen[key] = rw.copy(op)
-            continue
-        rw.forward(op, list(first.outputs))
-        report.add(op.name, "removed", f"same {op_type} as {first.name}", by=first.name)
+        else:
+            ins = tensors(op.inputs)
+            key = (op_type, *map(id, ins), _freeze(attrs) if attrs else ())
+            first = seen.get(key)
+            if first is None:
+                seen[key] = copy(op, inputs=ins)  # rewired once
+                continue
+        forward(op, first.outputs)
+        name = first.name
+        changes.append(Change(op.name, "removed", f"same {op_type} as {name}", name))
     return rw.finish()

@@ -10,7 +10,7 @@ before the loop and passed in as extra captures.
 from __future__ import annotations
 
 from ..control_flow.cond_while import n_loop_vars
-from ..graph.graph import Operation, Tensor
+from ..graph.graph import Operation
 from ..ops import graph_ops
 from ..ops.control_flow_ops import GraphFunction
 from .rewrite import Rewriter, copy_graph
@@ -75,11 +75,8 @@ def _hoist(op, rw, report) -> bool:
     attrs["T"] = tuple(attrs["T"]) + tuple(t.dtype for t in needed)
     attrs["output_shapes"] = tuple(attrs["output_shapes"]) + tuple(t.shape for t in needed)
     ins = [rw.tensor(t) for t in op.inputs] + extra_outer
-    specs = [(t.shape, t.dtype) for t in op.outputs] + [(t.shape, t.dtype) for t in needed]
-    for t in needed:  # the While op now also carries the hoisted values through
-        op.outputs.append(Tensor(op, len(op.outputs), t.shape, t.dtype))
-    del specs
-    rw.copy(op, inputs=ins, attrs=attrs)
+    # the While op now also carries the hoisted values through
+    rw.copy(op, inputs=ins, attrs=attrs, extra_outputs=[(t.shape, t.dtype) for t in needed])
     report.add(op.name, "replaced", f"{len(needed)} loop-invariant value"
                f"{'s' if len(needed) != 1 else ''} computed before the loop")
     return True
