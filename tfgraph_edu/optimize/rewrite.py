@@ -289,20 +289,12 @@ class _Reader(Rewriter):
         return self.old, list(self.inputs), list(self.outputs)
 
 
-class _Gone:
-    """Where a removed op was: what its outputs became, and the control inputs that
-    stand for it."""
-
-    __slots__ = ("outputs", "control")
-
-    def __init__(self, outputs, control):
-        self.outputs = outputs
-        self.control = control
-
-
 class _Copier(Rewriter):
     """A sweep that writes its result into a new graph: every op kept is copied (the
-    shared graph is never edited).  An old op's copy is found by its position."""
+    shared graph is never edited).  What became of an old op is found by its position:
+    ``_to`` holds the tensors its outputs stand for now (a removed op's replacements; a
+    dropped op's own, as an edit in place leaves them), ``_kept`` its copy (None if
+    removed)."""
 
     def __init__(self, graph, inputs, outputs, changes: bool = False):
         super().__init__(graph, inputs, outputs)
@@ -311,30 +303,31 @@ class _Copier(Rewriter):
             op._id = i
         self.new = _new_graph_like(graph)
         self._old_ops = old_ops
-        self._to: list = [None] * len(old_ops)  # by old position: the copy, or a _Gone
+        self._to: list = [None] * len(old_ops)
+        self._kept: list = [None] * len(old_ops)
+        self._gone_ctrl: dict[int, list] = {}  # removed ops with control inputs: those
 
-    def _find(self, t):
-        """The copy of the old op that made ``t`` (a _Gone if removed); ValueError if ``t``
-        is not of the graph swept, or was not swept yet."""
-        op = t.op
+    def _position(self, op) -> int:
+        """``op``'s position in the graph swept; ValueError if it is not a node of it, or
+        was not swept yet."""
         k = op._id
-        found = self._to[k] if k is not None and k < len(self._old_ops) and \
-            self._old_ops[k] is op else None
-        if found is None:
-            _alien(None, t)
-        return found
+        if k is None or k >= len(self._old_ops) or self._old_ops[k] is not op \
+                or self._to[k] is None:
+            raise ValueError(f"{op.name!r} is not a node of the graph being copied (or comes "
+                             "after the node that uses it).")
+        return k
 
     def tensor(self, t):
         if t.op.graph is self.new:
             return t
-        return self._find(t).outputs[t.value_index]
+        return self._to[self._position(t.op)][t.value_index]
 
     def tensors(self, ts) -> list:
         old, to = self._old_ops, self._to
         try:
-            return [to[k].outputs[t.value_index] if old[k := t.op._id] is t.op
-                    else self.tensor(t) for t in ts]
-        except (TypeError, IndexError, AttributeError):  # not of this graph, or not swept yet
+            return [to[k][t.value_index] if old[k := t.op._id] is t.op else self.tensor(t)
+                    for t in ts]
+        except (TypeError, IndexError):  # not of this graph, or not swept yet
             return [self.tensor(t) for t in ts]
 
     def control(self, op) -> list:
@@ -343,42 +336,61 @@ class _Copier(Rewriter):
         out, seen = [], set()
         for c in op.control_inputs:
             if c.graph is self.new:
-                found = c
+                now = (c,)
             else:
-                k = c._id
-                found = self._to[k] if k is not None and k < len(self._old_ops) and \
-                    self._old_ops[k] is c else None
-                if found is None:
-                    raise ValueError(f"{c.name!r} (a control input of {op.name!r}) is not a "
-                                     "node of the graph being copied.")
-            for new in found.control if type(found) is _Gone else (found,):
+                k = self._position(c)
+                kept = self._kept[k]
+                now = (kept,) if kept is not None else self._gone_ctrl.get(k, ())
+            for new in now:
                 if id(new) not in seen:
                     seen.add(id(new))
                     out.append(new)
         return out
 
     def copy(self, op, inputs=None, attrs=None, control=None, extra_outputs=()):
+        g = self.new
+        if inputs is None:
+            old, to = self._old_ops, self._to
+            try:
+                inputs = [to[k][t.value_index] if old[k := t.op._id] is t.op
+                          else self.tensor(t) for t in op.inputs]
+            except (TypeError, IndexError):
+                inputs = [self.tensor(t) for t in op.inputs]
+        if control is None:
+            control = self.control(op) if op.control_inputs else ()
+        new = Operation(g, op.name, op.opdef, inputs, op.attrs if attrs is None else attrs,
+                        control, op.source)
+        olds = op.outputs
+        if len(olds) == 1 and not extra_outputs:  # most ops (as _copy_outputs, inline)
+            old_t = olds[0]
+            new_t = Tensor(new, 0, old_t._shape, old_t._dtype)
+            if old_t.handle_shape is not None or old_t.handle_dtype is not None:
+                new_t.handle_shape, new_t.handle_dtype = old_t.handle_shape, old_t.handle_dtype
+            new.outputs = [new_t]
+        else:
+            _copy_outputs(new, olds, extra_outputs)
         ops = self._ops
-        new = Operation(self.new, op.name, op.opdef,
-                        self.tensors(op.inputs) if inputs is None else inputs,
-                        op.attrs if attrs is None else attrs,
-                        (self.control(op) if op.control_inputs else ()) if control is None
-                        else control, op.source)
-        _copy_outputs(new, op.outputs, extra_outputs)
         new._id = len(ops)
         ops.append(new)
-        self.new._by_name[op.name] = new
-        self._to[op._id] = new
+        g._by_name[op.name] = new
+        k = op._id
+        self._to[k] = new.outputs
+        self._kept[k] = new
         return new
 
     def forward(self, op, tensors):
-        outs = list(tensors)
-        if len(outs) < len(op.outputs):
-            outs += op.outputs[len(outs):]
-        self._to[op._id] = _Gone(outs, self.control(op) if op.control_inputs else ())
+        outs = op.outputs
+        if type(tensors) is not list or len(tensors) < len(outs):
+            tensors = list(tensors)
+            tensors += outs[len(tensors):]
+        self._to[op._id] = tensors
+        if op.control_inputs:
+            self._gone_ctrl[op._id] = self.control(op)
 
     def drop(self, op):
-        self._to[op._id] = _Gone(op.outputs, self.control(op) if op.control_inputs else ())
+        self._to[op._id] = op.outputs
+        if op.control_inputs:
+            self._gone_ctrl[op._id] = self.control(op)
 
     def finish(self):
         g = self.new
@@ -389,7 +401,7 @@ class _Copier(Rewriter):
             k = inner.op._id
             if k is None or k >= n or old_ops[k] is not inner.op:
                 continue  # not a node of this graph
-            new_t = self._to[k].outputs[inner.value_index]
+            new_t = self._to[k][inner.value_index]
             if new_t.op.graph is g:  # (a dropped op's output stays old)
                 captures[key] = (outer, new_t)
         g._captures = captures
