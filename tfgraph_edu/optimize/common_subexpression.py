@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .report import Change
 from .rewrite import Rewriter
 
 
@@ -27,7 +26,7 @@ def _freeze(v):
 def eliminate_common_subexpressions(graph, inputs, outputs, report):
     rw = Rewriter(graph, inputs, outputs)
     seen: dict = {}
-    copy, tensors, forward, changes = rw.copy, rw.tensors, rw.forward, report.changes
+    copy, tensors, forward, add = rw.copy, rw.tensors, rw.forward, report.add
     for op in graph.operations:
         opdef = op.opdef
         op_type = opdef.name
@@ -60,9 +59,9 @@ def eliminate_common_subexpressions(graph, inputs, outputs, report):
             key = (op_type, *map(id, ins), _freeze(attrs) if attrs else ())
             first = seen.get(key)
             if first is None:
-                seen[key] = copy(op, inputs=ins)  # rewired once
+                seen[key] = copy(op, ins)  # rewired once
                 continue
         forward(op, first.outputs)
         name = first.name
-        changes.append(Change(op.name, "removed", f"same {op_type} as {name}", name))
+        add(op.name, "removed", f"same {op_type} as {name}", name)
     return rw.finish()

@@ -306,6 +306,7 @@ class _Copier(Rewriter):
         self._to: list = [None] * len(old_ops)
         self._kept: list = [None] * len(old_ops)
         self._gone_ctrl: dict[int, list] = {}  # removed ops with control inputs: those
+        self._by_name = self.new._by_name
 
     def _position(self, op) -> int:
         """``op``'s position in the graph swept; ValueError if it is not a node of it, or
@@ -348,18 +349,11 @@ class _Copier(Rewriter):
         return out
 
     def copy(self, op, inputs=None, attrs=None, control=None, extra_outputs=()):
-        g = self.new
-        if inputs is None:
-            old, to = self._old_ops, self._to
-            try:
-                inputs = [to[k][t.value_index] if old[k := t.op._id] is t.op
-                          else self.tensor(t) for t in op.inputs]
-            except (TypeError, IndexError):
-                inputs = [self.tensor(t) for t in op.inputs]
         if control is None:
             control = self.control(op) if op.control_inputs else ()
-        new = Operation(g, op.name, op.opdef, inputs, op.attrs if attrs is None else attrs,
-                        control, op.source)
+        new = Operation(self.new, op.name, op.opdef,
+                        self.tensors(op.inputs) if inputs is None else inputs,
+                        op.attrs if attrs is None else attrs, control, op.source)
         olds = op.outputs
         if len(olds) == 1 and not extra_outputs:  # most ops (as _copy_outputs, inline)
             old_t = olds[0]
@@ -369,13 +363,13 @@ class _Copier(Rewriter):
             new.outputs = [new_t]
         else:
             _copy_outputs(new, olds, extra_outputs)
-        ops = self._ops
-        new._id = len(ops)
-        ops.append(new)
-        g._by_name[op.name] = new
         k = op._id
         self._to[k] = new.outputs
         self._kept[k] = new
+        ops = self._ops
+        new._id = len(ops)
+        ops.append(new)
+        self._by_name[op.name] = new
         return new
 
     def forward(self, op, tensors):
