@@ -17,6 +17,11 @@ from .rewrite import Rewriter, copy_graph
 
 
 def hoist_loop_invariants(graph, inputs, outputs, report):
+    for op in graph.operations:
+        if op.control_inputs or op.opdef.name in ("While", "StatelessWhile"):
+            break
+    else:  # no loop, and no control edge a sweep would tidy: nothing to do
+        return graph, inputs, outputs
     rw = Rewriter(graph, inputs, outputs)
     for op in graph.operations:
         if op.type not in ("While", "StatelessWhile") or op.control_inputs:
