@@ -32,7 +32,11 @@ PIPELINE = [
 
 
 def optimize(graph, inputs, outputs):
-    """Run every enabled pass; returns (graph, inputs, outputs, OptimizationReport)."""
+    """Run every enabled pass; returns (graph, inputs, outputs, OptimizationReport).
+
+    ``graph`` is never edited and the graph returned is always a new one (when a pass
+    is enabled): the passes read ``graph`` until one changes something, which then
+    writes its result as a copy (``rewrite.shared``); later passes edit that copy."""
     with _gc.paused():
         return _optimize(graph, inputs, outputs)
 
