@@ -205,7 +205,7 @@ def test_graph_execution_error_names_node_and_user_line():
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         bad(tf.constant([1., 2.]))
     msg = str(info.value)
-    assert msg.startswith("Graph execution error:\n\nDetected at node 'GatherV2' defined at")
+    assert msg.startswith("Graph execution error:\n\nDetected at node GatherV2 defined at")
     assert "test_function.py" in msg and "in bad" in msg
     assert "indices[0] = 5 is not in [0, 2)\n\t [[{{node GatherV2}}]] [Op:__inference_bad_" in msg
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import tfgraph_edu as tf
@@ -172,3 +173,30 @@ def test_noop_and_lookup(built):
         g.get_operation_by_name("nope")
     with pytest.raises(ValueError, match="Tensor names must be of the form"):
         g.get_tensor_by_name("NoOp")
+
+
+def test_python_numbers_next_to_a_tensor_become_consts_of_its_dtype():
+    """A number's Const takes the other input's dtype, keeps the sign of a zero and NaN, and
+    the same number next to tensors of other dtypes gives separate values."""
+    @tf.function(autograph=False)
+    def f(x, n):
+        return [x * 0.0, x * -0.0, x + float("nan"), x * 3, n + 3, 3 - n, x * 1.5, x * 1.5]
+
+    x, n = tf.constant(2.0), tf.constant(4, tf.int64)
+    got = [t.numpy() for t in f(x, n)]
+    assert [np.signbit(v) for v in got[:2]] == [False, True]
+    assert np.isnan(got[2])
+    assert [(v.item(), v.dtype) for v in got[3:]] == [
+        (6.0, np.float32), (7, np.int64), (-1, np.int64), (3.0, np.float32), (3.0, np.float32)]
+    consts = [op.get_attr("value") for op in f.get_concrete_function(x, n).graph.get_operations()
+              if op.type == "Const"]
+    assert [(c.item(), c.dtype) for c in consts if not np.isnan(c)] == [
+        (0.0, np.float32), (-0.0, np.float32), (3.0, np.float32), (3, np.int64), (3, np.int64),
+        (1.5, np.float32), (1.5, np.float32)]
+    # TF 2.21's words in a graph (eagerly it says "Cannot convert 1.5 to EagerTensor ...")
+    with pytest.raises(TypeError, match="Expected int64 passed to parameter 'y' of op 'Mul', got "
+                       "1.5 of type 'float' instead. Error: Expected int64, but got 1.5 of type "
+                       "'float'.$"):
+        tf.function(lambda n: n * 1.5)(n)
+    with pytest.raises(TypeError, match="Cannot convert 1.5 to EagerTensor of dtype int64"):
+        n * 1.5

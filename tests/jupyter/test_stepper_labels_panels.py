@@ -47,14 +47,15 @@ def test_steps_walk_into_the_branch_taken_on_each_loop_iteration():
     loop = next(op for op in graph.operations if "While" in op.type)
     body = loop.get_attr("body")
     inner = next(op for op in body.graph.operations if "If" in op.type)
+    node = inner.name.removeprefix(f"{loop.name}/")  # "while/cond", drawn in the body as "cond"
     # per iteration, the branch the plain program took, and only that one
     for i, (branch, after) in enumerate(seen, 1):
         here = [s for s in steps if s.where == f"{loop.name}: {i}"]
-        prefix = f"{loop.name}/body/{inner.name}/"
+        prefix = f"{loop.name}/body/{node}/"
         taken = {s.node[len(prefix):].split("/")[0] for s in here if s.node.startswith(prefix)}
         assert taken == {branch}, (i, taken)
         # the If's output at this iteration is the value the plain program had
-        out = next(s for s in here if s.node == f"{loop.name}/body/{inner.name}")
+        out = next(s for s in here if s.node == f"{loop.name}/body/{node}")
         text = out.outputs[f"{inner.name}:0"]["text"]
         np.testing.assert_allclose(np.array(re.findall(r"-?\d+\.?\d*", text), float), after)
     # a fourth test of the condition ends the loop; the loop op comes after its iterations

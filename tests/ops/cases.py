@@ -116,6 +116,7 @@ CASES: dict[str, list[Case]] = {
              Case([A], lambda x: x.astype(np.float64),
                   {"SrcT": tf.float32, "DstT": tf.float64, "Truncate": False}, grad=(0,))],
     "AddN": [Case([A, A * 2, A * 3], lambda *xs: sum(xs), grad=(0, 1, 2))],
+    "CheckNumericsV2": [Case([A], lambda x: x, {"message": "m"}, grad=(0,))],
     # array ops
     "Identity": [Case([A], lambda x: x, grad=(0,))],
     "StopGradient": [Case([A], lambda x: x)],

@@ -41,7 +41,7 @@ def test_distributions():
 def test_errors():
     with pytest.raises(ValueError, match="Must specify maxval for integer dtype"):
         tf.random.uniform([2], dtype=tf.int32)
-    with pytest.raises(ValueError, match="floating-point"):
+    with pytest.raises(TypeError, match="floating-point"):  # TF's class: TypeError
         tf.random.normal([2], dtype=tf.int32)
     with pytest.raises(tf.errors.InvalidArgumentError, match="Need minval < maxval"):
         tf.random.uniform([2], minval=3, maxval=3, dtype=tf.int32)

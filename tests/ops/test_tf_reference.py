@@ -215,3 +215,26 @@ def test_a_variable_update_of_the_wrong_shape():
                        "shape \\[3\\] using a Tensor with shape \\[2\\]"):
         tf.function(lambda x: w.assign_sub(x), input_signature=spec)(tf.ones([2]))
     assert v.numpy().tolist() == [0, 0] and w.numpy().tolist() == [1, 1, 1]  # nothing half-done
+
+
+def test_gather_out_of_range_names_the_index_as_tf():
+    # TF 2.21: "indices = 7 is not in [0, 3)" for a scalar index, "indices[0,1] = 5 ..." else
+    bad = tf.errors.InvalidArgumentError
+    with pytest.raises(bad, match=r"indices = 7 is not in \[0, 3\)"):
+        tf.gather(tf.ones([3, 2]), 7)
+    with pytest.raises(bad, match=r"indices\[0,1\] = 5 is not in \[0, 3\)"):
+        tf.gather(tf.ones([3]), [[0, 5]])
+    with pytest.raises(bad, match=r"indices\[1\] = 9 is not in \[0, 2\)"):
+        tf.gather(tf.ones([3, 2]), [0, 9], axis=1)
+
+
+def test_random_dtype_errors():
+    # TF 2.21: uniform checks its list of dtypes; normal fails converting its mean
+    with pytest.raises(ValueError, match=r"^Argument `dtype` got invalid value <dtype: 'int8'>. "
+                       r"Accepted dtypes are \(tf.float16, tf.bfloat16, tf.float32, tf.float64, "
+                       r"tf.int32, tf.int64\).$"):
+        tf.random.uniform([2], dtype=tf.int8, maxval=3)
+    with pytest.raises(TypeError, match="^Cannot convert 0.0 to EagerTensor of dtype int32"):
+        tf.random.normal([2], dtype=tf.int32)
+    with pytest.raises(ValueError, match="Must specify maxval for integer dtype tf.int32"):
+        tf.random.uniform([2], dtype=tf.int32)

@@ -200,18 +200,23 @@ def test_outer_tensors_flow_into_the_body_inputs_and_body_outputs_into_the_op():
     # the If: its condition goes to the op's node, x into both branches' placeholders
     assert ("Greater", "cond") in found and ("x", "cond") not in found
     then, other = cond.get_attr("then_branch"), cond.get_attr("else_branch")
+    # (a body's nodes are named under their op, "cond/mul" as in TF; drawn in its cluster,
+    # their ids leave that prefix out: "cond/then/mul")
     for label, fn in (("then", then), ("else", other)):
-        inside = f"cond/{label}/{fn.inputs[0].op.name}"
+        inside = f"cond/{label}/{fn.inputs[0].op.name.removeprefix('cond/')}"
         assert found[("x", inside)] == 'label="float32 (2,)"'
-        out = f"cond/{label}/{fn.outputs[0].op.name}"
+        out = f"cond/{label}/{fn.outputs[0].op.name.removeprefix('cond/')}"
         assert found[(out, "cond")] == 'label="float32 (2,)"'
     # the While: each loop input feeds cond and body; body outputs come back to the op
     body, test = loop.get_attr("body"), loop.get_attr("cond")
+
+    def rel(t):
+        return t.op.name.removeprefix("while/")
     for i, t in enumerate(loop.inputs):
         for label, fn in (("body", body), ("cond", test)):
-            assert (t.op.name, f"while/{label}/{fn.inputs[i].op.name}") in found
-    assert (f"while/body/{body.outputs[1].op.name}", "while") in found
-    assert "style=dashed" in found[(f"while/cond/{test.outputs[0].op.name}", "while")]
+            assert (t.op.name, f"while/{label}/{rel(fn.inputs[i])}") in found
+    assert (f"while/body/{rel(body.outputs[1])}", "while") in found
+    assert "style=dashed" in found[(f"while/cond/{rel(test.outputs[0])}", "while")]
     assert not any(b == "while" and a in {t.op.name for t in loop.inputs} for a, b in found)
     # collapsed, a body is one box that the outer tensors flow into and out of
     boxed = graph_to_dot(graph, collapse={"while/body"})
@@ -239,16 +244,18 @@ def test_nested_control_flow_draws_nested_bodies():
     graph = f.get_concrete_function(tf.constant(5.0)).graph
     loop = next(op for op in graph.operations if "While" in op.type)
     inner_if = next(op for op in loop.get_attr("body").graph.operations if "If" in op.type)
+    assert inner_if.name == f"{loop.name}/cond"  # TF's name; drawn as "cond" in the body
+    inner = "cond"
     dot = graph_to_dot(graph)
     body = cluster_block(dot, f"cluster_{loop.name}/body")
-    branch = f"cluster_{loop.name}/body/{inner_if.name}/then"
+    branch = f"cluster_{loop.name}/body/{inner}/then"
     assert cluster_block(dot, branch) in body
     # and the nested bodies can be collapsed by their path
-    folded = graph_to_dot(graph, collapse={f"{loop.name}/body/{inner_if.name}/then"})
+    folded = graph_to_dot(graph, collapse={f"{loop.name}/body/{inner}/then"})
     assert "subgraph " + vdot.quote(branch) not in folded
-    assert "shape=folder" in node_attrs(folded, f"{loop.name}/body/{inner_if.name}/then")
+    assert "shape=folder" in node_attrs(folded, f"{loop.name}/body/{inner}/then")
     ids = vdot.cluster_ids(graph)
-    assert ids[branch] == f"{loop.name}/body/{inner_if.name}/then"
+    assert ids[branch] == f"{loop.name}/body/{inner}/then"
 
 
 def test_collapse_draws_a_scope_as_one_box_and_reroutes_edges():

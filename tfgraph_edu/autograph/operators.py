@@ -160,8 +160,9 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
     n = next(cf._uid)
     results = []
     subgraphs = []
+    scope = cf.op_scope(builder, "cond")
     for fn, label in ((body, "true"), (orelse, "false")):
-        sg = cf.Subgraph(builder, f"cond_{label}_{n}")
+        sg = cf.Subgraph(builder, f"cond_{label}_{n}", scope=scope)
         set_state(init)
 
         def run(fn=fn):

@@ -12,9 +12,11 @@ from __future__ import annotations
 import itertools
 
 from .. import dtypes as _dt
+from .. import nest
 from ..eager import tape as _tape
 from ..eager.tensor import EagerTensor
 from ..graph.graph import Graph, Tensor
+from ..graph.naming import check_scope_name
 from ..ops import control_flow_ops, creation_ops, identity_ops
 from ..ops._core import bind, using_interpreter
 from ..ops.control_flow_ops import GraphFunction
@@ -66,15 +68,15 @@ def _describe_structure(s) -> str:
 class Subgraph:
     """A traced branch or body: its graph, builder, output structure and flat outputs."""
 
-    def __init__(self, parent: GraphBuilder, name: str, inputs_like=()):
+    def __init__(self, parent: GraphBuilder, name: str, inputs_like=(), scope: str = ""):
         self.graph = Graph(name)
+        self.graph._scope = self.graph.base_scope = scope  # TF's names: "while/add", "cond/mul"
         self.builder = GraphBuilder(self.graph, outer=parent)
         self.name = name
         self.arg_placeholders = []
-        with using_interpreter(self.builder), self.graph.name_scope(""):
-            for i, t in enumerate(inputs_like):
-                ph = self.builder.placeholder(t.dtype, t.shape, f"loop_var_{i}" if i else
-                                              "loop_var")
+        with using_interpreter(self.builder):
+            for t in inputs_like:
+                ph = self.builder.placeholder(t.dtype, t.shape, "Placeholder")
                 ph.handle_shape, ph.handle_dtype = t.handle_shape, t.handle_dtype
                 self.arg_placeholders.append(ph)
 
@@ -103,6 +105,11 @@ class Subgraph:
         return any(op.opdef.stateful for op in self.graph.operations)
 
 
+def _base(graph) -> str:
+    """The absolute scope of a body's own placeholders (its base scope), or the root."""
+    return graph.base_scope + "/" if graph.base_scope else ""
+
+
 def _union_captures(subgraphs) -> list:
     """The outer values every subgraph needs, once each, in first-use order."""
     seen: dict[int, object] = {}
@@ -116,7 +123,7 @@ def _inputs_for(sg: Subgraph, outer_values) -> list:
     """The subgraph's placeholders for ``outer_values`` (unused ones are made, and stay idle)."""
     captured = {id(outer): inner for outer, inner in sg.graph.captures}
     inputs = []
-    with using_interpreter(sg.builder), sg.graph.name_scope(""):
+    with using_interpreter(sg.builder), sg.graph.name_scope(_base(sg.graph)):
         for v in outer_values:
             ph = captured.get(id(v))
             if ph is None:
@@ -138,8 +145,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     n = next(_uid)
     scope = builder.graph.get_name_scope()
     prefix = (scope.replace("/", "_") + "_") if scope else ""
-    then_sg = Subgraph(builder, f"{prefix}cond_true_{n}")
-    else_sg = Subgraph(builder, f"{prefix}cond_false_{n}")
+    inner = op_scope(builder, name or "cond")
+    then_sg = Subgraph(builder, f"{prefix}cond_true_{n}", scope=inner)
+    else_sg = Subgraph(builder, f"{prefix}cond_false_{n}", scope=inner)
     with _tape.stop_recording_all():
         r_then = then_sg.run(true_fn)
         r_else = else_sg.run(false_fn)
@@ -158,6 +166,13 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
                 f"true_fn and false_fn arguments to tf.cond must return the same dtypes: output "
                 f"{i} is {a.dtype.name} in true_fn but {b.dtype.name} in false_fn.")
     return make_if(builder, pred, then_sg, else_sg, r_then, name)
+
+
+def op_scope(builder, name: str) -> str:
+    """The name the If/While op about to be built will get (``cond``, ``outer/while_1``): the
+    scope of its branches' and bodies' nodes, as in TF."""
+    return builder.graph.unique_name(check_scope_name(name, bool(builder.graph._scope)),
+                                     mark_as_used=False)
 
 
 def make_if(builder, pred, then_sg, else_sg, structure, name=None):
@@ -190,30 +205,73 @@ def _shape_of(s):
 
 
 # -- tf.while_loop -
+_STRUCTURE_HINT = (
+    "\n\ntf.while_loop passes the loop variables to cond and body as separate arguments and "
+    "expects body to give them back in the structure of loop_vars: with loop_vars=[x], "
+    "return [x + 1] (a list of one), not x + 1.")
+
+
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
                back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
-    """``tf.while_loop``: repeat ``body`` while ``cond``; inside a graph, a While op."""
-    if not callable(cond) or not callable(body):
-        raise TypeError("tf.while_loop needs callables cond and body.")
-    single = not isinstance(loop_vars, (list, tuple, dict))
-    structure = [loop_vars] if single else loop_vars
+    """``tf.while_loop``: repeat ``body`` while ``cond``; inside a graph, a While op.
+
+    Eagerly, as TF: the values go round as they are and the last ones come back as tensors,
+    in the structure ``body`` returned; each result must match ``loop_vars`` in structure."""
+    if not callable(cond):
+        raise TypeError("'cond' must be callable.")
+    if not callable(body):
+        raise TypeError("'body' must be callable.")
+    if not isinstance(parallel_iterations, int) or parallel_iterations < 1:
+        raise TypeError("'parallel_iterations' must be a positive integer.")
+    if not isinstance(loop_vars, (list, tuple)):
+        raise TypeError(
+            f"tf.while_loop's loop_vars must be a list or tuple of loop variables, got "
+            f"{type(loop_vars).__name__} {loop_vars!r:.80}. Write loop_vars=[x] and return "
+            "[x + 1] from the body.")
+    if not loop_vars:
+        raise ValueError("'loop_vars' must be provided.")
     builder = building_graph()
-    flat = flatten(structure)
     if builder is None:
-        values = structure
-        i = 0
-        while (maximum_iterations is None or i < int(maximum_iterations)) and bool(
-                cond(*values) if isinstance(values, (list, tuple)) else cond(values)):
-            values = body(*values) if isinstance(values, (list, tuple)) else body(values)
-            if single:
-                values = [values]
-            i += 1
-        return values[0] if single else values
+        return _eager_while(cond, body, loop_vars, maximum_iterations)
+    flat = flatten(loop_vars)
     with using_interpreter(builder):
         init = [to_tensor(v) if not isinstance(v, Tensor) else v for v in flat]
-    result = build_while(builder, cond, body, structure, init, shape_invariants,
-                         maximum_iterations, parallel_iterations, name)
-    return result[0] if single else result
+    return build_while(builder, cond, body, loop_vars, init, shape_invariants,
+                       maximum_iterations, parallel_iterations, name)
+
+
+def _eager_while(cond, body, loop_vars, maximum_iterations):
+    specs = nest.map_structure(_spec_of, list(loop_vars))
+    values = loop_vars
+    limit = None if maximum_iterations is None else int(maximum_iterations)
+    i = 0
+    while (limit is None or i < limit) and bool(cond(*values)):
+        values = body(*values)
+        try:
+            nest.assert_same_structure(specs, list(values))
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{exc}{_STRUCTURE_HINT}") from None
+        i += 1
+    return nest.map_structure(_as_result, values)
+
+
+def _spec_of(v):
+    """How a loop variable is shown in a structure error (TensorSpec for tensors, numbers)."""
+    from ..shapes import TensorSpec
+    if is_tensor(v) or isinstance(v, (bool, int, float)):
+        t = to_tensor(v)
+        return TensorSpec(t.shape, t.dtype)
+    return v
+
+
+def _as_result(v):
+    """A value the loop gives back: a tensor (TensorArrays and other objects as they are)."""
+    if is_tensor(v) or getattr(v, "_ag_components", None) is not None:
+        return v
+    try:
+        return to_tensor(v)
+    except (TypeError, ValueError):
+        return v
 
 
 def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=None,
@@ -231,8 +289,9 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
             shape = TensorShape(invariants[i]) if not isinstance(invariants[i], TensorShape) \
                 else invariants[i]
         specs.append(_Spec(t, shape))
-    cond_sg = Subgraph(builder, f"{prefix}while_cond_{n}", specs)
-    body_sg = Subgraph(builder, f"{prefix}while_body_{n}", specs)
+    inner = op_scope(builder, name or "while")
+    cond_sg = Subgraph(builder, f"{prefix}while_cond_{n}", specs, scope=inner)
+    body_sg = Subgraph(builder, f"{prefix}while_body_{n}", specs, scope=inner)
     args_c = pack_as(structure, cond_sg.arg_placeholders)
     args_b = pack_as(structure, body_sg.arg_placeholders)
     with _tape.stop_recording_all():
@@ -242,7 +301,14 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
         if c.dtype is not _dt.bool:
             raise TypeError(f"The loop condition must be a bool tensor, got {c!r}")
         r = body_sg.run(body_fn, *args_b) if call_with_structure else body_sg.run(body_fn, args_b)
-    if not isinstance(r, (list, tuple)) or (len(structure) == 1 and not isinstance(
+    if names is None:  # tf.while_loop itself: TF's structure check (a lone result is wrapped)
+        if not isinstance(r, (list, tuple, dict)) and len(structure) == 1:
+            r = [r]
+        try:
+            nest.assert_same_structure(r, pack_as(structure, init), check_types=False)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{exc}{_STRUCTURE_HINT}") from None
+    elif not isinstance(r, (list, tuple)) or (len(structure) == 1 and not isinstance(
             structure[0], (list, tuple)) and len(flatten(r)) != 1):
         r = [r]
     flat_r = flatten(r)
@@ -253,6 +319,8 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
     body_out = body_sg.finish(flat_r)
     for i, (before, after, spec) in enumerate(zip(init, body_out, specs)):
         label = names[i] if names else f"loop variable {i}"
+        if names is None:  # tf.while_loop itself: TF's while_v2 words
+            _check_direct_loop_var(before, after, spec)
         if before.dtype is not after.dtype:
             raise TypeError(f"'{label}' has dtype {before.dtype.name} before the loop, but "
                             f"dtype {after.dtype.name} after one iteration. Give it its final "
@@ -283,6 +351,20 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
     result = bind(opdef, tuple(all_in), attrs, name or "while")
     outs = result if isinstance(result, list) else [result]
     return pack_as(structure, outs[:n_loop])
+
+
+def _check_direct_loop_var(before, after, spec) -> None:
+    if before.dtype is not after.dtype:
+        raise TypeError(
+            f"Loop var {before.name} enters the loop with type <dtype: '{before.dtype.name}'> but "
+            f"has type <dtype: '{after.dtype.name}'> after 1 iteration. {before.name} type should "
+            "remain constant.")
+    if not spec.shape.is_compatible_with(after.shape):
+        raise ValueError(
+            f"Input tensor `{before.name}` enters the loop with shape {before.shape}, but has "
+            f"shape {after.shape} after one iteration. To allow the shape to vary across "
+            "iterations, use the `shape_invariants` argument of tf.while_loop to specify a "
+            "less-specific shape.")
 
 
 class _Spec:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError, OpError
-from ..ops import _core
+from ..ops import _core, debug_ops
 from ..ops._core import type_name
 from ..ops.convert import is_tensor, target_dtypes, to_numpy
 from . import tape as _tape
@@ -20,6 +20,7 @@ _NP_TO_DTYPE = _dt.NP_TO_DTYPE
 _new = object.__new__
 _active_tapes = _tape.ACTIVE
 _ET = EagerTensor
+_CHECKING = debug_ops.CHECKING  # tf.debugging.enable_check_numerics
 
 
 def _wrap(value) -> EagerTensor:
@@ -64,6 +65,8 @@ class EagerInterpreter:
                 raise _kernel_error(opdef, inputs, attrs, exc, name) from None
         else:
             return self._apply_general(opdef, inputs, attrs, name)
+        if _CHECKING[0] and opdef.name not in debug_ops.MOVES_VALUES_ONLY:
+            _check_numerics(opdef, inputs, [out])
         result = _new(_ET)
         result._value = out
         if _active_tapes:
@@ -97,6 +100,8 @@ class EagerInterpreter:
         n = opdef.num_outputs
         if n.__class__ is not int:
             n = n(attrs)
+        if _CHECKING[0] and n and opdef.name not in debug_ops.MOVES_VALUES_ONLY:
+            _check_numerics(opdef, inputs, [out] if n == 1 else list(out))
         if n == 1:
             result = _wrap(out)
         elif n == 0:
@@ -195,6 +200,12 @@ def _kernel_error(opdef, inputs, attrs, exc, name):
     except Exception:  # noqa: BLE001 - fall back to the kernel's own words
         pass
     return InvalidArgumentError(None, None, f"{type(exc).__name__}: {exc}{suffix}")
+
+
+def _check_numerics(opdef, inputs, outs) -> None:
+    err = debug_ops.eager_error(opdef, inputs, outs)
+    if err is not None:
+        raise err
 
 
 def _graph_tensor_leak(x):

@@ -12,6 +12,7 @@ from ..eager import tape as _tape
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
 from ..errors import FailedPreconditionError, InvalidArgumentError
+from ..ops import debug_ops
 from ..ops._core import type_name
 from ..optimize import optimize
 from ..runtime.compiled import CompiledGraph
@@ -141,9 +142,18 @@ class ConcreteFunction:
                 return _pack(self._output_structure, flat, _same)
         compiled = self._compiled or self.compiled
         results = compiled(*leaf_values, *self._capture_values)
+        if debug_ops.CHECKING[0]:  # the call is an eager op whose outputs TF checks too
+            self._check_numerics(leaves, results)
         if self._single:
             return _wrap(results[0])
         return _pack(self._output_structure, results)
+
+    def _check_numerics(self, leaves, results) -> None:
+        call = type("FunctionCall", (), {"name": self.name})
+        inputs = [t for t in (leaves or []) if isinstance(t, EagerTensor)]
+        err = debug_ops.eager_error(call, inputs, results)
+        if err is not None:
+            raise err
 
     def _deleted_variable(self, ref) -> FailedPreconditionError:
         """TensorFlow's error for a call after a captured variable was garbage collected."""

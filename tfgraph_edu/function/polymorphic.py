@@ -399,7 +399,6 @@ class Function:
         structured = _structured(structure, flat)
         cf = ConcreteFunction(graph, name, shown, placeholders, leaf_specs, structured, flat,
                               structure, self._name)
-        graph.verify()
         return cf, created
 
 

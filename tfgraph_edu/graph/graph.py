@@ -228,6 +228,9 @@ class Graph:
         self._by_name: dict[str, Operation] = {}
         self._names_in_use: dict[str, int] = {}
         self._scope = ""
+        # a branch's or loop body's graph: the scope of all its nodes, the name of its If/While
+        # op ("cond", "while_1"), as TF names them ("cond/mul"); "" for other graphs
+        self.base_scope = ""
         self.inputs: list[Tensor] = []
         self.outputs: list[Tensor] = []
         # captures: id(outer value) -> (outer value, placeholder)

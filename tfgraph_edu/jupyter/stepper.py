@@ -15,6 +15,7 @@ import numpy as np
 from ..ops.list_ops import TensorListValue
 from ..runtime.errors import graph_execution_error, kernel_message
 from ..runtime.schedule import schedule
+from ..viz.dot import drawn_names
 
 __all__ = ["Step", "step_through", "summary", "MAX_STEPS"]
 
@@ -74,14 +75,15 @@ def step_through(graph, inputs, feeds, outputs) -> tuple[list, list[Step]]:
 
 def _run(graph, inputs, feeds, outputs, prefix: str, where: str, steps: list) -> list:
     env: dict[int, object] = {}
+    names = drawn_names(graph)  # node ids as the viewer draws them ("while/body/add")
     for t, v in zip(inputs, feeds):
         env[id(t)] = v
-        _record(steps, prefix + t.op.name, where, [t], [v])
+        _record(steps, prefix + names.get(id(t.op), t.op.name), where, [t], [v])
     for op in schedule(graph, outputs):
         if op.outputs and id(op.outputs[0]) in env:
             continue  # a fed placeholder
         vals = [env[id(t)] for t in op.inputs]
-        node = prefix + op.name
+        node = prefix + names[id(op)]
         if op.type in _IF:
             label, fn = (("then", op.attrs["then_branch"]) if bool(np.asarray(vals[0]))
                          else ("else", op.attrs["else_branch"]))

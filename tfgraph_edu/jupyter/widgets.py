@@ -44,8 +44,9 @@ def _short(value, limit: int = 60) -> str:
 def node_details(graph, prefix: str = "", function: str = "", inside: str = "") -> dict:
     """Per node id (``while/body/add`` inside bodies): what the details pane shows, for the
     ops of ``graph`` and of every branch and body its control flow runs (plain data)."""
-    from ..viz.dot import _bodies, _has_bodies
+    from ..viz.dot import _bodies, _has_bodies, drawn_names
     out = {}
+    names = drawn_names(graph)
     for op in graph.operations:
         source = None
         if op.source is not None:
@@ -56,7 +57,7 @@ def node_details(graph, prefix: str = "", function: str = "", inside: str = "") 
         attrs = {}
         for k, v in sorted(op.attrs.items()):
             attrs[k] = _short(v) if k == "value" else str(getattr(v, "name", v))[:120]
-        node = prefix + op.name
+        node = prefix + names[id(op)]
         out[node] = {
             "name": op.name,
             "type": op.type,

@@ -9,6 +9,7 @@ from . import (  # noqa: F401 - importing registers the ops
     convert,
     creation_ops,
     dataset_ops,
+    debug_ops,
     function_ops,
     graph_ops,
     identity_ops,

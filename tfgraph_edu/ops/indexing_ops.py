@@ -270,7 +270,8 @@ def _gather_kernel(params, indices, axis, batch_dims=0):
         pos = np.argwhere(bad)[0]
         where = ",".join(str(int(p)) for p in pos)
         val = int(np.asarray(indices)[tuple(pos)])
-        raise InvalidArgumentError(None, None, f"indices[{where}] = {val} is not in [0, {n})")
+        at = f"[{where}]" if where else ""  # a scalar index: "indices = 5", as TF
+        raise InvalidArgumentError(None, None, f"indices{at} = {val} is not in [0, {n})")
     return np.take(params, indices, axis=ax)
 
 

@@ -120,23 +120,29 @@ def _seed_attrs(seed, dtype):
     return {"dtype": dtype, "seed": s or 0, "seed2": s2 or 0}
 
 
-def _check_float(dtype, fn):
+def _check_float(dtype, fn, mean):
+    """``dtype`` if floating; else TF's TypeError (it fails converting the mean), explained."""
     dtype = _dt.as_dtype(dtype)
     if not dtype.is_floating:
-        raise ValueError(f"Invalid dtype {dtype!r} for {fn}: a floating-point dtype is needed.")
+        raise TypeError(f"Cannot convert {mean!r} to EagerTensor of dtype {dtype.name} "
+                        f"({fn} draws floating-point numbers: give it a float dtype).")
     return dtype
+
+
+_UNIFORM_DTYPES = (_dt.float16, _dt.float32, _dt.float64, _dt.int32, _dt.int64)
+_UNIFORM_NAMES = "tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64"  # TF's
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """Samples from a normal distribution: ``RandomStandardNormal`` * stddev + mean."""
-    dtype = _check_float(dtype, "tf.random.normal")
+    dtype = _check_float(dtype, "tf.random.normal", mean)
     rnd = bind(RandomStandardNormal, (shape,), _seed_attrs(seed, dtype), name)
     return math_ops.add(math_ops.multiply(rnd, stddev), mean)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """Normal samples redrawn until within two standard deviations (op ``TruncatedNormal``)."""
-    dtype = _check_float(dtype, "tf.random.truncated_normal")
+    dtype = _check_float(dtype, "tf.random.truncated_normal", mean)
     rnd = bind(TruncatedNormal, (shape,), _seed_attrs(seed, dtype), name)
     return math_ops.add(math_ops.multiply(rnd, stddev), mean)
 
@@ -145,6 +151,9 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
     """Uniform samples in [minval, maxval): ``RandomUniform`` for floats, ``RandomUniformInt``
     for integers (where ``maxval`` is required)."""
     dtype = _dt.as_dtype(dtype)
+    if dtype not in _UNIFORM_DTYPES:
+        raise ValueError(f"Argument `dtype` got invalid value {dtype}. Accepted dtypes are "
+                         f"({_UNIFORM_NAMES}).")
     if dtype.is_integer:
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
@@ -152,7 +161,6 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
         from . import convert
         lo, hi = convert.to_tensor(minval, dtype), convert.to_tensor(maxval, dtype)
         return bind(RandomUniformInt, (shape, lo, hi), {"seed": s or 0, "seed2": s2 or 0}, name)
-    dtype = _check_float(dtype, "tf.random.uniform")
     from . import convert
     lo = convert.to_tensor(minval, dtype)
     hi = convert.to_tensor(1 if maxval is None else maxval, dtype)

@@ -45,9 +45,9 @@ def graph_execution_error(op, cls, message: str, function_name: str | None):
     lines = ["Graph execution error:", ""]
     if op.source is not None:
         filename, lineno, func = op.source
-        lines += [f"Detected at node '{op.name}' defined at (most recent call last):",
+        lines += [f"Detected at node {op.name} defined at (most recent call last):",
                   f'  File "{filename}", line {lineno}, in {func}', ""]
-    lines.append(message)
+    lines.append(message.lstrip("\n"))
     suffix = f" [Op:{function_name}]" if function_name else ""
     lines.append(f"\t [[{{{{node {op.name}}}}}]]{suffix}")
     err = cls(None, op, "\n".join(lines))

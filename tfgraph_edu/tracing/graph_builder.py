@@ -21,12 +21,13 @@ from ..eager.tensor import EagerTensor
 from ..errors import OpError
 from ..graph.graph import Graph, Tensor
 from ..graph.naming import check_scope_name, sanitize
-from ..ops import _core, graph_ops
+from ..ops import _core, debug_ops, graph_ops
 from ..ops._core import type_name
 from ..ops._rules import fmt
 from ..ops.convert import Const, holds_graph_tensor, target_dtypes, to_numpy, to_tensor
 from ..shapes import TensorShape
 
+_CHECKING = debug_ops.CHECKING  # tf.debugging.enable_check_numerics
 _SCALAR = TensorShape(())  # shared by every scalar constant (shapes are immutable)
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -60,6 +61,33 @@ def user_frame(depth: int = 2):
 
 
 _SOURCES: dict[tuple, tuple] = {}
+
+
+def _scalar_array(x, dtype) -> np.ndarray:
+    """The 0-d array a Python number becomes next to a tensor of ``dtype``: one read-only
+    array per (number, dtype), shared by every Const made of it (a big unrolled trace has
+    hundreds of thousands).  Float zeros (0.0 == -0.0) and NaN are not shared."""
+    key = (type(x), x, dtype)
+    arr = _SCALARS.get(key)
+    if arr is None:
+        arr = np.asarray(to_numpy(x, dtype))
+        if x != x or (x == 0 and type(x) is float):
+            return arr
+        arr.flags.writeable = False
+        if len(_SCALARS) >= 4096:
+            _SCALARS.clear()
+        _SCALARS[key] = arr
+    return arr
+
+
+_SCALARS: dict[tuple, np.ndarray] = {}
+
+
+def _number_refused(opdef, i, x, dtype) -> TypeError:
+    """TF's graph-mode TypeError for a Python number that cannot take the input's dtype."""
+    got = f"got {x!r} of type '{type(x).__name__}'"
+    return TypeError(f"Expected {dtype.name} passed to parameter '{opdef.input_name(i)}' of op "
+                     f"'{opdef.name}', {got} instead. Error: Expected {dtype.name}, but {got}.")
 
 
 class GraphBuilder:
@@ -107,12 +135,25 @@ class GraphBuilder:
                     o.handle_dtype = converted[0].handle_dtype
         if _tape.ACTIVE:
             _tape.record(opdef, converted, attrs, outs)
+        if _CHECKING[0] and outs and opdef.name not in debug_ops.MOVES_VALUES_ONLY:
+            outs = self._checked(op, outs)
         n = len(outs)
         if n == 1 and (opdef.num_outputs == 1 or opdef.output_count(attrs) == 1):
             return outs[0]
         if n == 0:
             return op
         return list(outs)
+
+    def _checked(self, op, outs) -> list:
+        """``outs`` with each float one passed through a CheckNumericsV2 node named
+        ``<op>/CheckNumericsV2`` (tf.debugging.enable_check_numerics is on)."""
+        checked = list(outs)
+        with self.graph.name_scope(op.name + "/"):
+            for i, t in enumerate(outs):
+                if t.dtype.is_floating:
+                    checked[i] = _core.bind(debug_ops.CheckNumericsV2, (t,), {
+                        "message": debug_ops.graph_message(op, i, t)}, "CheckNumericsV2")
+        return checked
 
     # -- inputs ---------------------------------------------------------------------------------
     def _convert(self, opdef, inputs, op_name, source=None):
@@ -125,6 +166,13 @@ class GraphBuilder:
                 out.append(x if x.graph is g else self.capture_symbolic(x))
             elif cls is EagerTensor:
                 out.append(self.capture(x, f"{op_name}/{opdef.input_name(i)}"))
+            elif (cls is float or cls is int) and opdef.fast_arity == 2 and \
+                    type(other := inputs[1 - i]) is Tensor:  # x * 2.0: the other's dtype
+                try:
+                    arr = _scalar_array(x, other._dtype)
+                except TypeError:
+                    raise _number_refused(opdef, i, x, other._dtype) from None
+                out.append(self.constant(arr, f"{op_name}/{opdef.input_name(i)}", source))
             elif hasattr(x, "_as_tensor"):
                 out.append(x._as_tensor())
             else:
@@ -134,7 +182,12 @@ class GraphBuilder:
                     # TF packs a list holding graph tensors into one Pack node
                     out.append(self._convert(opdef, [to_tensor(x, targets[i])], op_name)[0])
                     continue
-                arr = np.asarray(to_numpy(x, targets[i]))
+                try:
+                    arr = np.asarray(to_numpy(x, targets[i]))
+                except TypeError:
+                    if cls in (int, float, bool) and targets[i] is not None:
+                        raise _number_refused(opdef, i, x, targets[i]) from None
+                    raise
                 out.append(self.constant(arr, f"{op_name}/{opdef.input_name(i)}", source))
         return out
 
@@ -164,7 +217,7 @@ class GraphBuilder:
             return found[1]
         dtype = value.dtype
         ph_name = name.replace("/", "_").lower()
-        with g.name_scope(""):
+        with g.name_scope(g.base_scope + "/" if g.base_scope else ""):
             ph = self.placeholder(dtype, value.shape if dtype is not _dt.resource else [], ph_name)
         if dtype is _dt.resource:
             ph.handle_shape = value._value.var_shape
@@ -197,7 +250,8 @@ class GraphBuilder:
             if found is not None:
                 return found[1]
             outer_t = t if t.graph is self.outer.graph else self.outer.capture_symbolic(t)
-            with self.graph.name_scope(""):
+            base = self.graph.base_scope
+            with self.graph.name_scope(base + "/" if base else ""):
                 ph = self.placeholder(t.dtype, t.shape, t.op.name.replace("/", "_").lower())
             ph.handle_shape, ph.handle_dtype = t.handle_shape, t.handle_dtype
             self.graph._captures[id(t)] = (outer_t, ph)

@@ -286,6 +286,25 @@ def _fed_inputs(op) -> int:
 
 
 # -- scopes, series, blocks and collapsing --------------------------------------------------------
+def relative_names(graph) -> list[str]:
+    """The op names as drawn: a branch's or body's nodes are named under their If/While op
+    (``cond/mul``, as in TensorFlow), which the picture already shows as the cluster around
+    them, so that prefix is left out (``mul``)."""
+    names = [op.name for op in graph.operations]
+    base = getattr(graph, "base_scope", "")
+    if not base:
+        return names
+    lead = base + "/"
+    cut = len(lead)
+    rel = [n[cut:] if n.startswith(lead) else n for n in names]
+    return rel if len(set(rel)) == len(rel) else names  # node ids must stay unique
+
+
+def drawn_names(graph) -> dict[int, str]:
+    """id(op) -> its name in node ids (``while/body/add``): see :func:`relative_names`."""
+    return {id(op): n for op, n in zip(graph.operations, relative_names(graph))}
+
+
 def scope_of(name: str, op_names) -> str:
     """The name scope an op is drawn in ('' for none): ``layer/dense/MatMul`` -> ``layer/dense``.
     Names made for an op (``add/y``, the constant of op ``add``; ``while/hoisted/mul``, made
@@ -303,7 +322,7 @@ def scope_of(name: str, op_names) -> str:
         prev = pos
 
 
-def series_of(ops, scopes) -> dict[int, str]:
+def series_of(ops, scopes, names=None) -> dict[int, str]:
     """Op index -> series name, for runs of ops of one type named alike in one scope
     (``mul``, ``mul_1`` … ``mul_1249``: series ``mul_[1-1249]``), as TensorBoard groups them;
     an op's own constants (``mul_7/y``) join their op's series.  Only groups of at least
@@ -312,7 +331,8 @@ def series_of(ops, scopes) -> dict[int, str]:
     rel_names = []
     for i, op in enumerate(ops):
         scope = scopes[i]
-        rel = op.name[len(scope) + 1:] if scope else op.name
+        name = names[i] if names is not None else op.name
+        rel = name[len(scope) + 1:] if scope else name
         rel_names.append(rel)
         if "/" in rel:
             continue
@@ -351,11 +371,12 @@ def block_size(graph, scopes=None, series=None) -> int:
     n = len(ops)
     if n <= BLOCKS_ABOVE:
         return 0
+    rel = relative_names(graph)
     if scopes is None:
-        names = {op.name for op in ops}
-        scopes = [scope_of(op.name, names) for op in ops]
+        names = set(rel)
+        scopes = [scope_of(r, names) for r in rel]
     if series is None:
-        series = series_of(ops, scopes)
+        series = series_of(ops, scopes, rel)
     folded = n > SERIES_ABOVE  # series are folded by default only in graphs this big
     loose = sum(1 for i, s in enumerate(scopes) if not s and not (folded and i in series))
     return 0 if loose <= BLOCKS_ABOVE else max(50, -(-n // 100))
@@ -377,9 +398,10 @@ def _layout(graph):
     ops = graph.operations
     if ref is not None and ref() is graph and n == len(ops):
         return found
-    names = {op.name for op in ops}
-    scopes = [scope_of(op.name, names) for op in ops]
-    series = series_of(ops, scopes)
+    rel = relative_names(graph)
+    names = set(rel)
+    scopes = [scope_of(r, names) for r in rel]
+    series = series_of(ops, scopes, rel)
     found = scopes, series, block_size(graph, scopes, series)
     try:
         _LAST_LAYOUT[:] = [weakref.ref(graph), len(ops), found]
@@ -412,20 +434,22 @@ def _series_everywhere(graph, prefix: str = "") -> set:
     name would hide more than it shows)."""
     out = set()
     if len(graph.operations) > SERIES_ABOVE:
-        out = {prefix + s for s in set(series_of(graph.operations, _layout(graph)[0]).values())}
+        out = {prefix + s for s in set(_layout(graph)[1].values())}
+    names = drawn_names(graph)
     for op in graph.operations:
         if _has_bodies(op):
             for label, fn in _bodies(op):
-                out |= _series_everywhere(fn.graph, f"{prefix}{op.name}/{label}/")
+                out |= _series_everywhere(fn.graph, f"{prefix}{names[id(op)]}/{label}/")
     return out
 
 
 def _big_bodies(graph, prefix: str = "") -> set:
     out = set()
+    names = drawn_names(graph)
     for op in graph.operations:
         if _has_bodies(op):
             for label, fn in _bodies(op):
-                body = f"{prefix}{op.name}/{label}"
+                body = f"{prefix}{names[id(op)]}/{label}"
                 if len(fn.graph.operations) > BODY_COLLAPSE_ABOVE:
                     out.add(body)
                 else:
@@ -511,6 +535,7 @@ class _Drawer:
         captures = {id(inner.op): outer for outer, inner in graph.captures}
         collapse, highlight = self.collapse, self.highlight
         scopes, series, size = _layout(graph)
+        rel_names = relative_names(graph)
         node_of: dict[int, str] = {}  # id(op) -> its node: itself or the box it is in
         boxes: dict[str, list] = {}  # box (relative name) -> [parent, ops, changed ops, change]
         tree: dict[str, list[str]] = {"": []}  # scope -> its node lines
@@ -531,7 +556,7 @@ class _Drawer:
             if box is not None:
                 node_of[id(op)] = prefix + box
                 if self.drawn is not None:
-                    self.drawn[prefix + op.name] = prefix + box
+                    self.drawn[prefix + rel_names[index]] = prefix + box
                 entry = boxes.get(box)
                 if entry is None:  # a block sits at the top, a scope's box in its parent scope
                     parent = (scope if index in series and box == series[index]
@@ -539,16 +564,17 @@ class _Drawer:
                     entry = boxes[box] = [parent, 0, 0, None, {}]
                 entry[1] += 1
                 entry[4][op.type] = entry[4].get(op.type, 0) + 1
-                change = highlight.get(prefix + op.name)
+                change = highlight.get(prefix + rel_names[index])
                 if change is not None:
                     entry[2] += 1
                     entry[3] = entry[3] or change
                 continue
-            node_id = prefix + op.name
+            rel = rel_names[index]
+            node_id = prefix + rel
             node_of[id(op)] = node_id
             kind = kind_of(op, captures)
             lines = _ensure(tree, children, scope)
-            shown = op.name[len(scope) + 1:] if scope else op.name
+            shown = rel[len(scope) + 1:] if scope else rel
             label = _label(*_node_lines(op, kind, captures.get(id(op)), shown))
             line = f"{quote(node_id)} [label={label} {_node_attrs(kind, highlight.get(node_id))}"
             if _has_bodies(op) and node_id in collapse:
@@ -750,9 +776,8 @@ def node_ids(graph, collapse=None, prefix: str = "") -> dict:
     name a collapsed box can have (scopes, blocks of a big graph, control-flow bodies), and
     the ``cond/then/mul``-style id of every node in a body.  (``collapse`` is accepted for
     compatibility: every possible box is mapped anyway.)"""
-    names = {op.name for op in graph.operations}
-    out = {svg_title(prefix + op.name): prefix + op.name for op in graph.operations}
-    for path in _scope_paths(graph, names):
+    out = {svg_title(prefix + n): prefix + n for n in relative_names(graph)}
+    for path in _scope_paths(graph):
         out.setdefault(svg_title(prefix + path), prefix + path)
     _, series, size = _layout(graph)
     for name in set(series.values()):
@@ -761,10 +786,11 @@ def node_ids(graph, collapse=None, prefix: str = "") -> dict:
         for start in range(0, len(graph.operations), size):
             name = prefix + block_of(start, size)
             out.setdefault(svg_title(name), name)
+    names = drawn_names(graph)
     for op in graph.operations:
         if _has_bodies(op):
             for label, fn in _bodies(op):
-                body = f"{prefix}{op.name}/{label}"
+                body = f"{prefix}{names[id(op)]}/{label}"
                 out.setdefault(svg_title(body), body)
                 for title, node in node_ids(fn.graph, prefix=body + "/").items():
                     out.setdefault(title, node)
@@ -774,23 +800,22 @@ def node_ids(graph, collapse=None, prefix: str = "") -> dict:
 def cluster_ids(graph, prefix: str = "") -> dict:
     """SVG cluster title -> scope name (or ``cond/then``-style body name), for expanding and
     collapsing scopes and the branches and bodies of control flow, at every depth."""
-    names = {op.name for op in graph.operations}
-    out = {svg_title("cluster_" + prefix + p): prefix + p for p in _scope_paths(graph, names)}
+    out = {svg_title("cluster_" + prefix + p): prefix + p for p in _scope_paths(graph)}
+    names = drawn_names(graph)
     for op in graph.operations:
         if _has_bodies(op):
-            out[svg_title("cluster_" + prefix + op.name)] = prefix + op.name
+            out[svg_title("cluster_" + prefix + names[id(op)])] = prefix + names[id(op)]
             for label, fn in _bodies(op):
-                body = f"{prefix}{op.name}/{label}"
+                body = f"{prefix}{names[id(op)]}/{label}"
                 out[svg_title("cluster_" + body)] = body
                 out.update(cluster_ids(fn.graph, body + "/"))
     return out
 
 
-def _scope_paths(graph, names) -> list[str]:
+def _scope_paths(graph) -> list[str]:
     """Every scope path of the graph's ops (with their parents), in first-seen order."""
     seen: dict[str, None] = {}
-    for op in graph.operations:
-        scope = scope_of(op.name, names)
+    for scope in _layout(graph)[0]:
         while scope and scope not in seen:
             seen[scope] = None
             scope = scope.rsplit("/", 1)[0] if "/" in scope else ""
