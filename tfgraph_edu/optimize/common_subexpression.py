@@ -23,9 +23,22 @@ def _freeze(v):
         return id(v)
 
 
+_BIG, _OBJECTS = object(), object()  # a constant never merged; one keyed by its attrs
+
+
+def _value_key(value):
+    """(dtype, shape, bytes) of a constant's array, or _BIG or _OBJECTS."""
+    if value.nbytes > 1 << 16:
+        return _BIG
+    if value.dtype == object:
+        return _OBJECTS
+    return value.dtype, value.shape, value.tobytes()
+
+
 def eliminate_common_subexpressions(graph, inputs, outputs, report):
     rw = Rewriter(graph, inputs, outputs)
     seen: dict = {}
+    by_value: dict = {}  # id(array) -> (the array, _value_key of it)
     copy, tensors, forward, add = rw.copy, rw.tensors, rw.forward, report.add
     for op in graph.operations:
         opdef = op.opdef
@@ -37,12 +50,16 @@ def eliminate_common_subexpressions(graph, inputs, outputs, report):
         if op_type == "Const":
             value = attrs["value"]
             if type(value) is np.ndarray:
-                if value.nbytes > 1 << 16:
+                known = by_value.get(id(value))  # the tracer shares the value of a number
+                if known is None:
+                    known = by_value[id(value)] = (value, _value_key(value))
+                value_key = known[1]
+                if value_key is _BIG:
                     copy(op)
                     continue
-                if len(attrs) == 2 and value.dtype != object and "dtype" in attrs:
+                if value_key is not _OBJECTS and len(attrs) == 2 and "dtype" in attrs:
                     # what _freeze(attrs) tells apart, directly
-                    key = (op_type, value.dtype, value.shape, value.tobytes(), attrs["dtype"])
+                    key = (op_type, *value_key, attrs["dtype"])
                 else:
                     key = (op_type, (), _freeze(attrs))
             elif np.asarray(value).nbytes > 1 << 16:
