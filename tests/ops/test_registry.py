@@ -34,7 +34,11 @@ def test_every_registered_op_is_tested():
 @pytest.mark.parametrize("name,i", PARAMS)
 def test_kernel_matches_numpy_reference(name, i):
     case = CASES[name][i]
-    got = _outputs(_run(name, case.inputs, case.attrs))
+    _assert_matches(_outputs(_run(name, case.inputs, case.attrs)), case)
+
+
+def _assert_matches(got, case):
+    """``got`` (tensors) against the case's independent numpy reference."""
     want = _outputs(case.ref(*case.inputs))
     assert len(got) == len(want)
     for g, w in zip(got, want):
@@ -42,11 +46,11 @@ def test_kernel_matches_numpy_reference(name, i):
         assert g.shape.as_list() == list(w.shape)
         if w.dtype == object:
             assert np.asarray(g.numpy(), dtype=object).tolist() == w.tolist()
-            continue
-        np.testing.assert_allclose(np.asarray(g.numpy(), dtype=np.float64)
-                                   if w.dtype.kind != "b" else g.numpy(),
-                                   w.astype(np.float64) if w.dtype.kind != "b" else w,
-                                   rtol=1e-5, atol=1e-6)
+        elif w.dtype.kind == "b":
+            np.testing.assert_array_equal(g.numpy(), w)
+        else:
+            np.testing.assert_allclose(np.asarray(g.numpy(), np.float64), w.astype(np.float64),
+                                       rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("name,i", PARAMS)
@@ -63,19 +67,8 @@ def test_compiled_graph_matches_numpy_reference(name, i):
             ins[k] = t
         return _outputs(bind(REGISTRY[name], tuple(ins), dict(case.attrs)))
 
-    got = tf.function(body, autograph=False)(*[tf.constant(case.inputs[k]) for k in fed])
-    want = _outputs(case.ref(*case.inputs))
-    assert len(got) == len(want)
-    for g, w in zip(got, want):
-        w = np.asarray(w)
-        assert g.shape.as_list() == list(w.shape)
-        if w.dtype == object:
-            assert np.asarray(g.numpy(), dtype=object).tolist() == w.tolist()
-        elif w.dtype.kind == "b":
-            np.testing.assert_array_equal(g.numpy(), w)
-        else:
-            np.testing.assert_allclose(np.asarray(g.numpy(), np.float64), w.astype(np.float64),
-                                       rtol=1e-5, atol=1e-6)
+    _assert_matches(tf.function(body, autograph=False)(*[tf.constant(case.inputs[k])
+                                                          for k in fed]), case)
 
 
 @pytest.mark.parametrize("name,i", PARAMS)

@@ -36,43 +36,71 @@ def _same_shape(out, x) -> bool:
     return out.shape.is_fully_defined() and x.shape.is_fully_defined() and out.shape == x.shape
 
 
+def _holds(t, x) -> bool:
+    """``t`` is a constant whose every element is ``x`` (``_all_equal(_const(t), x)``)."""
+    op = t.op
+    if op.opdef.name != "Const":
+        return False
+    value = op.attrs["value"]
+    if type(value) is np.ndarray and value.ndim == 0 and value.dtype.kind in "biufc":
+        return value.item() == x
+    return _all_equal(value, x)
+
+
+_NEUTRAL = {"Mul": 1, "AddV2": 0, "Sub": 0}
+_SYMBOL = {"Mul": "* 1", "AddV2": "+ 0", "Sub": "- 0"}
+
+
 def simplify_arithmetic(graph, inputs, outputs, report):
     rw = Rewriter(graph, inputs, outputs)
+    copy, tensors = rw.copy, rw.tensors
     for op in graph.operations:
-        if op.control_inputs or not op.inputs or op.opdef.name not in _REWRITTEN:
-            rw.copy(op)
+        t = op.opdef.name
+        if t not in _REWRITTEN or op.control_inputs or not op.inputs:
+            copy(op)
             continue
-        ins = rw.tensors(op.inputs)
+        ins = tensors(op.inputs)
         out = op.outputs[0] if op.outputs else None
-        done = _rewrite(op, ins, out, rw, report)
+        if t in _NEUTRAL:
+            done = _neutral_operand(op, t, ins, out, rw, report)
+        else:
+            done = _rewrite(op, ins, out, rw, report)
         if not done:
-            rw.copy(op)
+            copy(op)
     return rw.finish()
 
 
 _REWRITTEN = frozenset({"Mul", "AddV2", "Sub", "Neg", "Pow", "Transpose", "Reshape",
-                        "BroadcastTo"})  # what _rewrite does
+                        "BroadcastTo"})  # what _neutral_operand and _rewrite do
+
+
+def _neutral_operand(op, t, ins, out, rw, report) -> bool:
+    """``x * 1``, ``1 * x``, ``x + 0``, ``0 + x``, ``x - 0`` are ``x``; ``x - x`` is 0
+    for integers."""
+    x, y = ins
+    neutral = _NEUTRAL[t]
+    keep = None
+    if t == "Sub" and x is y:
+        pass  # x - x: not "x - 0" even when x is 0 (below)
+    elif _holds(y, neutral) and _same_shape(out, x):
+        keep = x
+    elif t != "Sub" and _holds(x, neutral) and _same_shape(out, y):
+        keep = y
+    if keep is not None:
+        rw.forward(op, [keep])
+        report.add(op.name, "removed", f"x {_SYMBOL[t]} is x", by=keep.op.name)
+        return True
+    if t == "Sub" and x is y and out.dtype.is_integer:
+        new = rw.add(op, op.name + "/zeros", creation_ops.ZerosLike, [x], {},
+                     [(out.shape, out.dtype)])
+        rw.forward(op, new)
+        report.add(op.name, "replaced", "x - x is 0 (integers)", by=new[0].op.name)
+        return True
+    return False
 
 
 def _rewrite(op, ins, out, rw, report) -> bool:
     t = op.type
-    if t in ("Mul", "AddV2", "Sub"):
-        x, y = ins
-        neutral = 1 if t == "Mul" else 0
-        for keep, other in ((x, y), (y, x)):
-            if t == "Sub" and keep is y:
-                break
-            if _all_equal(_const(other), neutral) and _same_shape(out, keep):
-                rw.forward(op, [keep])
-                symbol = {"Mul": "* 1", "AddV2": "+ 0", "Sub": "- 0"}[t]
-                report.add(op.name, "removed", f"x {symbol} is x", by=keep.op.name)
-                return True
-        if t == "Sub" and x is y and out.dtype.is_integer:
-            new = rw.add(op, op.name + "/zeros", creation_ops.ZerosLike, [x], {},
-                         [(out.shape, out.dtype)])
-            rw.forward(op, new)
-            report.add(op.name, "replaced", "x - x is 0 (integers)", by=new[0].op.name)
-            return True
     if t in ("Reshape", "BroadcastTo") and _same_shape(out, ins[0]):
         x = ins[0]
         rw.forward(op, [x])

@@ -53,31 +53,43 @@ def _static_shape_value(op, new_inputs):
 
 def fold_constants(graph, inputs, outputs, report):
     rw = Rewriter(graph, inputs, outputs)
+    copy, tensors = rw.copy, rw.tensors
     for op in graph.operations:
-        if not _foldable(op):
-            rw.copy(op)
+        if op.opdef.name in _NEVER:
+            copy(op)
             continue
-        new_inputs = rw.tensors(op.inputs)
+        new_inputs = tensors(op.inputs)
         if op.opdef.name in _SHAPE_ONLY:
+            if not _foldable(op):
+                copy(op)
+                continue
             value = _static_shape_value(op, new_inputs)
             if value is not None:
                 rw.constant(op, [value])
                 report.add(op.name, "folded", f"the shape of {op.inputs[0].op.name} is known: "
                            f"{value.tolist() if hasattr(value, 'tolist') else value}")
                 continue
-        if not all(t.op.opdef.name == "Const" for t in new_inputs):
-            rw.copy(op)
-            continue
-        try:
-            out = op.opdef.kernel(*[t.op.attrs["value"] for t in new_inputs], **op.attrs)
-        except Exception:  # noqa: BLE001 - an op that fails stays, and fails when run (as TF)
-            rw.copy(op)
-            continue
-        values = [out] if len(op.outputs) == 1 else list(out)
-        if sum(np.asarray(v).nbytes for v in values) > MAX_BYTES:
-            rw.copy(op)
-            continue
-        values = [np.asarray(v) if not isinstance(v, np.generic) else v for v in values]
-        rw.constant(op, values)
-        report.add(op.name, "folded", f"{op.type} of constants computed once")
+        for t in new_inputs:
+            if t.op.opdef.name != "Const":
+                break
+        else:  # every input is a constant (or there is none)
+            if _foldable(op) and _fold(op, new_inputs, rw, report):
+                continue
+        copy(op)
     return rw.finish()
+
+
+def _fold(op, new_inputs, rw, report) -> bool:
+    """Run ``op`` on its constant inputs and put the result in its place, unless the
+    kernel fails or the result is too big."""
+    try:
+        out = op.opdef.kernel(*[t.op.attrs["value"] for t in new_inputs], **op.attrs)
+    except Exception:  # noqa: BLE001 - an op that fails stays, and fails when run (as TF)
+        return False
+    values = [out] if len(op.outputs) == 1 else list(out)
+    if sum(np.asarray(v).nbytes for v in values) > MAX_BYTES:
+        return False
+    values = [np.asarray(v) if not isinstance(v, np.generic) else v for v in values]
+    rw.constant(op, values)
+    report.add(op.name, "folded", f"{op.type} of constants computed once")
+    return True

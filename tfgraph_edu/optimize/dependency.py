@@ -24,8 +24,14 @@ _LOOKED_AT = frozenset({"Identity", "StopGradient", "NoOp"})
 
 
 def optimize_dependencies(graph, inputs, outputs, report):
-    rw = Rewriter(graph, inputs, outputs)
     output_ops = {id(t.op) for t in outputs}
+    for op in graph.operations:
+        if op.control_inputs or (op.opdef.name in _LOOKED_AT and (
+                op.opdef.name == "NoOp" or id(op) not in output_ops)):
+            break
+    else:  # no control edge, and only the outputs' Identity nodes: nothing to do
+        return graph, inputs, outputs
+    rw = Rewriter(graph, inputs, outputs)
     consumed = {id(c) for op in graph.operations for c in op.control_inputs}
     for op in graph.operations:
         op_type = op.opdef.name

@@ -10,13 +10,18 @@ before the loop and passed in as extra captures.
 from __future__ import annotations
 
 from ..control_flow.cond_while import n_loop_vars
-from ..graph.graph import Operation, Tensor
+from ..graph.graph import Operation
 from ..ops import graph_ops
 from ..ops.control_flow_ops import GraphFunction
 from .rewrite import Rewriter, copy_graph
 
 
 def hoist_loop_invariants(graph, inputs, outputs, report):
+    for op in graph.operations:
+        if op.control_inputs or op.opdef.name in ("While", "StatelessWhile"):
+            break
+    else:  # no loop, and no control edge a sweep would tidy: nothing to do
+        return graph, inputs, outputs
     rw = Rewriter(graph, inputs, outputs)
     for op in graph.operations:
         if op.type not in ("While", "StatelessWhile") or op.control_inputs:
@@ -75,11 +80,8 @@ def _hoist(op, rw, report) -> bool:
     attrs["T"] = tuple(attrs["T"]) + tuple(t.dtype for t in needed)
     attrs["output_shapes"] = tuple(attrs["output_shapes"]) + tuple(t.shape for t in needed)
     ins = [rw.tensor(t) for t in op.inputs] + extra_outer
-    specs = [(t.shape, t.dtype) for t in op.outputs] + [(t.shape, t.dtype) for t in needed]
-    for t in needed:  # the While op now also carries the hoisted values through
-        op.outputs.append(Tensor(op, len(op.outputs), t.shape, t.dtype))
-    del specs
-    rw.copy(op, inputs=ins, attrs=attrs)
+    # the While op now also carries the hoisted values through
+    rw.copy(op, inputs=ins, attrs=attrs, extra_outputs=[(t.shape, t.dtype) for t in needed])
     report.add(op.name, "replaced", f"{len(needed)} loop-invariant value"
                f"{'s' if len(needed) != 1 else ''} computed before the loop")
     return True

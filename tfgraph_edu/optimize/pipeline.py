@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from .. import _gc
-from . import options
+from . import options, rewrite
 from .arithmetic import simplify_arithmetic
 from .common_subexpression import eliminate_common_subexpressions
 from .constant_folding import fold_constants
@@ -13,7 +13,6 @@ from .dependency import optimize_dependencies
 from .loop_invariant import hoist_loop_invariants
 from .pruning import prune
 from .report import OptimizationReport, PassReport
-from .rewrite import copy_graph
 
 PIPELINE = [
     ("pruning", "pruning", prune,
@@ -33,22 +32,37 @@ PIPELINE = [
 
 
 def optimize(graph, inputs, outputs):
-    """Run every enabled pass; returns (graph, inputs, outputs, OptimizationReport)."""
+    """Run every enabled pass; returns (graph, inputs, outputs, OptimizationReport).
+
+    ``graph`` is never edited and the graph returned is always a new one (when a pass
+    is enabled): the passes read ``graph`` until one changes something, which then
+    writes its result as a copy (``rewrite.shared``); later passes edit that copy."""
     with _gc.paused():
         return _optimize(graph, inputs, outputs)
 
 
 def _optimize(graph, inputs, outputs):
     report = OptimizationReport()
-    if any(options.enabled(option) for _, option, _, _ in PIPELINE):
-        graph, inputs, outputs = copy_graph(graph, inputs, outputs)  # the traced graph stays
+    traced = graph  # never edited: the first pass that changes something copies it
     for label, option, fn, _why in PIPELINE:
         if not options.enabled(option):
             continue
         pass_report = PassReport(label, nodes_before=len(graph.operations))
         start = time.perf_counter()
-        graph, inputs, outputs = fn(graph, inputs, outputs, pass_report)
+        if graph is traced:
+            try:
+                with rewrite.shared(graph, copy=False):
+                    result = fn(graph, inputs, outputs, pass_report)
+            except rewrite.Changed:  # it edits: again from the start, writing a copy
+                pass_report = PassReport(label, nodes_before=len(graph.operations))
+                with rewrite.shared(graph, copy=True):
+                    result = fn(graph, inputs, outputs, pass_report)
+        else:
+            result = fn(graph, inputs, outputs, pass_report)
+        graph, inputs, outputs = result
         pass_report.seconds = time.perf_counter() - start
         pass_report.nodes_after = len(graph.operations)
         report.passes.append(pass_report)
+    if graph is traced and report.passes:  # no pass changed anything: still a copy
+        graph, inputs, outputs = rewrite.copy_graph(graph, inputs, outputs)
     return graph, inputs, outputs, report
