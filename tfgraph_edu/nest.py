@@ -39,8 +39,6 @@ def _rebuild(like, items):
         return type(like)((k, by_key[k]) for k in like)
     if isinstance(like, tuple) and hasattr(like, "_fields"):
         return type(like)(*items)
-    if type(like) in (list, tuple):
-        return type(like)(items)
     return type(like)(items)
 
 

@@ -21,7 +21,7 @@ from ..ops import control_flow_ops, creation_ops, identity_ops
 from ..ops._core import bind, using_interpreter
 from ..ops.control_flow_ops import GraphFunction
 from ..ops.convert import is_tensor, to_tensor
-from ..shapes import TensorShape
+from ..shapes import TensorShape, TensorSpec
 from ..tracing.graph_builder import GraphBuilder, building_graph
 
 _uid = itertools.count(1)
@@ -257,7 +257,6 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
 
 def _spec_of(v):
     """How a loop variable is shown in a structure error (TensorSpec for tensors, numbers)."""
-    from ..shapes import TensorSpec
     if is_tensor(v) or isinstance(v, (bool, int, float)):
         t = to_tensor(v)
         return TensorSpec(t.shape, t.dtype)

@@ -203,7 +203,7 @@ def _kernel_error(opdef, inputs, attrs, exc, name):
 
 
 def _check_numerics(opdef, inputs, outs) -> None:
-    err = debug_ops.eager_error(opdef, inputs, outs)
+    err = debug_ops.eager_error(opdef.name, inputs, outs)
     if err is not None:
         raise err
 

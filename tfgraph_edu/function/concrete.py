@@ -149,9 +149,8 @@ class ConcreteFunction:
         return _pack(self._output_structure, results)
 
     def _check_numerics(self, leaves, results) -> None:
-        call = type("FunctionCall", (), {"name": self.name})
         inputs = [t for t in (leaves or []) if isinstance(t, EagerTensor)]
-        err = debug_ops.eager_error(call, inputs, results)
+        err = debug_ops.eager_error(self.name, inputs, results)
         if err is not None:
             raise err
 

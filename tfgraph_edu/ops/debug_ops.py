@@ -67,8 +67,9 @@ def _header(kind, op_type, index, n_outputs, dtype, shape) -> str:
             f"(# of outputs: {n_outputs}) !!!\n  dtype: {dtype}\n  shape: {shape}\n")
 
 
-def eager_error(opdef, inputs, outputs) -> InvalidArgumentError | None:
-    """TF's report for the first eager output holding Inf or NaN (None if all are finite)."""
+def eager_error(op_type: str, inputs, outputs) -> InvalidArgumentError | None:
+    """TF's report for the first output of eager op ``op_type`` (a function call's is its
+    name) holding Inf or NaN; None if all are finite."""
     for i, out in enumerate(outputs):
         dtype = _dt.NP_TO_DTYPE.get(getattr(out, "dtype", None))
         if dtype is None or not dtype.is_floating or np.all(np.isfinite(out)):
@@ -76,7 +77,7 @@ def eager_error(opdef, inputs, outputs) -> InvalidArgumentError | None:
         counts = _counts(out)
         counted = "".join(f"  # of {'+NaN' if k == 'NaN' else k} elements: {n}\n"
                           for k, n in counts)
-        text = (_header("eagerly-executing", opdef.name, i, len(outputs), dtype,
+        text = (_header("eagerly-executing", op_type, i, len(outputs), dtype,
                         tuple(np.shape(out))) + counted + "\n"
                 + _inputs_text(list(inputs), str) + f"\n : {_summary(counts)} "
                 "[Op:CheckNumericsV2]")

@@ -355,15 +355,7 @@ class _Copier(Rewriter):
         new = Operation(self.new, op.name, op.opdef,
                         self.tensors(op.inputs) if inputs is None else inputs,
                         op.attrs if attrs is None else attrs, control, op.source)
-        olds = op.outputs
-        if len(olds) == 1 and not extra_outputs:  # most ops (as _copy_outputs, inline)
-            old_t = olds[0]
-            new_t = Tensor(new, 0, old_t._shape, old_t._dtype)
-            if old_t.handle_shape is not None or old_t.handle_dtype is not None:
-                new_t.handle_shape, new_t.handle_dtype = old_t.handle_shape, old_t.handle_dtype
-            new.outputs = [new_t]
-        else:
-            _copy_outputs(new, olds, extra_outputs)
+        _copy_outputs(new, op.outputs, extra_outputs)
         k = op._id
         self._to[k] = new.outputs
         self._kept[k] = new
