@@ -148,7 +148,8 @@ def test_graph_viewer_state_and_messages():
     # the chart's timing runs (a warm-up and 3 runs, optimised and as traced) are not the
     # learner's calls
     assert explorer.timing_runs == 2 * (1 + 3) and explorer.events[-1]["index"] == 3
-    assert len(f.events.calls) == 3 and len(f.events.timing_calls) == 2 * (1 + 3)
+    assert len(f.events.calls) == 3 and f.events.timing_runs == 2 * (1 + 3)
+    assert f.events.timing_calls == []  # made in a copy of the process: none logged here
     f(tf.constant([5.0, 6.0]))
     assert explorer.events[-1]["index"] == 4
     with pytest.raises(ValueError, match="has not been traced yet"):

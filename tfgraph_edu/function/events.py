@@ -50,8 +50,13 @@ def timing_runs():
     finally:
         _TIMING.depth = depth
         if depth == 0:
-            for done in list(AFTER_TIMING):
-                done()
+            finished_timing()
+
+
+def finished_timing() -> None:
+    """Tell the observers of :data:`AFTER_TIMING` that a block of timing runs ended."""
+    for done in list(AFTER_TIMING):
+        done()
 
 
 AFTER_TIMING: list = []  # called when the outermost timing_runs block ends (the trace
@@ -75,6 +80,12 @@ class EventLog(list):
     MAX_EVENTS = 20_000  # beyond this, the oldest half of the call events is dropped
 
     timing_count = 0  # timing runs logged so far (their call numbers are not the learner's)
+    timing_apart = 0  # timing runs made in a copy of the process (function/isolation.py)
+
+    @property
+    def timing_runs(self) -> int:
+        """How many calls instruments made for timing, here or apart: none is the learner's."""
+        return self.timing_count + self.timing_apart
 
     def append(self, event) -> None:
         if event.kind == "call":

@@ -38,9 +38,43 @@ _LABELS = {
     "min_max": ("fastest … slowest", "最快 … 最慢", "最快 … 最慢"),
     "speedup": ("speed-up", "加速", "加速"),
     "runs_each": ("{n} runs each", "各執行 {n} 次", "各运行 {n} 次"),
-    "within_noise": ("the difference is within the spread of the runs: no real speed-up",
-                     "差異在多次執行的波動範圍內：沒有真正的加速",
-                     "差异在多次运行的波动范围内：没有真正的加速"),
+    "within_noise": ("no clear difference: the runs of the two overlap ({ratio}× lies within "
+                     "their spread)",
+                     "沒有明顯差異：兩者的執行時間範圍重疊（{ratio}× 落在波動範圍內）",
+                     "没有明显差异：两者的运行时间范围重叠（{ratio}× 落在波动范围内）"),
+    "timing_apart": ("{n} extra calls (one warm-up and {runs} timed runs of each), made in a "
+                     "copy of this kernel: your variables, random state, files and printed "
+                     "output are exactly as your cell left them.",
+                     "另外呼叫了 {n} 次（每種各暖身 1 次、計時 {runs} 次），都在這個核心的副本"
+                     "中執行：你的變數、亂數狀態、檔案和輸出，都和你的儲存格留下的完全一樣。",
+                     "另外调用了 {n} 次（每种各预热 1 次、计时 {runs} 次），都在这个内核的副本"
+                     "中运行：你的变量、随机数状态、文件和输出，都和你的单元格留下的完全一样。"),
+    "timing_inplace": ("{n} extra calls (one warm-up and {runs} timed runs of each), made in "
+                       "this kernel: their printed output was dropped and every variable and "
+                       "the random state were restored afterwards; Python objects the function "
+                       "itself changes when it runs eagerly are not restored on this system.",
+                       "另外呼叫了 {n} 次（每種各暖身 1 次、計時 {runs} 次），在這個核心中執行："
+                       "它們的輸出已丟棄，所有變數和亂數狀態事後都已還原；但在這個系統上，函式"
+                       "即時執行時自己改動的 Python 物件不會還原。",
+                       "另外调用了 {n} 次（每种各预热 1 次、计时 {runs} 次），在这个内核中运行："
+                       "它们的输出已丢弃，所有变量和随机数状态事后都已还原；但在这个系统上，函数"
+                       "即时执行时自己改动的 Python 对象不会还原。"),
+    "timing_declined": ("Not timed: {reason}. Timing would call the function again and again, "
+                        "and that would change what your program does.",
+                        "沒有計時：{reason}。計時會一再呼叫這個函式，改變你的程式的結果。",
+                        "没有计时：{reason}。计时会一再调用这个函数，改变你的程序的结果。"),
+    "declined_op": ("its graph runs {detail}, whose effects cannot be undone on this system",
+                    "它的計算圖會執行 {detail}，在這個系統上無法復原其效果",
+                    "它的计算图会运行 {detail}，在这个系统上无法复原其效果"),
+    "declined_file": ("it writes to the file {detail}", "它會寫入檔案 {detail}",
+                      "它会写入文件 {detail}"),
+    "declined_call": ("it calls {detail}", "它會呼叫 {detail}", "它会调用 {detail}"),
+    "declined_timeout": ("it ran longer than {detail} s", "執行超過 {detail} 秒",
+                         "运行超过 {detail} 秒"),
+    "timing_interrupted": ("Timing interrupted: your variables, random state and output are as "
+                           "your cell left them.",
+                           "計時已中斷：你的變數、亂數狀態和輸出，都和你的儲存格留下的一樣。",
+                           "计时已中断：你的变量、随机数状态和输出，都和你的单元格留下的一样。"),
     "no_calls": ("not called in this cell: nothing to time",
                  "這個儲存格沒有呼叫它：無法計時", "这个单元格没有调用它：无法计时"),
     "not_traced": ("(not traced yet)", "（尚未追蹤）", "（尚未追踪）"),

@@ -15,12 +15,12 @@ functions with the reason for each trace, and eager-vs-graph timing.
 
 from __future__ import annotations
 
-import sys
 from html import escape
 
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
+from ..function import isolation
 from ..function.polymorphic import Function
 from . import labels, panels, timing
 
@@ -49,8 +49,13 @@ class TraceResult:
         for name, fn, t, _ in self.entries:
             n = fn.experimental_get_tracing_count()
             line = f"{name}: {n} concrete function{'s' if n != 1 else ''}"
-            if t is not None:
-                eager, graph = t
+            if t is not None and t.declined is not None:
+                kind, detail = t.declined
+                why = labels.label(f"declined_{kind}", "en", detail=detail) if (
+                    kind != "interrupted") else "interrupted"
+                line += f"; not timed ({why})"
+            elif t is not None:
+                eager, graph = t[:2]
                 line += (f"; eager {timing.format_seconds(eager.median)}, graph "
                          f"{timing.format_seconds(graph.median)} (median of "
                          f"{len(graph.runs)})")
@@ -74,23 +79,22 @@ def _functions(namespace) -> dict:
 
 
 class _Progress:
-    """A one-line progress indicator that rewrites itself while timing runs."""
+    """A one-line progress display that rewrites itself while timing runs, in a notebook (a
+    kernel with a front end); nothing in a terminal, whose output stays the cell's own."""
 
-    def __init__(self):
+    def __init__(self, shell):
         self.handle = None
+        self.shown = getattr(shell, "kernel", None) is not None
 
     def __call__(self, label, i, n):
-        if i != n and i % max(1, n // 10):
+        if not self.shown or (i != n and i % max(1, n // 10)):
             return
+        from IPython.display import display
         text = f"timing {label}: {i}/{n}"
-        try:
-            from IPython.display import display
-            if self.handle is None:
-                self.handle = display({"text/plain": text}, raw=True, display_id=True)
-            else:
-                self.handle.update({"text/plain": text}, raw=True)
-        except Exception:  # noqa: BLE001 - no frontend: print instead
-            print(text, end="\r", file=sys.stderr)
+        if self.handle is None:
+            self.handle = display({"text/plain": text}, raw=True, display_id=True)
+        else:
+            self.handle.update({"text/plain": text}, raw=True)
 
     def clear(self):
         if self.handle is not None:
@@ -129,12 +133,21 @@ class TraceMagics(Magics):
         if not result.success:
             return None
         entries = []
-        progress = _Progress()
+        progress = _Progress(self.shell)
+        interrupted = False
         for name, fn in _functions(ns).items():
             seen = before.get(name)
             if seen is not None and seen == (id(fn), len(fn.events)):
                 continue
-            timings = timing.compare(fn, args.number, progress) if "timing" in chosen else None
+            timings = None
+            if "timing" in chosen and interrupted:
+                timings = timing.Timings((), 0, isolation.mode(), ("interrupted", ""))
+            elif "timing" in chosen:
+                try:
+                    timings = timing.compare(fn, args.number, progress)
+                except isolation.Interrupted:  # the learner stopped the timing: say so
+                    interrupted = True
+                    timings = timing.Timings((), 0, isolation.mode(), ("interrupted", ""))
             html = panels.function_panels(fn, name, args.lang, chosen, not args.raw, timings)
             entries.append((name, fn, timings, html))
         progress.clear()

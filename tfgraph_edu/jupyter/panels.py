@@ -121,16 +121,24 @@ def concrete_panel(function, lang) -> str:
                     f"<td>{calls.get(i, 0)}</td></tr>")
     table = (f'<table class="tfg-table"><tr><th>#</th>{head}</tr>{"".join(rows)}</table>')
     note = ""
-    if function.events.timing_calls:
+    if function.events.timing_runs:
         note = f'<p class="tfg-note">{escape(labels.label("timing_note", lang))}</p>'
     return _panel(labels.label("concrete", lang), table + note)
 
 
 def timing_panel(timings, lang) -> str:
-    """One bar per timing (eager, graph, ...), the speed-up of the last over the first, and
-    an honest note when the difference is within the spread of the runs."""
+    """One bar per timing (eager, graph, ...), then either the speed-up of the last over the
+    first or, when their runs overlap, that there is no clear difference (never both); and
+    what the timing did: how many extra calls, made where, or why it did not time."""
+    title = labels.label("timing", lang)
     if timings is None:
-        return _panel(labels.label("timing", lang), f"<p>{escape(labels.label('no_calls', lang))}"
+        return _panel(title, f"<p>{escape(labels.label('no_calls', lang))}</p>")
+    if timings.declined is not None:
+        kind, detail = timings.declined
+        if kind == "interrupted":
+            return _panel(title, f"<p>{escape(labels.label('timing_interrupted', lang))}</p>")
+        reason = labels.label(f"declined_{kind}", lang, detail=detail)
+        return _panel(title, f"<p>{escape(labels.label('timing_declined', lang, reason=reason))}"
                       "</p>")
     longest = max(t.median for t in timings) or 1.0
     names = {"eager": "eager", "graph": "graph_run", "graph (raw)": "graph_raw"}
@@ -143,15 +151,19 @@ def timing_panel(timings, lang) -> str:
                     f'style="width:{width}px"></span> {format_seconds(t.median)}</td>'
                     f"<td>{format_seconds(t.fastest)} … {format_seconds(t.slowest)}</td></tr>")
     eager, graph = timings[0], timings[1]
-    speedup = eager.median / graph.median if graph.median else float("inf")
-    runs = labels.label("runs_each", lang, n=len(graph.runs))
+    ratio = eager.median / graph.median if graph.median else float("inf")
     body = (f'<table class="tfg-table tfg-timing-table"><tr><th></th>'
             f'<th>{escape(labels.label("median", lang))}'
-            f'</th><th>{escape(labels.label("min_max", lang))}</th></tr>{"".join(rows)}</table>'
-            f"<p>{escape(labels.label('speedup', lang))}: {speedup:.2f}× ({escape(runs)})</p>")
+            f'</th><th>{escape(labels.label("min_max", lang))}</th></tr>{"".join(rows)}</table>')
     if within_noise(eager, graph):
-        body += f'<p class="tfg-note">{escape(labels.label("within_noise", lang))}</p>'
-    return _panel(labels.label("timing", lang), body)
+        body += f"<p>{escape(labels.label('within_noise', lang, ratio=f'{ratio:.2f}'))}</p>"
+    else:
+        runs = labels.label("runs_each", lang, n=len(graph.runs))
+        body += f"<p>{escape(labels.label('speedup', lang))}: {ratio:.2f}× ({escape(runs)})</p>"
+    done = "timing_apart" if timings.isolation == "apart" else "timing_inplace"
+    body += (f'<p class="tfg-note">'
+             f'{escape(labels.label(done, lang, n=timings.extra_runs, runs=len(graph.runs)))}</p>')
+    return _panel(title, body)
 
 
 def _panel(title: str, body: str, wide: bool = False) -> str:

@@ -13,6 +13,8 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from ..function import isolation
+from ..function.events import finished_timing as events_done
 from ..function.events import timing_runs
 
 
@@ -44,8 +46,15 @@ class Timing:
 
 
 def within_noise(a: Timing, b: Timing) -> bool:
-    """Whether two medians differ by less than the spread of either timing's runs."""
-    return abs(a.median - b.median) <= max(a.spread, b.spread)
+    """Whether the middle halves of the two timings' runs overlap (for fewer than 4 runs,
+    their full ranges): then neither is clearly faster, whatever the ratio of the medians."""
+    def middle(t: Timing) -> tuple[float, float]:
+        if len(t.runs) < 4:
+            return t.fastest, t.slowest
+        q = statistics.quantiles(t.runs, n=4, method="inclusive")
+        return q[0], q[2]
+    (lo_a, hi_a), (lo_b, hi_b) = middle(a), middle(b)
+    return lo_a <= hi_b and lo_b <= hi_a
 
 
 def format_seconds(s: float) -> str:
@@ -67,19 +76,54 @@ def measure(fn, args, kwargs, number: int, label: str, progress=None) -> Timing:
     return Timing(label, runs)
 
 
+class Timings(tuple):
+    """The timings of one :func:`compare` (eager, graph[, graph raw]) and what was done to get
+    them: ``extra_runs`` (calls made for timing, warm-ups included), ``isolation`` (``"apart"``:
+    in a copy of the kernel; ``"inplace"``: in the kernel, state restored), ``declined`` (why
+    nothing was timed: ``(kind, detail)`` of :class:`~tfgraph_edu.function.isolation.Declined`,
+    or None)."""
+
+    extra_runs: int = 0
+    isolation: str = ""
+    declined: str | None = None
+
+    def __new__(cls, timings=(), extra_runs=0, isolation="", declined=None):
+        self = super().__new__(cls, timings)
+        self.extra_runs, self.isolation, self.declined = extra_runs, isolation, declined
+        return self
+
+
 def compare(function, number: int = 20, progress=None, raw: bool = False):
-    """(eager Timing, graph Timing) for the Function's last call, or None if never called;
-    with ``raw``, a third Timing: the graph as traced, without the optimisation passes."""
+    """The Function's last call timed eagerly (its Python function) and as a graph, each
+    with one warm-up and ``number`` runs, as :class:`Timings`; None if never called.  With
+    ``raw``, a third timing: the graph as traced, without the optimisation passes.
+
+    The runs happen where they cannot change the learner's world
+    (:func:`~tfgraph_edu.function.isolation.run_apart`): variables, random state, printed
+    output and files stay as the learner's cell left them."""
     if function.last_call is None:
         return None
     args, kwargs = function.last_call
-    eager = measure(function.python_function, args, kwargs, number, "eager", progress)
-    with timing_runs():  # not the learner's calls: kept out of their counts
-        graph = measure(function, args, kwargs, number, "graph", progress)
-    if not raw:
-        return eager, graph
     cf = function.get_concrete_function(*args, **kwargs)
-    # the same call of the tf.function, running the graph as traced: only the passes differ
-    with cf.running_unoptimised(), timing_runs():
-        raw_t = measure(function, args, kwargs, number, "graph (raw)", progress)
-    return eager, graph, raw_t
+    labels = ["eager", "graph"] + (["graph (raw)"] if raw else [])
+
+    def task(report):
+        runs = [measure(function.python_function, args, kwargs, number, "eager", report).runs]
+        with timing_runs():  # not the learner's calls: kept out of their counts
+            runs.append(measure(function, args, kwargs, number, "graph", report).runs)
+            if raw:  # the same call, running the graph as traced: only the passes differ
+                with cf.running_unoptimised():
+                    runs.append(measure(function, args, kwargs, number, "graph (raw)",
+                                        report).runs)
+        return runs
+
+    how = isolation.mode()
+    try:
+        runs = isolation.run_apart(task, [cf.graph], progress)
+    except isolation.Declined as exc:
+        return Timings((), 0, how, (exc.kind, exc.detail))
+    extra = len(labels) * (number + 1)
+    if how == "apart":
+        function.events.timing_apart += extra - (number + 1)  # the graph calls, made apart
+        events_done()
+    return Timings([Timing(label, r) for label, r in zip(labels, runs)], extra, how)

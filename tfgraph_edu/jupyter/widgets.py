@@ -287,7 +287,7 @@ class TraceExplorer(anywidget.AnyWidget):
         self._lang = lang
         self.events = [_event_dict(e, lang) for e in function.events
                        if not getattr(e, "timing", False)]
-        self.timing_runs = len(function.events.timing_calls)
+        self.timing_runs = function.events.timing_runs
         ref = weakref.ref(self)
 
         def observer(event):
@@ -305,7 +305,7 @@ class TraceExplorer(anywidget.AnyWidget):
             if me is None:
                 _events.AFTER_TIMING.remove(timing_done)
                 return
-            me.timing_runs = len(function.events.timing_calls)
+            me.timing_runs = function.events.timing_runs
         function.events.observers.append(observer)
         _events.AFTER_TIMING.append(timing_done)
 

@@ -25,6 +25,8 @@ __all__ = ["OpDef", "define", "REGISTRY", "bind", "interpreter", "using_interpre
            "set_default_interpreter", "constant_value", "shape_error"]
 
 REGISTRY: dict[str, OpDef] = {}
+# what a stateful op may touch (OpDef.state): see OpDef's docstring
+STATES = ("variable", "random", "output", "check", "iterator", "python", "body")
 
 
 class OpDef:
@@ -48,6 +50,12 @@ class OpDef:
     - ``specialize(op)``: optional; for a graph node whose attrs (and constant inputs) are
       known, a ``(kernel, input_indices)`` pair the compiled executor calls instead - the
       same computation with the attrs resolved in advance - or None.
+    - ``stateful`` ops say in ``state`` what they touch beyond their outputs, so that the
+      instruments (timing, step mode, exercise checks) know what a re-run would change:
+      ``"variable"`` (a variable's value), ``"random"`` (the random ops' generators),
+      ``"output"`` (printed text), ``"check"`` (nothing: it only raises), ``"iterator"`` (a
+      dataset iterator's position), ``"python"`` (anything: it runs the learner's Python),
+      ``"body"`` (control flow: what its branches' or body's ops touch).
     - ``operator``: optional; the Python operator (``"+"``, ``"<"``, ``"neg"`` ...) that
       computes exactly what the kernel computes on numeric numpy values, or a function of
       the graph node returning one or None.  The compiled executor writes it instead of a
@@ -56,7 +64,7 @@ class OpDef:
 
     __slots__ = ("name", "inputs", "kernel", "shape", "grad", "T", "dtypes",
                  "stateful", "num_outputs", "variadic", "input_dtypes", "doc", "np_allowed",
-                 "same_dtype", "specialize", "T_rest", "fast_arity", "operator")
+                 "same_dtype", "specialize", "T_rest", "fast_arity", "operator", "state")
 
     def __init__(self, name: str, inputs: tuple[str, ...], kernel: Callable, shape: Callable,
                  grad: Callable | None = None, T: tuple[int, ...] = (),
@@ -64,7 +72,10 @@ class OpDef:
                  num_outputs: int | Callable[[dict], int] = 1,
                  input_dtypes: dict[int, Any] | None = None, doc: str = "",
                  mixed_types: bool = False, specialize: Callable | None = None,
-                 operator: str | Callable | None = None):
+                 operator: str | Callable | None = None, state: str | None = None):
+        if stateful != (state is not None) or (state is not None and state not in STATES):
+            raise ValueError(f"Op {name!r}: a stateful op names the state it touches (one of "
+                             f"{', '.join(STATES)}); a stateless op names none")
         self.name = name
         self.inputs = tuple(inputs)
         self.kernel = kernel
@@ -74,6 +85,7 @@ class OpDef:
         self.T_rest = self.T[1:]  # the inputs whose dtype must equal input T[0]'s
         self.dtypes = dtypes
         self.stateful = stateful
+        self.state = state
         self.num_outputs = num_outputs
         self.variadic = bool(inputs) and inputs[0].endswith("*")
         self.same_dtype = self.variadic and not mixed_types

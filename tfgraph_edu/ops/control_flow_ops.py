@@ -72,7 +72,7 @@ StatelessIf = define("StatelessIf", ("input*",), _if_kernel, _if_shape, None,
                      mixed_types=True, num_outputs=_n_out,
                      doc="input[0] is the condition; the rest are the branches' inputs.")
 If = define("If", ("input*",), _if_kernel, _if_shape, None, mixed_types=True,
-            num_outputs=_n_out, stateful=True,
+            num_outputs=_n_out, stateful=True, state="body",
             doc="If with stateful branches (variable writes, tf.print, random ops).")
 
 
@@ -101,7 +101,7 @@ StatelessWhile = define("StatelessWhile", ("input*",), _while_kernel, _while_sha
                         mixed_types=True, num_outputs=_n_loop,
                         doc="Loop variables in, loop variables out; cond and body are graphs.")
 While = define("While", ("input*",), _while_kernel, _while_shape, None,
-               mixed_types=True, num_outputs=_n_loop, stateful=True,
+               mixed_types=True, num_outputs=_n_loop, stateful=True, state="body",
                doc="While with a stateful body.")
 
 
@@ -135,7 +135,7 @@ def _assert_shape(condition, *data, summarize=3):
 
 
 Assert = define("Assert", ("condition", "data*"), _assert_kernel, _assert_shape, None,
-                mixed_types=True, stateful=True, num_outputs=0,
+                mixed_types=True, stateful=True, state="check", num_outputs=0,
                 doc="Raises InvalidArgumentError when the condition is false, showing the data.")
 
 

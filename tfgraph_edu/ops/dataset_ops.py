@@ -75,10 +75,11 @@ def _scalar_shape(*_, **__):
 
 MakeIterator = define("MakeIterator", ("dataset",),
                       lambda ds: IteratorValue(iter(ds.make_iterator())), _scalar_shape, None,
-                      stateful=True)
+                      stateful=True, state="iterator")
 IteratorHasNext = define("IteratorHasNext", ("iterator",),
                          lambda it: np.bool_(it.has_next()),
-                         lambda it: (TensorShape([]), _dt.bool), None, stateful=True)
+                         lambda it: (TensorShape([]), _dt.bool), None, stateful=True,
+                         state="iterator")
 
 
 def _get_next_kernel(it, output_types=(), output_shapes=()):
@@ -91,4 +92,5 @@ def _get_next_shape(it, output_types=(), output_shapes=()):
 
 
 IteratorGetNext = define("IteratorGetNext", ("iterator",), _get_next_kernel, _get_next_shape,
-                         None, stateful=True, num_outputs=lambda a: len(a["output_types"]))
+                         None, stateful=True, state="iterator",
+                         num_outputs=lambda a: len(a["output_types"]))

@@ -102,7 +102,7 @@ def _print_kernel(text, output_stream="stderr", end="\n"):
 
 
 PrintV2 = define("PrintV2", ("input",), _print_kernel, lambda text, **attrs: [], None,
-                 stateful=True, num_outputs=0)
+                 stateful=True, state="output", num_outputs=0)
 
 
 def _stream_name(stream) -> str:

@@ -104,15 +104,16 @@ def _uniform_int(shape, minval, maxval, seed=0, seed2=0):
 
 _IN = {0: I32}
 RandomStandardNormal = define("RandomStandardNormal", ("shape",), _normal, _out_shape, None,
-                              stateful=True, input_dtypes=_IN)
+                              stateful=True, state="random", input_dtypes=_IN)
 RandomUniform = define("RandomUniform", ("shape",), _uniform, _out_shape, None, stateful=True,
-                       input_dtypes=_IN)
+                       state="random", input_dtypes=_IN)
 TruncatedNormal = define("TruncatedNormal", ("shape",), _truncated, _out_shape, None,
-                         stateful=True, input_dtypes=_IN)
+                         stateful=True, state="random", input_dtypes=_IN)
 RandomUniformInt = define(
     "RandomUniformInt", ("shape", "minval", "maxval"), _uniform_int,
     lambda s, lo, hi, seed=0, seed2=0: (_out_shape(s, dtype=lo.dtype)[0], lo.dtype), None,
-    T=(1, 2), dtypes=frozenset({_dt.int32, _dt.int64}), stateful=True, input_dtypes=_IN)
+    T=(1, 2), dtypes=frozenset({_dt.int32, _dt.int64}), stateful=True, state="random",
+    input_dtypes=_IN)
 
 
 def _seed_attrs(seed, dtype):

@@ -64,9 +64,10 @@ def _no_grad(op, *grads):
 
 
 EagerPyFunc = define("EagerPyFunc", ("input*",), _eager_kernel, _shape, _no_grad,
-                     stateful=True, mixed_types=True, num_outputs=lambda a: len(a["Tout"]))
+                     stateful=True, state="python", mixed_types=True,
+                     num_outputs=lambda a: len(a["Tout"]))
 PyFunc = define("PyFunc", ("input*",), _numpy_kernel, _shape, None, stateful=True,
-                mixed_types=True, num_outputs=lambda a: len(a["Tout"]))
+                state="python", mixed_types=True, num_outputs=lambda a: len(a["Tout"]))
 
 
 def _call(opdef, func, inp, Tout, name):

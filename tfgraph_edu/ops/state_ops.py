@@ -8,6 +8,7 @@ records them as nodes and automatic control dependencies can order them.
 from __future__ import annotations
 
 import operator
+import weakref
 
 import numpy as np
 
@@ -20,8 +21,12 @@ RESOURCE_KEY = "resource-handle"
 _dt.NP_TO_DTYPE[RESOURCE_KEY] = _dt.resource
 
 
+LIVE_HANDLES: weakref.WeakSet = weakref.WeakSet()
+
+
 class ResourceHandle:
-    """The storage of one variable: its current numpy value, dtype and shape."""
+    """The storage of one variable: its current numpy value, dtype and shape.  Every live
+    handle is in ``LIVE_HANDLES`` (the instruments' in-place mode restores their values)."""
 
     __slots__ = ("value", "var_dtype", "var_shape", "name", "trainable", "__weakref__")
     dtype = RESOURCE_KEY  # what an EagerTensor holding this reports, as numpy arrays do
@@ -34,6 +39,7 @@ class ResourceHandle:
         self.var_shape = TensorShape(value.shape)
         self.name = name
         self.trainable = trainable
+        LIVE_HANDLES.add(self)
 
     def __repr__(self):
         return f"<ResourceHandle {self.name!r} shape={self.var_shape} dtype={self.var_dtype.name}>"
@@ -124,16 +130,16 @@ def _update_special(ufunc):
 
 ReadVariableOp = define(
     "ReadVariableOp", ("resource",), _read_kernel,
-    lambda h, dtype: (handle_shape(h), dtype), lambda op, g: (g,), stateful=True,
+    lambda h, dtype: (handle_shape(h), dtype), lambda op, g: (g,), stateful=True, state="variable",
     specialize=lambda op: (_READ_VALUE, (0,)))
 AssignVariableOp = define(
     "AssignVariableOp", ("resource", "value"), _assign_kernel, _assign_shape, None,
-    stateful=True, num_outputs=0)
+    stateful=True, state="variable", num_outputs=0)
 AssignAddVariableOp = define(
     "AssignAddVariableOp", ("resource", "value"), _assign_add_kernel, _assign_shape, None,
-    stateful=True, num_outputs=0,
+    stateful=True, state="variable", num_outputs=0,
     specialize=_update_special(np.add))
 AssignSubVariableOp = define(
     "AssignSubVariableOp", ("resource", "value"), _assign_sub_kernel, _assign_shape, None,
-    stateful=True, num_outputs=0,
+    stateful=True, state="variable", num_outputs=0,
     specialize=_update_special(np.subtract))
