@@ -154,7 +154,7 @@ def test_trace_panels_put_the_graph_first_across_the_width_in_the_cells_language
     first = html.index('class="tfg-panel')
     assert html[first:].startswith('class="tfg-panel tfg-wide"><h4>計算圖')
     for words in ("Python 原始碼", "具體函式", "第一次呼叫", "float32 張量，形狀 ()",
-                  "各執行 3 次", "中位數", "最快 … 最慢", "產生的每一行前面的數字",
+                  "計時 3 次", "中位數", "最快 … 最慢", "產生的每一行前面的數字",
                   "%graph_viewer g", "計時用的執行不算在呼叫次數內"):
         assert words in html, words
     assert "runs each" not in html and "why it was traced" not in html
