@@ -14,6 +14,7 @@ The code cells stay identical in the three languages.
 
 from __future__ import annotations
 
+import functools
 import html
 import os
 from collections.abc import Callable, Iterable
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .function import isolation
 from .function.polymorphic import Function
 
 __all__ = ["Feedback", "language", "set_language", "is_tf_function", "traces_at_most",
@@ -138,6 +140,22 @@ _TEXT = {
 }
 
 
+_TEXT.update({
+    "not_checked": ("Not checked: {reason}. The check would run your code again, and that "
+                    "would change what your program does.",
+                    "沒有檢查：{reason}。檢查會再執行你的程式碼，改變你的程式的結果。",
+                    "没有检查：{reason}。检查会再运行你的代码，改变你的程序的结果。"),
+    "declined_op": ("the graph runs {detail}, whose effects cannot be undone on this system",
+                    "計算圖會執行 {detail}，在這個系統上無法復原其效果",
+                    "计算图会运行 {detail}，在这个系统上无法复原其效果"),
+    "declined_file": ("it writes to the file {detail}", "它會寫入檔案 {detail}",
+                      "它会写入文件 {detail}"),
+    "declined_call": ("it calls {detail}", "它會呼叫 {detail}", "它会调用 {detail}"),
+    "declined_timeout": ("it ran longer than {detail} s", "執行超過 {detail} 秒",
+                         "运行超过 {detail} 秒"),
+})
+
+
 def _say(key: str, **values) -> str:
     text = _TEXT[key][LANGUAGES.index(language())]
     return text.format(**values)
@@ -191,6 +209,32 @@ class Feedback:
                 f'<ul style="margin:4px 0;padding-left:18px;list-style:none">{rows}</ul></div>')
 
 
+def _apart(check):
+    """Run the check where it cannot change the learner's world (a copy of the kernel, or
+    in place with variables and random state restored: see
+    :func:`~tfgraph_edu.function.isolation.run_apart`): the learner's variables, random
+    state, traces and printed output are after the check what they were before it."""
+    @functools.wraps(check)
+    def run(*args, **kwargs):
+        def task(report):
+            answer = check(*args, **kwargs)
+            if isinstance(answer, Feedback):
+                return {"items": answer.items, "hints": answer.hints}
+            return {"value": answer}
+
+        graphs = [cf.graph for a in args if isinstance(a, Function)
+                  for cf in a.concrete_functions]
+        try:
+            data = isolation.run_apart(task, graphs)
+        except isolation.Declined as exc:
+            reason = _say(f"declined_{exc.kind}", detail=exc.detail)
+            return Feedback().wrong(_say("not_checked", reason=reason))
+        if "value" in data:
+            return data["value"]
+        return Feedback([tuple(i) for i in data["items"]], data["hints"])
+    return run
+
+
 def _name(fn) -> str:
     return getattr(fn, "__name__", None) or type(fn).__name__
 
@@ -240,6 +284,7 @@ def is_tf_function(fn) -> Feedback:
                     _say("hint_function"))
 
 
+@_apart
 def traces_at_most(fn, calls: Iterable[tuple], most: int = 1, hint: str | None = None
                    ) -> Feedback:
     """Call ``fn`` with each argument tuple of ``calls``; right when these calls traced at
@@ -279,6 +324,7 @@ def traced_at_most(fn, most: int = 1, hint: str | None = None) -> Feedback:
                          reasons=reasons), hint)
 
 
+@_apart
 def graph_ops(target, *args) -> list[str]:
     """The op types of ``target``'s graph, loop and branch bodies included.  ``target`` is a
     ConcreteFunction, or a tf.function and the arguments to get one for."""
@@ -296,6 +342,7 @@ def graph_ops(target, *args) -> list[str]:
     return types
 
 
+@_apart
 def graph_has(fn, args: tuple = (), ops: Iterable = (), absent: Iterable = (),
               max_ops: int | None = None, hint: str | None = None) -> Feedback:
     """``fn``'s graph for ``args`` holds each op type of ``ops`` (a string, or a set of
@@ -329,6 +376,7 @@ def graph_has(fn, args: tuple = (), ops: Iterable = (), absent: Iterable = (),
     return fb
 
 
+@_apart
 def same_results(fn, reference: Callable, calls: Iterable[tuple], hint: str | None = None,
                  rtol: float = 1e-5, atol: float = 1e-6) -> Feedback:
     """``fn(*args)`` equals ``reference(*args)`` (plain Python/numpy, given numpy values) for
@@ -361,6 +409,7 @@ def value_is(name: str, got, want, hint: str | None = None, rtol: float = 1e-5,
     return fb.wrong(_say("value_bad", name=name, got=_show(a), want=_show(b)), hint)
 
 
+@_apart
 def calls_differ(fn, args: tuple = (), hint: str | None = None) -> Feedback:
     """Two calls of ``fn(*args)`` give different values (randomness that is not frozen)."""
     fb = Feedback()
@@ -373,6 +422,7 @@ def calls_differ(fn, args: tuple = (), hint: str | None = None) -> Feedback:
     return fb.wrong(_say("differ_bad", name=_name(fn)), hint)
 
 
+@_apart
 def returns_in_order(fn, expected: list, args: tuple = (), hint: str | None = None) -> Feedback:
     """Calling ``fn(*args)`` len(expected) times returns ``expected`` in order (state kept
     between calls, as with a variable)."""
@@ -389,6 +439,7 @@ def returns_in_order(fn, expected: list, args: tuple = (), hint: str | None = No
     return fb.wrong(_say("sequence_bad", name=_name(fn), got=got, want=want), hint)
 
 
+@_apart
 def optimised(fn, args: tuple = (), pass_name: str = "constant_folding",
               hint: str | None = None) -> Feedback:
     """The optimiser's pass ``pass_name`` changed at least one node of ``fn``'s graph."""

@@ -37,6 +37,12 @@ def _plain(x):  # the same program in plain Python, for the expected values
     return x, seen
 
 
+def _iteration(where: str, loop: str) -> int | None:
+    """The iteration a step ran in ("while: 2 (x = [2. 6.])" -> 2), None outside the loop."""
+    m = re.fullmatch(rf"{re.escape(loop)}: (\d+)(?: \((.*)\))?", where)
+    return None if m is None else int(m.group(1))
+
+
 def test_steps_walk_into_the_branch_taken_on_each_loop_iteration():
     x0 = np.array([1.0, 5.0], np.float32)
     cf = loop_and_branch.get_concrete_function(tf.constant(x0))
@@ -49,8 +55,13 @@ def test_steps_walk_into_the_branch_taken_on_each_loop_iteration():
     inner = next(op for op in body.graph.operations if "If" in op.type)
     node = inner.name.removeprefix(f"{loop.name}/")  # "while/cond", drawn in the body as "cond"
     # per iteration, the branch the plain program took, and only that one
-    for i, (branch, after) in enumerate(seen, 1):
-        here = [s for s in steps if s.where == f"{loop.name}: {i}"]
+    # iterations are counted from 0, as the loop variable i counts them
+    before = [x0] + [x for _, x in seen]
+    for i, (branch, after) in enumerate(seen):
+        here = [s for s in steps if _iteration(s.where, loop.name) == i]
+        # the loop variables' values as the iteration starts: x as the plain program had it
+        shown = re.fullmatch(rf"{loop.name}: {i} \(x = \[(.*)\]\)", here[0].where)
+        np.testing.assert_allclose(np.array(shown.group(1).split(), float), before[i])
         prefix = f"{loop.name}/body/{node}/"
         taken = {s.node[len(prefix):].split("/")[0] for s in here if s.node.startswith(prefix)}
         assert taken == {branch}, (i, taken)
@@ -59,8 +70,8 @@ def test_steps_walk_into_the_branch_taken_on_each_loop_iteration():
         text = out.outputs[f"{inner.name}:0"]["text"]
         np.testing.assert_allclose(np.array(re.findall(r"-?\d+\.?\d*", text), float), after)
     # a fourth test of the condition ends the loop; the loop op comes after its iterations
-    assert [s.where for s in steps if s.node == f"{loop.name}/cond/Less"] == [
-        f"{loop.name}: {i}" for i in (1, 2, 3, 4)]
+    assert [_iteration(s.where, loop.name) for s in steps
+            if s.node == f"{loop.name}/cond/Less"] == [0, 1, 2, 3]
     order = [s.node for s in steps]
     assert order.index(loop.name) > max(i for i, s in enumerate(steps) if s.where)
 
@@ -72,7 +83,7 @@ def test_the_viewer_steps_to_an_op_inside_the_loop_body_on_a_later_iteration():
     viewer._on_message(viewer, {"type": "step", "to": 10_000}, [])
     assert viewer.step == len(viewer.step_order)
     later = [i for i, (n, w) in enumerate(zip(viewer.step_order, viewer.step_where))
-             if n.startswith(f"{loop}/body/") and w == f"{loop}: 3"]
+             if n.startswith(f"{loop}/body/") and _iteration(w, loop) == 2]
     assert later
     node = viewer.step_order[later[0]]
     # every stepped node has its details, at any depth, with its concrete function

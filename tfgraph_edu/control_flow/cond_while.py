@@ -337,6 +337,7 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
     body_outputs = body_out + body_inputs[n_loop:]
     cond_f = GraphFunction(cond_sg.graph, cond_inputs, cond_sg.outputs, cond_sg.name)
     body_f = GraphFunction(body_sg.graph, body_inputs, body_outputs, body_sg.name)
+    body_f.loop_var_names = tuple(names) if names else ()
     all_in = list(init) + outer
     opdef = (control_flow_ops.While if cond_sg.stateful or body_sg.stateful
              else control_flow_ops.StatelessWhile)

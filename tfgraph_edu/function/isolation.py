@@ -113,13 +113,23 @@ def run_apart(task, graphs=(), progress=None, timeout: float = 600.0):
     progress to ``progress(*values)`` in the kernel.  Raises :class:`Declined` (the task was
     not run, or would have written a file), :class:`Interrupted`, or the task's own error
     (a ``tf.errors`` class by name; others as ``RuntimeError``)."""
+    report = progress or (lambda *values: None)
+    if _inside[0]:  # a task of a task (a check that calls another): already apart
+        return task(report)
     if mode() == "apart":
         return _forked(task, progress, timeout)
     blocker = unrestorable(graphs)
     if blocker is not None:
         raise Declined("op", blocker)
-    with _restored(), events.timing_runs():
-        return task(progress or (lambda *values: None))
+    _inside[0] = True
+    try:
+        with _restored(), events.timing_runs():
+            return task(report)
+    finally:
+        _inside[0] = False
+
+
+_inside = [False]  # True in the forked copy, and while a task runs in place
 
 
 # the in-place mode
@@ -238,6 +248,7 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 
 
 def _child(task, fd) -> None:  # pragma: no cover - runs in the forked copy
+    _inside[0] = True
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # an interrupted kernel stops the copy too
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)

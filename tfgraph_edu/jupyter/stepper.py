@@ -4,8 +4,11 @@ takes and through each iteration of a ``While`` (layer 9).
 The same step-by-step execution as the runtime's interpreter (each op's kernel on its input
 values, non-strict scheduling), except that control flow is opened up: a branch's or a
 loop body's ops are steps of their own, named like the viewer's nodes (``while/body/add``)
-and tagged with where they ran (``while: iteration 2``).  Stepping runs the function once
-more, side effects included, like a call.
+and tagged with where they ran (``while: 2 (i = 2, total = 3)``: iterations counted from 0,
+as a loop variable counts them, with the loop variables' values as the iteration starts).
+Stepping runs the function once more, side effects included, like a call: the graph viewer
+runs it apart (:func:`~tfgraph_edu.function.isolation.run_apart`), so that nothing changes in
+the learner's world.
 """
 
 from __future__ import annotations
@@ -108,9 +111,14 @@ def _run(graph, inputs, feeds, outputs, prefix: str, where: str, steps: list) ->
 def _loop(op, vals, node: str, where: str, steps: list) -> list:
     cond, body = op.attrs["cond"], op.attrs["body"]
     limit = op.attrs.get("maximum_iterations", -1)
+    names = getattr(body, "loop_var_names", ()) or ()
     values, i = list(vals), 0
     while limit < 0 or i < limit:
-        here = f"{where}{' · ' if where else ''}{node}: {i + 1}"
+        # iterations counted as a loop variable counts them (0 first), with the loop
+        # variables' values as the iteration starts
+        shown = _loop_values(names, values)
+        shown = f" ({shown})" if shown else ""
+        here = f"{where}{' · ' if where else ''}{node}: {i}{shown}"
         keep = _run(cond.graph, cond.inputs, values, cond.outputs, f"{node}/cond/", here, steps)
         if not bool(np.asarray(keep[0])):
             break
@@ -118,6 +126,21 @@ def _loop(op, vals, node: str, where: str, steps: list) -> list:
                       steps)
         i += 1
     return values
+
+
+def _loop_values(names, values) -> str:
+    shown = []
+    for name, value in zip(names, values):
+        if name.startswith("<"):  # AutoGraph's own loop counter: the iteration number says it
+            continue
+        if type(value) is TensorListValue:
+            text = f"TensorArray of {len(value.items)}"
+        else:
+            a = np.asarray(value)
+            text = (np.array2string(a, threshold=4, edgeitems=1) if a.dtype.kind != "O"
+                    else repr(a.tolist()))
+        shown.append(f"{name} = {_clip(' '.join(text.split()), 40)}")
+    return _clip(", ".join(shown), 160).replace("(", "[").replace(")", "]")
 
 
 def _record(steps: list, node: str, where: str, tensors, values) -> None:

@@ -16,6 +16,7 @@ import anywidget
 import traitlets
 
 from ..function import events as _events
+from ..function import isolation
 from ..function.concrete import ConcreteFunction
 from ..function.polymorphic import Function
 from . import labels, timing
@@ -258,10 +259,14 @@ class GraphViewer(anywidget.AnyWidget):
             raise ValueError("Call the function once (or pass arguments) to step through it.")
         graph = self.graph
         feeds = list(leaves) + list(cf._capture_values)
-        _, steps = step_through(graph, graph.inputs, feeds, graph.outputs)
-        self.step_where = [s.where for s in steps]
-        self.step_outputs = [s.outputs for s in steps]
-        self.step_order = [s.node for s in steps]
+
+        def task(report):  # a run of the function: made apart, so nothing of it stays here
+            _, steps = step_through(graph, graph.inputs, feeds, graph.outputs)
+            return [[s.node for s in steps], [s.where for s in steps],
+                    [s.outputs for s in steps]]
+
+        order, where, outputs = isolation.run_apart(task, [graph])
+        self.step_where, self.step_outputs, self.step_order = where, outputs, order
 
 
 class TraceExplorer(anywidget.AnyWidget):

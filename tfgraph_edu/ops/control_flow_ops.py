@@ -31,6 +31,7 @@ class GraphFunction:
         self.outputs = list(outputs)
         self.function_name = name
         self._fn = None
+        self.loop_var_names: tuple = ()  # a While body's: the learner's names of its loop vars
 
     @property
     def name(self) -> str:

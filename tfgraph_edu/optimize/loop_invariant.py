@@ -124,5 +124,7 @@ def _with_extra_inputs(fn, extra, n_loop, keep=lambda op: True, extra_unused=())
     if is_body:
         outs = outs + added
     g.inputs, g.outputs = ins, outs
-    return GraphFunction(g, ins, outs, fn.function_name)
+    out = GraphFunction(g, ins, outs, fn.function_name)
+    out.loop_var_names = fn.loop_var_names
+    return out
 
