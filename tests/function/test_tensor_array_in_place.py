@@ -295,7 +295,8 @@ def test_stepper_shows_each_iterations_list_as_it_was():
     assert values[0].tolist() == [10, 20, 30]
     writes = [s for s in steps if s.node.endswith("TensorArrayV2Write")]
     texts = [next(iter(s.outputs.values()))["text"] for s in writes]
-    assert [s.where.rsplit(": ", 1)[1] for s in writes] == ["1", "2", "3"]
+    # iterations numbered as i counts them: the writes of i = 0, 1, 2
+    assert [s.where.split(": ", 1)[1].split()[0] for s in writes] == ["0", "1", "2"]
     assert [t.split(": ", 1)[1] for t in texts] == ["[10, -, -]", "[10, 20, -]",
                                                       "[10, 20, 30]"]
 
