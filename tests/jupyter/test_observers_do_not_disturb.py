@@ -46,7 +46,7 @@ def _statement(kind, k, j, c, seed):
         "random_global": f"v{k}.assign_add(tf.random.normal([]))",
         "optimizer": f"opt.apply_gradients([(v{j} - {c}, v{k})])",
         "py_function": f"v{k}.assign_add(tf.py_function(bump, [x], tf.float32))",
-        "python_print": f'print("tracing with", x)',
+        "python_print": 'print("tracing with", x)',
     }[kind]
 
 
