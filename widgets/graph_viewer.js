@@ -262,7 +262,7 @@ function render({ model, el }) {
       details.append(el_("div", "tfg-label", w("iteration")));
       const row = el_("div", "tfg-iters");
       for (const i of runs.slice(0, 200)) {
-        const b = el_("button", "tfg-iter", (where[i] || "").replace(/^.*: (\d+)$/, "$1"));
+        const b = el_("button", "tfg-iter", (where[i] || "").replace(/^.*: (\d+)(?: \([^()]*\))?$/, "$1"));
         b.title = whereText(where[i] || "");
         if (i === model.get("step") - 1) b.classList.add("tfg-iter-now");
         b.addEventListener("click", () => model.send({ type: "step", to: i + 1 }));

@@ -245,7 +245,8 @@ def test_graph_viewer_geometry_click_and_step(server):
         page.mouse.click((box["l"] + box["r"]) / 2, (box["t"] + box["b"]) / 2)
         details.locator(".tfg-node-type", has_text="Cast").wait_for(timeout=10_000)
         assert "inside" in details.inner_text() and "body" in details.inner_text()
-        # step mode: run to the end, then slide back to the body's add on iteration 3
+        # step mode: run to the end, then slide back to the body's add on its third iteration
+        # (iteration 2: counted from 0, as the loop variable i counts)
         viewer.locator(".tfg-run-all").click()
         page.wait_for_function(
             "() => { const s = document.querySelector('.tfg-viewer .tfg-slider');"
@@ -256,29 +257,31 @@ def test_graph_viewer_geometry_click_and_step(server):
         assert steps > 20
         info = viewer.locator(".tfg-step-info")
         target = None
-        for k in range(steps, 0, -1):  # find the step of while/body/add on iteration 3
+        for k in range(steps, 0, -1):  # find the step of while/body/add on iteration 2
             viewer.locator(".tfg-slider").evaluate(
                 f"s => {{ s.value = '{k}'; s.dispatchEvent(new Event('input')); }}")
             page.wait_for_function(
                 f"() => document.querySelector('.tfg-viewer .tfg-step-info')"
                 f".textContent.startsWith('{k}/')", timeout=10_000)
             t = info.inner_text()
-            if "while/body/add ·" in t and "while iteration 3" in t:
+            if "while/body/add ·" in t and "while iteration 2 (x = [" in t:
                 target = k
                 break
             if k < steps - 40:
                 break
         assert target is not None, info.inner_text()
         details.locator(".tfg-where").wait_for(timeout=10_000)
-        assert "while iteration 3" in details.inner_text() and "[" in details.inner_text()
+        assert "while iteration 2 (x = [" in details.inner_text()
         current = viewer.locator("g.node.tfg-current > title").first.text_content()
         assert current == "while/body/add"
-        # one button per iteration the op ran in; the first jumps back to iteration 1
+        # one button per iteration the op ran in, labelled 0, 1, 2; the first jumps back to
+        # iteration 0
         iters = details.locator(".tfg-iter")
         assert iters.count() == 3 and iters.nth(2).get_attribute("class").endswith("now")
+        assert [iters.nth(k).inner_text() for k in range(3)] == ["0", "1", "2"]
         iters.nth(0).click()
         page.wait_for_function("() => document.querySelector('.tfg-viewer .tfg-step-info')"
-                               ".textContent.includes('while iteration 1')", timeout=10_000)
+                               ".textContent.includes('while iteration 0')", timeout=10_000)
         page.screenshot(path=str(ARTIFACTS / f"{app}_viewer_step.png"))
         details.locator(".tfg-iter").first.wait_for(timeout=10_000)
         # a double-click on the loop body's frame folds it in place into one box; a

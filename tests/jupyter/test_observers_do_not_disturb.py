@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 
 import numpy as np
 import pytest
@@ -204,3 +205,35 @@ def test_every_stateful_op_names_the_state_it_touches():
     stateful = {name: op.state for name, op in REGISTRY.items() if op.stateful}
     assert stateful and all(state in STATES for state in stateful.values())
     assert all(op.state is None for op in REGISTRY.values() if not op.stateful)
+
+
+@pytest.mark.parametrize("how", ["apart", "inplace"])
+def test_an_interrupted_timing_leaves_state_untouched_and_says_so(shell, monkeypatch, how):
+    monkeypatch.setenv("TFGRAPH_EDU_ISOLATION", how)
+    import signal
+    import threading
+    import time
+
+    shell.run_cell("slow_v = tf.Variable(0)", store_history=False)
+    # the learner presses stop while the timing runs (SIGINT to the kernel, as Jupyter does)
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    started = time.monotonic()
+    r = shell.run_cell('%%trace -n 50 -o traced\n'
+                       '@tf.function\n'
+                       'def s(n):\n'
+                       '    slow_v.assign_add(1)\n'
+                       '    acc = tf.constant(0)\n'
+                       '    for i in tf.range(n):\n'
+                       '        acc += i\n'
+                       '    return acc\n'
+                       's(tf.constant(20000))\n', store_history=False)
+    timer.join()
+    assert r.success and time.monotonic() - started < 10  # stopped: 51 eager runs take minutes
+    assert shell.ev("slow_v.numpy()") == 1  # the learner's one call only
+    t = shell.user_ns["traced"].timings["s"]
+    assert t.declined == ("interrupted", "")
+    html = shell.user_ns["traced"]._repr_mimebundle_()["text/html"]
+    assert "Timing interrupted: your variables, random state and output are as" in html
+    with pytest.raises(ChildProcessError):  # the copy that ran the timing is gone
+        os.waitpid(-1, os.WNOHANG)

@@ -125,6 +125,8 @@ def run_apart(task, graphs=(), progress=None, timeout: float = 600.0):
     try:
         with _restored(), events.timing_runs():
             return task(report)
+    except KeyboardInterrupt:  # the state is restored by now
+        raise Interrupted("interrupted; the state the runs changed was restored") from None
     finally:
         _inside[0] = False
 
