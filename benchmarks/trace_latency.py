@@ -51,7 +51,7 @@ def main() -> None:
         "%%trace -n 20 -p timing, in place": ("%%trace -n 20 -p timing\n" + CELL, "inplace"),
     }
     times: dict[str, list[float]] = {k: [] for k in variants}
-    for name, (cell, how) in variants.items():  # warm-up: imports, Graphviz
+    for cell, how in variants.values():  # warm-up: imports, Graphviz
         _timed(ip, cell, how)
     for _ in range(9):
         for name, (cell, how) in variants.items():
