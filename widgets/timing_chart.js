@@ -1,6 +1,7 @@
 // Timing comparison for tfgraph_edu: one bar per timing (eager, graph, graph as traced) with
-// the median and the spread, the speed-up of each graph bar over eager, and an honest note
-// when the difference is within the noise.  Words from the `words` table.
+// the median and the spread, and for each graph bar either its speed-up over eager or, when
+// their runs overlap, that there is no clear difference (the kernel words it); then a note on
+// what the timing did.  Words from the `words` table.
 
 function fmt(s) {
   const units = [["s", 1], ["ms", 1e3], ["µs", 1e6], ["ns", 1e9]];
@@ -26,7 +27,6 @@ function render({ model, el }) {
     head.className = "tfg-timing-head";
     head.textContent = model.get("name");
     el.append(head);
-    const eager = results.find((r) => r.label === "eager");
     for (const r of results) {
       const row = document.createElement("div");
       row.className = "tfg-timing-row";
@@ -35,18 +35,15 @@ function render({ model, el }) {
       bar.style.width = `${Math.max(2, Math.round(260 * r.median / longest))}px`;
       let text = ` ${fmt(r.median)} (${fmt(r.fastest)} … ${fmt(r.slowest)}, ${r.runs} ` +
         `${w.runs || "runs"})`;
-      if (eager && r !== eager && r.median > 0) {
-        text += ` · ${w.speedup || "speed-up"} ${(eager.median / r.median).toFixed(2)}×`;
-      }
+      if (r.verdict) text += ` · ${r.verdict}`;  // a speed-up or no clear difference
       row.append(span("tfg-timing-label", r.text || r.label), bar, span("tfg-timing-num", text));
       el.append(row);
     }
-    if (model.get("within_noise")) {
-      el.append(span("tfg-timing-note", w.within_noise || "within noise"));
-    }
+    if (model.get("note")) el.append(span("tfg-timing-note", model.get("note")));
   }
   draw();
   model.on("change:results", draw);
+  model.on("change:note", draw);
 }
 
 export default { render };

@@ -198,3 +198,18 @@ def test_the_explorer_counts_timing_runs_once_their_block_ends():
             f(tf.constant(1))
         assert explorer.timing_runs == 0  # no widget message per run being timed
     assert explorer.timing_runs == 5 and seen == [5]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-Hant", "zh-Hans"])
+def test_the_timing_panel_shows_a_speed_up_or_no_clear_difference_never_both(lang):
+    from tfgraph_edu.jupyter.timing import Timing, Timings
+    speedup, no_clear = labels.label("speedup", lang), labels.label(
+        "within_noise", lang, ratio="X").split("X")[0]
+    overlapping = Timings([Timing("eager", [1e-3, 2e-3, 3e-3, 0.3]),
+                           Timing("graph", [1e-3, 1.5e-3, 2e-3, 2.5e-3])], 10, "apart")
+    apart = Timings([Timing("eager", [5e-3, 5.1e-3, 5.2e-3, 5.3e-3]),
+                     Timing("graph", [1e-3, 1.1e-3, 1.2e-3, 1.3e-3])], 10, "apart")
+    html = panels.timing_panel(overlapping, lang)
+    assert no_clear in html and f"{speedup}:" not in html
+    html = panels.timing_panel(apart, lang)
+    assert f"{speedup}: 4.48×" in html and no_clear not in html

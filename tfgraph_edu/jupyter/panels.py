@@ -134,12 +134,7 @@ def timing_panel(timings, lang) -> str:
     if timings is None:
         return _panel(title, f"<p>{escape(labels.label('no_calls', lang))}</p>")
     if timings.declined is not None:
-        kind, detail = timings.declined
-        if kind == "interrupted":
-            return _panel(title, f"<p>{escape(labels.label('timing_interrupted', lang))}</p>")
-        reason = labels.label(f"declined_{kind}", lang, detail=detail)
-        return _panel(title, f"<p>{escape(labels.label('timing_declined', lang, reason=reason))}"
-                      "</p>")
+        return _panel(title, f"<p>{escape(timing_note(timings, lang))}</p>")
     longest = max(t.median for t in timings) or 1.0
     names = {"eager": "eager", "graph": "graph_run", "graph (raw)": "graph_raw"}
     rows = []
@@ -160,10 +155,20 @@ def timing_panel(timings, lang) -> str:
     else:
         runs = labels.label("runs_each", lang, n=len(graph.runs))
         body += f"<p>{escape(labels.label('speedup', lang))}: {ratio:.2f}× ({escape(runs)})</p>"
-    done = "timing_apart" if timings.isolation == "apart" else "timing_inplace"
-    body += (f'<p class="tfg-note">'
-             f'{escape(labels.label(done, lang, n=timings.extra_runs, runs=len(graph.runs)))}</p>')
+    body += f'<p class="tfg-note">{escape(timing_note(timings, lang))}</p>'
     return _panel(title, body)
+
+
+def timing_note(timings, lang) -> str:
+    """What a timing did: how many extra calls, made where; or why it did not time."""
+    if timings.declined is not None:
+        kind, detail = timings.declined
+        if kind == "interrupted":
+            return labels.label("timing_interrupted", lang)
+        reason = labels.label(f"declined_{kind}", lang, detail=detail)
+        return labels.label("timing_declined", lang, reason=reason)
+    done = "timing_apart" if timings.isolation == "apart" else "timing_inplace"
+    return labels.label(done, lang, n=timings.extra_runs, runs=len(timings[-1].runs))
 
 
 def _panel(title: str, body: str, wide: bool = False) -> str:

@@ -19,7 +19,7 @@ from ..function import events as _events
 from ..function import isolation
 from ..function.concrete import ConcreteFunction
 from ..function.polymorphic import Function
-from . import labels, timing
+from . import labels, panels, timing
 
 
 def _widgets_dir() -> Path:
@@ -334,6 +334,7 @@ class TimingChart(anywidget.AnyWidget):
     words = traitlets.Dict().tag(sync=True)
     results = traitlets.List(traitlets.Dict()).tag(sync=True)
     within_noise = traitlets.Bool(False).tag(sync=True)
+    note = traitlets.Unicode("").tag(sync=True)  # what the timing did, or why it did not time
 
     def __init__(self, function: Function, number: int = 20, lang: str | None = None, **kwargs):
         super().__init__(**kwargs)
@@ -344,7 +345,19 @@ class TimingChart(anywidget.AnyWidget):
         if found is None:
             raise ValueError(f"{self.name} has not been called yet: call it once first.")
         names = {"eager": "eager", "graph": "graph_run", "graph (raw)": "graph_raw"}
-        self.results = [{"label": t.label, "text": labels.label(names[t.label], lang),
-                         "median": t.median, "fastest": t.fastest, "slowest": t.slowest,
-                         "runs": len(t.runs)} for t in found]
-        self.within_noise = timing.within_noise(found[0], found[1])
+        results = []
+        for t in found:
+            row = {"label": t.label, "text": labels.label(names[t.label], lang),
+                   "median": t.median, "fastest": t.fastest, "slowest": t.slowest,
+                   "runs": len(t.runs), "verdict": ""}
+            if t is not found[0]:  # a graph timing against eager: a speed-up or no clear
+                # difference, never both
+                ratio = found[0].median / t.median if t.median else float("inf")
+                row["verdict"] = (
+                    labels.label("within_noise", lang, ratio=f"{ratio:.2f}")
+                    if timing.within_noise(found[0], t)
+                    else f"{labels.label('speedup', lang)} {ratio:.2f}×")
+            results.append(row)
+        self.results = results
+        self.within_noise = len(found) > 1 and timing.within_noise(found[0], found[1])
+        self.note = panels.timing_note(found, lang)
