@@ -17,7 +17,6 @@ graph node limit, ``tfgraph_edu.graph.limits.MAX_NODES``, 200,000).
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 
@@ -119,18 +118,6 @@ def _list(x, what) -> list:
 def _index(x, n, what) -> int:
     _check(type(x) is int and 0 <= x < n, f"{what} {_short(x)} is not an index below {n}.")
     return x
-
-
-def _kernel_accepts(opdef, n_inputs: int, attrs: dict) -> bool:
-    try:
-        sig = inspect.signature(opdef.kernel)
-    except (TypeError, ValueError):
-        return True
-    try:
-        sig.bind(*range(n_inputs), **attrs)
-    except TypeError:
-        return False
-    return True
 
 
 class _Loader:
@@ -268,9 +255,14 @@ class _Loader:
             _check(_ATTR_KEY.fullmatch(k) is not None,
                    f"Attribute key {_short(k)} of node {_short(name)} is not an identifier")
             attrs[k] = self.attr(v)
-        _check(_kernel_accepts(opdef, len(inputs), attrs),
-               f"Node {_short(name)}: op {op_type} does not take these inputs and attributes "
-               f"({len(inputs)} inputs, attributes {sorted(attrs)})")
+        unknown = sorted(set(attrs) - opdef.attrs)  # the op's declared names, no introspection
+        _check(not unknown,
+               f"Node {_short(name)}: op {op_type} has no attribute {_short(unknown[0])} (its "
+               f"attributes: {', '.join(sorted(opdef.attrs)) or 'none'})" if unknown else "")
+        fixed = len(opdef.inputs) - (bool(opdef.inputs) and opdef.inputs[-1].endswith("*"))
+        _check(len(inputs) == fixed or (fixed < len(opdef.inputs) and len(inputs) > fixed),
+               f"Node {_short(name)}: op {op_type} takes {len(opdef.inputs)} inputs "
+               f"({', '.join(opdef.inputs)}), not {len(inputs)}")
         specs = [(self.shape(o["shape"]), self.dtype(o["dtype"]))
                  for o in (_dict(o, "output", ("shape", "dtype"))
                            for o in _list(node["outputs"], "outputs"))]
