@@ -124,6 +124,10 @@ def replace_folder(staged: str, target: str) -> None:
     """Put the finished folder ``staged`` at ``target`` (replacing an old ``target``) in one
     step where the system allows it; the old folder is then removed."""
     parent = os.path.dirname(target) or "."
+    try:
+        cwd = os.getcwd()
+    except OSError:  # pragma: no cover - the working folder was already removed
+        cwd = None
     if not os.path.lexists(target):
         os.rename(staged, target)
     elif _exchange(staged, target):
@@ -135,6 +139,9 @@ def replace_folder(staged: str, target: str) -> None:
         os.rename(staged, target)
         shutil.rmtree(aside)
     _fsync_dir(parent)
+    if cwd is not None and (cwd == target or cwd.startswith(target + os.sep)):
+        # the process was working inside the old folder, which is gone: move to the new one
+        os.chdir(cwd if os.path.isdir(cwd) else target)
 
 
 def link_or_copy_tree(src: str, dst: str) -> None:
