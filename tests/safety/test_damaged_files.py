@@ -38,7 +38,7 @@ BIAS = np.array([0.125, -0.5], np.float32)
 FLIP = st.tuples(st.just("flip"), st.floats(0, 1, exclude_max=True), st.integers(1, 255))
 CUT = st.tuples(st.just("cut"), st.floats(0, 1, exclude_max=True), st.just(0))
 DAMAGE = st.one_of(FLIP, FLIP, CUT)  # two flips for one truncation
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
 
 
 class _Model(tf.Module):
