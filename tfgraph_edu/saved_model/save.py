@@ -162,7 +162,11 @@ class SaveOptions:
 
 
 def save(obj, export_dir, signatures=None, options=None) -> None:
-    """Save ``obj``'s variables and the traced graphs of its tf.functions."""
+    """Save ``obj``'s variables and the traced graphs of its tf.functions.
+
+    The folder is built beside ``export_dir`` (a hidden sibling folder), flushed to disk and
+    swapped in whole, so a save that is interrupted leaves the old model or the new one,
+    never a mix; files the user keeps in an old model's folder are carried over."""
     from ..keras.module import Module
     if options is not None and not isinstance(options, SaveOptions):
         raise TypeError(f"options must be a tf.saved_model.SaveOptions, got {options!r}")
