@@ -53,3 +53,27 @@ def test_saving_onto_a_file_is_refused(tmp_path):
     with pytest.raises(FileExistsError, match="it is a file, not a folder"):
         tf.saved_model.save(_M(np.zeros(2, np.float32)), tmp_path / "f")
     assert (tmp_path / "f").read_text() == "x"
+
+
+def test_the_folders_are_exchanged_in_one_step_where_the_system_can(tmp_path):
+    from tfgraph_edu import _files
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "x").write_text("a")
+    (b / "x").write_text("b")
+    if not _files._exchange(str(a), str(b)):
+        pytest.skip("this system or file system has no renameat2(RENAME_EXCHANGE)")
+    assert (a / "x").read_text() == "b" and (b / "x").read_text() == "a"
+
+
+def test_overwriting_without_an_atomic_exchange_still_replaces_the_model(tmp_path,
+                                                                          monkeypatch):
+    from tfgraph_edu import _files
+    monkeypatch.setattr(_files, "_exchange", lambda a, b: False)  # as on macOS, Windows
+    folder = tmp_path / "m"
+    tf.saved_model.save(_M(np.array([1.0, 2.0], np.float32)), folder)
+    new = np.array([3.0, 4.0], np.float32)
+    tf.saved_model.save(_M(new), folder)
+    np.testing.assert_array_equal(_value(folder), new)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m"]
