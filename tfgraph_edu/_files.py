@@ -62,12 +62,49 @@ def _umask() -> int:
     return mask
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError, OSError):
+        return True  # another user's process, or we cannot tell: leave its files alone
+    return True
+
+
+_STALE = re.compile(r"\..+\.saving-([0-9]{1,10})-[A-Za-z0-9_]+(\.tmp)?")
+
+
+def _remove_stale(folder: str) -> None:
+    """Remove what saves killed earlier left in ``folder``: the temporary files and staging
+    folders (``.<name>.saving-<pid>-...``) of processes that no longer run; a save still in
+    progress is never touched."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        m = _STALE.fullmatch(name)
+        if m is None or int(m.group(1)) == os.getpid() or _alive(int(m.group(1))):
+            continue
+        path = os.path.join(folder, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+
+
 def write_file_atomic(path, data: bytes) -> None:
     """Write ``data`` to ``path`` so that ``path`` holds its old content or all of ``data``,
     whenever the process dies."""
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder)
+    _remove_stale(folder)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.saving-{os.getpid()}-",
+                               suffix=".tmp", dir=folder)
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # as open() would make it, not mkstemp's 0o600
         with os.fdopen(fd, "wb") as f:
@@ -83,11 +120,14 @@ def write_file_atomic(path, data: bytes) -> None:
 
 
 def staging_folder(target) -> str:
-    """A new empty folder beside ``target`` (same parent) to build a replacement in."""
+    """A new empty folder beside ``target`` (same parent) to build a replacement in, named
+    ``.<name>.saving-<pid>-...``; those left by killed saves are removed first."""
     target = os.fspath(target)
     parent = os.path.dirname(target) or "."
     os.makedirs(parent, exist_ok=True)
-    folder = tempfile.mkdtemp(prefix=f".{os.path.basename(target)}.saving-", dir=parent)
+    _remove_stale(parent)
+    folder = tempfile.mkdtemp(prefix=f".{os.path.basename(target)}.saving-{os.getpid()}-",
+                              dir=parent)
     os.chmod(folder, 0o777 & ~_umask())
     return folder
 
