@@ -1,5 +1,6 @@
-"""Damaged files: hypothesis flips random bytes of, and truncates, every file of a saved
-model, a checkpoint, a ``.keras`` file and a ``save_weights`` file.  Each load either
+"""Damaged files: hypothesis flips random bytes of, zeroes runs of bytes in and truncates
+every file of a saved model, a checkpoint, a ``.keras`` file and a ``save_weights`` file.
+Each load either
 gives back exactly what was saved (the damage hit bytes nothing reads) or raises the
 documented error - ``tf.errors.DataLossError`` for damage (``SavedModelError`` is also
 documented for a SavedModel folder) - naming the file.  No other exception may escape, and
@@ -37,7 +38,8 @@ BIAS = np.array([0.125, -0.5], np.float32)
 
 FLIP = st.tuples(st.just("flip"), st.floats(0, 1, exclude_max=True), st.integers(1, 255))
 CUT = st.tuples(st.just("cut"), st.floats(0, 1, exclude_max=True), st.just(0))
-DAMAGE = st.one_of(FLIP, FLIP, CUT)  # two flips for one truncation
+ZEROS = st.tuples(st.just("zeros"), st.floats(0, 1, exclude_max=True), st.integers(1, 64))
+DAMAGE = st.one_of(FLIP, FLIP, CUT, ZEROS)  # a byte flipped, a truncation, a run of zeros
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
 
 
@@ -61,9 +63,11 @@ def _damage(files: list[Path], which: int, how) -> tuple[Path, bytes]:
     kind, where, xor = how
     path = files[which % len(files)]
     good = path.read_bytes()
+    i = int(where * len(good))
     if kind == "flip":
-        i = int(where * len(good))
         path.write_bytes(good[:i] + bytes([good[i] ^ xor]) + good[i + 1:])
+    elif kind == "zeros":  # a block lost on disk (xor: its length)
+        path.write_bytes(good[:i] + bytes(len(good[i:i + xor])) + good[i + xor:])
     else:
         path.write_bytes(good[:int(where * len(good))])
     return path, good
