@@ -1,8 +1,7 @@
 """Damaged files: hypothesis flips random bytes of, zeroes runs of bytes in and truncates
 every file of a saved model, a checkpoint, a ``.keras`` file and a ``save_weights`` file.
-Each load either
-gives back exactly what was saved (the damage hit bytes nothing reads) or raises the
-documented error - ``tf.errors.DataLossError`` for damage (``SavedModelError`` is also
+Each load either gives back exactly what was saved (the damage hit bytes nothing reads) or
+raises the documented error - ``tf.errors.DataLossError`` for damage (``SavedModelError`` is also
 documented for a SavedModel folder) - naming the file.  No other exception may escape, and
 no load may return other values: the expected values are the arrays the test saved.
 
