@@ -15,6 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import tfgraph_edu as tf
+from tfgraph_edu.saved_model.files import write_fingerprint as reseal
 from tfgraph_edu.saved_model.load import SavedModelError
 
 MODULE = textwrap.dedent('''
@@ -126,11 +127,13 @@ def test_loading_runs_no_code(saved):
     node = manifest["graphs"][next(iter(manifest["graphs"]))]["nodes"][0]
     node["op"] = "__import__('os').system('echo hacked')"
     (saved / "saved_model.json").write_text(json.dumps(manifest))
+    reseal(saved)  # crafted: sealed again, so the checks behind the checksums are reached
     with pytest.raises(SavedModelError, match="Unknown op"):
         tf.saved_model.load(saved)
     np.save(saved / "arrays" / "0.npy", np.array([object()], dtype=object), allow_pickle=True)
     manifest["graphs"][next(iter(manifest["graphs"]))]["nodes"][0]["op"] = "Placeholder"
     (saved / "saved_model.json").write_text(json.dumps(manifest))
+    reseal(saved)
     with pytest.raises(SavedModelError, match="header this library does not write"):
         tf.saved_model.load(saved)  # a pickled array is refused, never unpickled
 
@@ -139,6 +142,9 @@ def test_missing_and_foreign_folders(tmp_path):
     with pytest.raises(SavedModelError, match="saved_model.json is missing"):
         tf.saved_model.load(tmp_path)
     (tmp_path / "saved_model.json").write_text('{"format": "something else"}')
+    with pytest.raises(SavedModelError, match="has no fingerprint.json"):
+        tf.saved_model.load(tmp_path)
+    reseal(tmp_path)
     with pytest.raises(SavedModelError, match="Not a tfgraph_edu SavedModel"):
         tf.saved_model.load(tmp_path)
 
@@ -187,6 +193,7 @@ def test_fuzzed_manifests_fail_cleanly(tmp_path_factory, path, new):
     tf.saved_model.save(m, folder)
     manifest = json.loads((folder / "saved_model.json").read_text())
     (folder / "saved_model.json").write_text(json.dumps(_mutate(manifest, path, new)))
+    reseal(folder)  # crafted: sealed again, so the checks behind the checksums are reached
     try:
         loaded = tf.saved_model.load(folder)
         f = getattr(loaded, "f", None)  # a mutation may have renamed or dropped it

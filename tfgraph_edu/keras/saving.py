@@ -1,9 +1,13 @@
 """Whole-model files: ``model.save("name.keras")`` and ``tf.keras.models.load_model``.
 
-A ``.keras`` file here is a zip holding ``config.json`` (the model's class and each
-layer's class and settings) and ``model.weights.npz`` (the variables as .npy arrays).
-Loading reads JSON and numbers only (``allow_pickle=False``) and rebuilds layers from a
-fixed table of built-in classes: no code from the file ever runs.
+A ``.keras`` file here is a zip holding ``metadata.json`` (format, version and the sha256
+of the two other members), ``config.json`` (the model's class and each layer's class and
+settings) and ``model.weights.npz`` (the variables as .npy arrays).  The file is written
+atomically (a save killed midway leaves the old file or the new one).  Loading checks the
+zip's CRC-32s and the sha256s before it parses a member, so a damaged or truncated file is a
+``tf.errors.DataLossError`` naming it; it reads JSON and numbers only
+(``allow_pickle=False``) and rebuilds layers from a fixed table of built-in classes: no code
+from the file ever runs.
 
 Deliberate departures: the weights are not HDF5, so real Keras cannot read these files;
 subclassed models and ``Lambda`` layers are saved but cannot be loaded (Keras 3 refuses
@@ -14,14 +18,24 @@ from __future__ import annotations
 
 import io
 import json
+import lzma
+import struct
 import zipfile
+import zlib
 
 import numpy as np
 
-from ..errors import DataLossError
+from .. import _files
+from ..errors import DataLossError, NotFoundError
 from ..shapes import TensorShape
 
 FORMAT = "tfgraph_edu-keras"
+VERSION = 2
+# what zipfile, zlib and json raise on a damaged archive (a flipped byte can change a
+# member's compression method, flags or sizes as well as its data)
+_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError,
+               KeyError, NotImplementedError, RuntimeError, zlib.error, lzma.LZMAError,
+               struct.error, OverflowError, UnicodeDecodeError)
 
 
 def _activation_name(fn):
@@ -85,12 +99,55 @@ def _model_config(model) -> dict:
 
 
 def save_model(model, filepath):
-    buf = io.BytesIO()
-    np.savez(buf, **{f"w{i}": np.asarray(v.numpy()) for i, v in enumerate(model.variables)})
-    with zipfile.ZipFile(filepath, "w") as zf:
-        zf.writestr("metadata.json", json.dumps({"format": FORMAT, "version": 1}))
-        zf.writestr("config.json", json.dumps(_model_config(model), indent=1))
-        zf.writestr("model.weights.npz", buf.getvalue())
+    weights = io.BytesIO()
+    np.savez(weights, **{f"w{i}": np.asarray(v.numpy()) for i, v in enumerate(model.variables)})
+    members = {"config.json": json.dumps(_model_config(model), indent=1).encode("utf-8"),
+               "model.weights.npz": weights.getvalue()}
+    meta = {"format": FORMAT, "version": VERSION,
+            "sha256": {name: _files.sha256(data) for name, data in members.items()}}
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("metadata.json", json.dumps(meta))
+        for name, data in members.items():
+            zf.writestr(name, data)
+    _files.write_file_atomic(filepath, archive.getvalue())
+
+
+def _read(filepath):
+    """(metadata, config, weights) of a ``.keras`` file, every member checked."""
+    data = _files.read_file(filepath, "Keras file")
+
+    def damaged(why):
+        return DataLossError(None, None, f"Unable to read {filepath}: {why}; the file is "
+                                         "damaged or was written partly; save the model "
+                                         "again.")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            meta = json.loads(zf.read("metadata.json"))
+            if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+                raise ValueError(f"{filepath} was not written by tfgraph_edu's model.save.")
+            sums = meta.get("sha256")
+            if meta.get("version") != VERSION or not isinstance(sums, dict):
+                raise damaged(f"it is a version {meta.get('version')!r} file, this "
+                              f"tfgraph_edu reads version {VERSION}")
+            members = {}
+            for name in ("config.json", "model.weights.npz"):
+                members[name] = zf.read(name)
+                if _files.sha256(members[name]) != sums.get(name):
+                    raise damaged(f"the checksum of its {name} does not match")
+    except DataLossError:
+        raise
+    except _ZIP_ERRORS as e:
+        if isinstance(e, ValueError) and "was not written by" in str(e):
+            raise
+        raise damaged(f"{type(e).__name__}: {e}") from None
+    try:
+        config = json.loads(members["config.json"])
+        with np.load(io.BytesIO(members["model.weights.npz"]), allow_pickle=False) as w:
+            weights = [w[f"w{i}"] for i in range(len(w.files))]
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as e:  # checked bytes: ours
+        raise damaged(f"{type(e).__name__}: {e}") from None
+    return meta, config, weights
 
 
 def _built_in(class_name):
@@ -106,15 +163,10 @@ def load_model(filepath):
     from .functional import Input
     from .models import Sequential
     try:
-        with zipfile.ZipFile(filepath) as zf:
-            meta = json.loads(zf.read("metadata.json"))
-            config = json.loads(zf.read("config.json"))
-            with np.load(io.BytesIO(zf.read("model.weights.npz")), allow_pickle=False) as w:
-                weights = [w[f"w{i}"] for i in range(len(w.files))]
-    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as e:
-        raise DataLossError(None, None, f"Unable to read {filepath}: {e}") from None
-    if meta.get("format") != FORMAT:
-        raise ValueError(f"{filepath} was not written by tfgraph_edu's model.save.")
+        _meta, config, weights = _read(filepath)
+    except NotFoundError:
+        raise ValueError(f"File not found: filepath={filepath}. Please ensure the file is an "
+                         "accessible `.keras` zip file.") from None
     if config.get("class_name") != "Sequential":
         raise TypeError(f"Could not locate class '{config.get('class_name')}'. tfgraph_edu "
                         "rebuilds Sequential models of built-in layers only; rebuild this model "

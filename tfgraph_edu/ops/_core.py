@@ -11,6 +11,8 @@ themselves here, so this layer never imports them.
 
 from __future__ import annotations
 
+import inspect
+import types
 from collections.abc import Callable
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -60,11 +62,14 @@ class OpDef:
       computes exactly what the kernel computes on numeric numpy values, or a function of
       the graph node returning one or None.  The compiled executor writes it instead of a
       kernel call: on numpy scalars an operator costs a tenth of a ufunc call.
+    - ``attrs``: the names of the op's attributes, the only ones a graph node (a loaded
+      SavedModel's too) may give it.  Derived when not given (:func:`_attr_names`).
     """
 
     __slots__ = ("name", "inputs", "kernel", "shape", "grad", "T", "dtypes",
                  "stateful", "num_outputs", "variadic", "input_dtypes", "doc", "np_allowed",
-                 "same_dtype", "specialize", "T_rest", "fast_arity", "operator", "state")
+                 "same_dtype", "specialize", "T_rest", "fast_arity", "operator", "state",
+                 "attrs")
 
     def __init__(self, name: str, inputs: tuple[str, ...], kernel: Callable, shape: Callable,
                  grad: Callable | None = None, T: tuple[int, ...] = (),
@@ -72,7 +77,8 @@ class OpDef:
                  num_outputs: int | Callable[[dict], int] = 1,
                  input_dtypes: dict[int, Any] | None = None, doc: str = "",
                  mixed_types: bool = False, specialize: Callable | None = None,
-                 operator: str | Callable | None = None, state: str | None = None):
+                 operator: str | Callable | None = None, state: str | None = None,
+                 attrs=None):
         if stateful != (state is not None) or (state is not None and state not in STATES):
             raise ValueError(f"Op {name!r}: a stateful op names the state it touches (one of "
                              f"{', '.join(STATES)}); a stateless op names none")
@@ -99,6 +105,7 @@ class OpDef:
             np.dtype(object) if d is _dt.string else d.np_dtype for d in dtypes)
         # 1 or 2 when every input shares T (with a dtype list) and there is one output: the
         # eager interpreter's short path for such ops; 0 otherwise
+        self.attrs = frozenset(attrs) if attrs is not None else _attr_names(self)
         self.fast_arity = 0
         if (self.np_allowed is not None and num_outputs == 1 and not self.variadic
                 and self.T == tuple(range(len(self.inputs))) and len(self.inputs) in (1, 2)):
@@ -116,6 +123,43 @@ class OpDef:
 
     def __repr__(self):
         return f"<OpDef {self.name}({', '.join(self.inputs)})>"
+
+
+def _keyword_names(fn, n_inputs: int):
+    """The keyword parameters of the Python function ``fn`` after its first ``n_inputs``
+    positional ones (a ``*args`` takes every input), or None if it takes ``**kwargs``."""
+    params = list(inspect.signature(fn).parameters.values())
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    names, positional = [], 0
+    for p in params:
+        if p.kind is p.VAR_POSITIONAL:
+            positional = n_inputs
+        elif p.kind is not p.KEYWORD_ONLY and positional < n_inputs:
+            positional += 1
+        elif p.kind is not p.POSITIONAL_ONLY:
+            names.append(p.name)
+    return frozenset(names)
+
+
+def _attr_names(op: OpDef) -> frozenset:
+    """An op's attribute names, when ``define`` was not given them: the keyword parameters
+    of its shape rule (called with every attribute when a node is built), else those of
+    its kernel when that is a Python function.  A kernel that is not one (a numpy ufunc such
+    as ``np.multiply``) takes no attributes: its own keywords (``out=``, ``where=``) must
+    never come from a graph.  Derived here, once, from Python functions of this library
+    (never by introspecting numpy), and an op whose rule and kernel both take ``**kwargs``
+    must declare ``attrs=``: an unknown attribute is never accepted by default."""
+    n = 10 ** 6 if op.variadic else len(op.inputs)
+    for fn in (op.shape, op.kernel):
+        if isinstance(fn, types.FunctionType):
+            names = _keyword_names(fn, n)
+            if names is not None:
+                return names
+    if isinstance(op.kernel, types.FunctionType):
+        raise TypeError(f"Op {op.name}: its shape rule and kernel both take **kwargs; "
+                        "declare its attribute names with define(..., attrs=(...)).")
+    return frozenset()
 
 
 def define(name: str, inputs, kernel, shape, grad=None, **kwargs) -> OpDef:

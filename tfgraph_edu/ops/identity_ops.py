@@ -39,6 +39,7 @@ def _identity_n_grad(op, *grads):
 IdentityN = define("IdentityN", ("input*",), _identity_n_kernel,
                    lambda *xs, **_: [(x.shape, x.dtype) for x in xs], _identity_n_grad,
                    mixed_types=True, num_outputs=lambda attrs: len(attrs["T"]),
+                   attrs=("T", "_gradient_op_type"),
                    doc="Each input passed through; tf.custom_gradient sets its gradient.")
 
 

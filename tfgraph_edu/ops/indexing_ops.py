@@ -162,7 +162,7 @@ def _strided_slice_grad(op, g):
 
 StridedSlice = define("StridedSlice", ("input", "begin", "end", "strides"),
                       _strided_slice_kernel, _strided_slice_shape, _strided_slice_grad,
-                      T=(0,), input_dtypes={1: I32, 2: I32, 3: I32})
+                      T=(0,), input_dtypes={1: I32, 2: I32, 3: I32}, attrs=_MASKS)
 
 
 def _ssg_kernel(shape_, begin, end, strides, dy, **masks):
@@ -187,7 +187,7 @@ def _ssg_grad(op, g):
 
 StridedSliceGrad = define("StridedSliceGrad", ("shape", "begin", "end", "strides", "dy"),
                           _ssg_kernel, _ssg_shape, _ssg_grad,
-                          input_dtypes={0: I32, 1: I32, 2: I32, 3: I32})
+                          input_dtypes={0: I32, 1: I32, 2: I32, 3: I32}, attrs=_MASKS)
 
 
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,

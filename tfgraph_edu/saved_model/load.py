@@ -3,8 +3,11 @@
 Everything read is checked before it is used, and anything malformed - bad or too deeply
 nested JSON, unknown keys, names that are not identifiers, forged array headers, wrong
 dtypes or shapes, missing files, files that are not regular files inside the folder - is
-a :class:`SavedModelError` (a ValueError).  Node names, attribute keys and values stay
-data: the compiled fast path never pastes them into source.
+a :class:`SavedModelError` (a ValueError).  Damage is told apart from malformed content:
+``fingerprint.json`` holds the sha256 of the manifest and of every array file, checked
+before each is parsed, and a file that does not match (a flipped byte, a truncation) is a
+``tf.errors.DataLossError`` naming it.  Node names, attribute keys and values stay data:
+the compiled fast path never pastes them into source.
 
 The size budget (arguments of :func:`load`): ``max_manifest_bytes`` for
 ``saved_model.json`` (default 32 MiB), ``max_array_bytes`` for all arrays together
@@ -14,7 +17,6 @@ graph node limit, ``tfgraph_edu.graph.limits.MAX_NODES``, 200,000).
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
 
@@ -34,7 +36,7 @@ from ..ops.control_flow_ops import GraphFunction
 from ..ops.convert import is_tensor, to_tensor
 from ..runtime.compiled import CompiledGraph
 from ..shapes import TensorShape
-from .files import SavedModelError, model_folder, read_npy, read_text
+from .files import SavedModelError, model_folder, read_fingerprint, read_npy, read_text
 from .save import FORMAT
 
 __all__ = ["load", "SavedModelError", "MAX_MANIFEST_BYTES", "MAX_ARRAY_BYTES"]
@@ -59,7 +61,8 @@ def load(export_dir, tags=None, options=None, *, max_manifest_bytes: int = MAX_M
     them only for a model you trust.  Every problem with the folder is a SavedModelError.
     """
     folder = model_folder(export_dir)
-    text = read_text(folder, "saved_model.json", max_manifest_bytes, "The manifest")
+    sums = read_fingerprint(folder, max_manifest_bytes)
+    text = read_text(folder, "saved_model.json", max_manifest_bytes, "The manifest", sums)
     try:
         manifest = json.loads(text)
     except RecursionError:
@@ -69,7 +72,7 @@ def load(export_dir, tags=None, options=None, *, max_manifest_bytes: int = MAX_M
         raise SavedModelError(f"Malformed SavedModel in {export_dir}: {exc}") from None
     _check_depth(manifest)
     try:
-        return _Loader(folder, manifest, max_array_bytes,
+        return _Loader(folder, manifest, sums, max_array_bytes,
                        limits.MAX_NODES if max_nodes is None else max_nodes).build()
     except SavedModelError:
         raise
@@ -117,20 +120,8 @@ def _index(x, n, what) -> int:
     return x
 
 
-def _kernel_accepts(opdef, n_inputs: int, attrs: dict) -> bool:
-    try:
-        sig = inspect.signature(opdef.kernel)
-    except (TypeError, ValueError):
-        return True
-    try:
-        sig.bind(*range(n_inputs), **attrs)
-    except TypeError:
-        return False
-    return True
-
-
 class _Loader:
-    def __init__(self, folder, manifest, max_array_bytes, max_nodes):
+    def __init__(self, folder, manifest, sums, max_array_bytes, max_nodes):
         _check(isinstance(manifest, dict) and manifest.get("format") == FORMAT,
                f"Not a tfgraph_edu SavedModel (format {_short(manifest.get('format'))})"
                if isinstance(manifest, dict) else "Not a tfgraph_edu SavedModel")
@@ -139,6 +130,7 @@ class _Loader:
         _dict(manifest["functions"], "functions")
         _list(manifest["variables"], "variables")
         self.folder = folder
+        self.sums = sums
         self.m = manifest
         self.graphs: dict[str, GraphFunction] = {}
         self.building: list[str] = []
@@ -149,7 +141,7 @@ class _Loader:
     def array(self, name):
         _check(isinstance(name, str) and _ARRAY.fullmatch(name),
                f"Bad array reference {_short(name)}")
-        value = read_npy(self.folder, name, self.budget)
+        value = read_npy(self.folder, name, self.budget, self.sums)
         if value.dtype.kind == "S":
             value = value.astype(object)
         return value
@@ -263,9 +255,14 @@ class _Loader:
             _check(_ATTR_KEY.fullmatch(k) is not None,
                    f"Attribute key {_short(k)} of node {_short(name)} is not an identifier")
             attrs[k] = self.attr(v)
-        _check(_kernel_accepts(opdef, len(inputs), attrs),
-               f"Node {_short(name)}: op {op_type} does not take these inputs and attributes "
-               f"({len(inputs)} inputs, attributes {sorted(attrs)})")
+        unknown = sorted(set(attrs) - opdef.attrs)  # the op's declared names, no introspection
+        _check(not unknown,
+               f"Node {_short(name)}: op {op_type} has no attribute {_short(unknown[0])} (its "
+               f"attributes: {', '.join(sorted(opdef.attrs)) or 'none'})" if unknown else "")
+        fixed = len(opdef.inputs) - (bool(opdef.inputs) and opdef.inputs[-1].endswith("*"))
+        _check(len(inputs) == fixed or (fixed < len(opdef.inputs) and len(inputs) > fixed),
+               f"Node {_short(name)}: op {op_type} takes {len(opdef.inputs)} inputs "
+               f"({', '.join(opdef.inputs)}), not {len(inputs)}")
         specs = [(self.shape(o["shape"]), self.dtype(o["dtype"]))
                  for o in (_dict(o, "output", ("shape", "dtype"))
                            for o in _list(node["outputs"], "outputs"))]

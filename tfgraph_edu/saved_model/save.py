@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 
 import numpy as np
 
+from .. import _files
 from ..eager.variables import Variable
 from ..function.polymorphic import Function
 from ..ops.control_flow_ops import GraphFunction
 from ..shapes import TensorShape, TensorSpec
 from ..tf_logging import get_logger
+from .files import FINGERPRINT, write_fingerprint
 
 FORMAT = "tfgraph_edu.saved_model/1"
+# what save writes in a SavedModel folder; anything else already there is kept
+_OURS = {"saved_model.json", FINGERPRINT, "arrays", "assets", "variables"}
 
 
 class _Writer:
@@ -156,7 +162,11 @@ class SaveOptions:
 
 
 def save(obj, export_dir, signatures=None, options=None) -> None:
-    """Save ``obj``'s variables and the traced graphs of its tf.functions."""
+    """Save ``obj``'s variables and the traced graphs of its tf.functions.
+
+    The folder is built beside ``export_dir`` (a hidden sibling folder), flushed to disk and
+    swapped in whole, so a save that is interrupted leaves the old model or the new one,
+    never a mix; files the user keeps in an old model's folder are carried over."""
     from ..keras.module import Module
     if options is not None and not isinstance(options, SaveOptions):
         raise TypeError(f"options must be a tf.saved_model.SaveOptions, got {options!r}")
@@ -167,7 +177,28 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
             "Leave it at its default (True).")
     if not isinstance(obj, Module):
         raise ValueError(f"Expected a tf.Module to save, got {type(obj).__name__}")
-    folder = Path(export_dir)
+    target = os.path.realpath(os.fspath(export_dir))
+    if os.path.exists(target) and not os.path.isdir(target):
+        raise FileExistsError(f"Cannot save a SavedModel to {export_dir}: it is a file, not a "
+                              "folder.")
+    # built aside (a sibling folder) and swapped in whole: a save killed at any point leaves
+    # the old model or the new one, never a mix of their files
+    staged = _files.staging_folder(target)
+    try:
+        _save_into(obj, Path(staged))
+        if os.path.isdir(target):  # keep what the user put beside an old model
+            for name in sorted(set(os.listdir(target)) - _OURS):
+                _files.link_or_copy_tree(os.path.join(target, name), os.path.join(staged, name))
+        write_fingerprint(staged)
+        _files.fsync_tree(staged)
+        _files.replace_folder(staged, target)
+    except BaseException:
+        shutil.rmtree(staged, ignore_errors=True)
+        raise
+    get_logger().info(f"Assets written to: {export_dir}/assets")
+
+
+def _save_into(obj, folder: Path) -> None:
     writer = _Writer(folder)
     variables = list(obj.variables)
     var_index = {id(v._handle): i for i, v in enumerate(variables)}
@@ -203,14 +234,15 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
     }
     (folder / "saved_model.json").write_text(json.dumps(manifest, indent=1))
     _write_tf_layout(obj, folder, variables)
-    get_logger().info(f"Assets written to: {export_dir}/assets")
 
 
 def _write_tf_layout(obj, folder: Path, variables) -> None:
     """The folders TensorFlow's SavedModel has: ``assets/`` (empty: we save no asset
     files) and ``variables/variables.{index,data-00000-of-00001}``, a checkpoint of the
     module's variables (``tf.train.list_variables`` and ``load_variable`` read it, as
-    they read TF's).  Loading uses ``saved_model.json`` and ``arrays/``."""
+    they read TF's, with the checkpoint's own checksums).  Loading uses
+    ``saved_model.json`` and ``arrays/``: they also hold the constants and string variables
+    a checkpoint cannot."""
     from ..train.checkpoint import Checkpoint
     (folder / "assets").mkdir(exist_ok=True)
     if all(v.dtype.name != "string" for v in variables):

@@ -1,17 +1,21 @@
 """``tf.train.Checkpoint``: variables of modules and optimizers saved as data.
 
 A checkpoint ``prefix`` is two files, named as TensorFlow names them:
-``prefix.index`` (JSON: each variable's key, dtype, shape) and
-``prefix.data-00000-of-00001`` (a numpy ``.npz`` archive of ``.npy`` arrays, read with
-``allow_pickle=False``).  Loading reads numbers only and runs no code.
+``prefix.data-00000-of-00001`` (a sealed array file, ``_files.py``: the keys, dtypes and
+shapes in a JSON header, the raw numbers after it, and a sha256 for the header and for each
+array) and ``prefix.index`` (JSON: each variable's key, dtype, shape, for people and for
+TF's layout; the values are found through the data file's own header).  Each file is
+written atomically, the data file first, so a write killed midway leaves the old checkpoint
+or the new one.  Loading reads numbers only and runs no code, and a damaged or truncated
+file is a ``tf.errors.DataLossError`` naming it, never other values.
 
 Keys follow TensorFlow's object-graph paths: attribute names from the Checkpoint's keyword
 arguments down to each variable, e.g. ``model/dense_1/w/.ATTRIBUTES/VARIABLE_VALUE``; an
 optimizer's slot for variable ``P`` is ``P/.OPTIMIZER_SLOT/optimizer/m/.ATTRIBUTES/...``.
 
-Deliberate departures: the files are JSON + npz, not TensorFlow's binary format (so they do
-not load in TensorFlow); a variable must exist when ``restore`` runs (TensorFlow can also
-defer the restore until it is created).
+Deliberate departures: the files are JSON + sealed arrays, not TensorFlow's binary format
+(so they do not load in TensorFlow); a variable must exist when ``restore`` runs
+(TensorFlow can also defer the restore until it is created).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import re
 
 import numpy as np
 
+from .. import _files
 from .. import dtypes as _dt
 from ..eager.context import init_scope
 from ..eager.variables import Variable
@@ -34,6 +39,7 @@ _SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"
 _DATA = ".data-00000-of-00001"
 _INDEX = ".index"
 _OBJECT_GRAPH = "_CHECKPOINTABLE_OBJECT_GRAPH"
+_VERSION = 2
 
 
 def _is_node(value) -> bool:
@@ -128,7 +134,16 @@ class _Status:
         return None
 
 
+def _damaged(path, why) -> DataLossError:
+    return DataLossError(None, None, f"Unable to read checkpoint file {path}: {why}; the file "
+                                     "is damaged or was written partly; save the checkpoint "
+                                     "again.")
+
+
 def _read_index(prefix):
+    """Check that ``prefix`` is a checkpoint (both files present, the index ours); returns
+    the sealed data file's entries ``{key: (array number, dtype name)}``, read from the data
+    file's own checked header (the index file is a listing for people and TF's layout)."""
     index_path = prefix + _INDEX
     if not os.path.exists(index_path) or not os.path.exists(prefix + _DATA):
         raise NotFoundError(None, None, f"Failed to find any matching files for {prefix}")
@@ -136,51 +151,81 @@ def _read_index(prefix):
         with open(index_path, encoding="utf-8") as f:
             index = json.load(f)
     except (OSError, ValueError) as e:
-        raise DataLossError(None, None, f"Unable to read checkpoint index {index_path}: {e}") \
-            from None
-    if not isinstance(index, dict) or index.get("format") != FORMAT or not isinstance(
-            index.get("variables"), dict):
-        raise DataLossError(None, None, f"{index_path} is not a tfgraph_edu checkpoint index")
-    return index["variables"]
+        raise _damaged(index_path, f"it is not JSON ({e})") from None
+    if not isinstance(index, dict) or index.get("format") != FORMAT:
+        raise _damaged(index_path, "it is not a tfgraph_edu checkpoint index")
+    if index.get("version") != _VERSION:
+        raise DataLossError(None, None, f"{index_path} was written by another version of "
+                                        "tfgraph_edu (checkpoint format version "
+                                        f"{index.get('version')!r}, this one reads {_VERSION}); "
+                                        "save the checkpoint again.")
+    data_path = prefix + _DATA
+    try:
+        with open(data_path, "rb") as f:
+            n = len(_files.MAGIC) + 40
+            head = f.read(n)
+            size = int.from_bytes(head[n - 40:n - 32], "little") if len(head) == n else 0
+            head += f.read(min(size, os.fstat(f.fileno()).st_size))
+    except OSError as e:
+        raise _damaged(data_path, e.strerror) from None
+    meta, arrays, _ = _files.read_sealed_header(head, data_path, FORMAT, "Checkpoint file")
+    return _entries(meta, arrays, data_path)
+
+
+def _entries(meta, arrays, data_path):
+    keys = meta.get("keys")
+    dtypes = meta.get("dtypes")
+    if not (isinstance(keys, list) and isinstance(dtypes, list) and len(keys) == len(arrays)
+            == len(dtypes) and all(isinstance(k, str) for k in keys)
+            and len(set(keys)) == len(keys) and all(isinstance(d, str) for d in dtypes)
+            and all(isinstance(a, dict) and isinstance(a.get("shape"), list) for a in arrays)):
+        raise _damaged(data_path, "its header does not list its variables")
+    return {k: (i, d, arrays[i]["shape"]) for i, (k, d) in enumerate(zip(keys, dtypes))}
 
 
 def _read_arrays(prefix, entries):
-    try:
-        with np.load(prefix + _DATA, allow_pickle=False) as data:
-            arrays = {}
-            for key, meta in entries.items():
-                if not isinstance(meta, dict) or not isinstance(meta.get("entry"), str):
-                    raise DataLossError(None, None, f"Malformed index entry for {key!r}")
-                arr = data[meta["entry"]]
-                if list(arr.shape) != meta.get("shape"):
-                    raise DataLossError(None, None, f"Shape of {key!r} in the data file does "
-                                                    "not match the index")
-                arrays[key] = arr
-            return arrays
-    except (OSError, ValueError, KeyError) as e:
-        raise DataLossError(None, None, f"Unable to read checkpoint data {prefix}{_DATA}: {e}") \
-            from None
+    """``{key: array}`` for the keys of ``entries``, each checked against its checksum."""
+    data_path = prefix + _DATA
+    data = _files.read_file(data_path, "Checkpoint file")
+    sealed = _files.Sealed(data, data_path, FORMAT, "Checkpoint file")
+    all_entries = _entries(sealed.meta, sealed.entries, data_path)
+    out = {}
+    for key in entries:
+        if key not in all_entries:  # the index was read from another version of the file
+            raise NotFoundError(None, None, f"Key {key} not found in checkpoint")
+        i, dtype, _ = all_entries[key]
+        value = sealed.array(i)
+        try:
+            np_dtype = _dt.as_dtype(dtype).np_dtype
+        except TypeError:
+            raise _damaged(data_path, f"unknown dtype {dtype!r}") from None
+        if value.dtype != np_dtype:
+            raise _damaged(data_path, f"{key} is {value.dtype}, its header says {dtype}")
+        out[key] = value
+    return out
 
 
 def write_checkpoint(prefix, variables):
-    """Write ``[(key, variable)]`` as ``prefix.index`` + ``prefix.data-00000-of-00001``."""
+    """Write ``[(key, variable)]`` as ``prefix.data-00000-of-00001`` (a sealed array file:
+    every byte checksummed, the keys inside) and then ``prefix.index`` (a JSON listing),
+    each atomically: a write killed midway leaves the old checkpoint or the new one."""
     directory = os.path.dirname(prefix)
     if directory:
         os.makedirs(directory, exist_ok=True)
-    entries, arrays = {}, {}
-    for i, (key, var) in enumerate(variables):
+    keys, dtypes, arrays, listing = [], [], [], {}
+    for key, var in variables:
         value = np.asarray(var.numpy())
         if value.dtype == object:
             raise ValueError(f"Cannot checkpoint string variable {key!r} as numbers.")
-        name = f"v{i}"
-        arrays[name] = value
-        entries[key + _SUFFIX] = {"entry": name, "dtype": var.dtype.name,
-                                  "shape": list(value.shape)}
-    with open(prefix + _DATA, "wb") as f:
-        np.savez(f, **arrays)
-    with open(prefix + _INDEX, "w", encoding="utf-8") as f:
-        json.dump({"format": FORMAT, "version": 1, "variables": entries}, f, indent=1,
-                  sort_keys=True)
+        keys.append(key + _SUFFIX)
+        dtypes.append(var.dtype.name)
+        arrays.append(value)
+        listing[key + _SUFFIX] = {"dtype": var.dtype.name, "shape": list(value.shape)}
+    _files.write_file_atomic(prefix + _DATA, _files.seal(
+        FORMAT, {"keys": keys, "dtypes": dtypes}, arrays))
+    index = json.dumps({"format": FORMAT, "version": _VERSION, "variables": listing},
+                       indent=1, sort_keys=True)
+    _files.write_file_atomic(prefix + _INDEX, index.encode("utf-8"))
     return prefix
 
 
@@ -298,8 +343,8 @@ def _update_state_file(directory, path, all_paths=None):
              [p for p in previous if p != name] + [name])
     lines = [f'model_checkpoint_path: "{name}"'] + [
         f'all_model_checkpoint_paths: "{p}"' for p in paths]
-    with open(os.path.join(directory, "checkpoint"), "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
+    _files.write_file_atomic(os.path.join(directory, "checkpoint"),
+                             ("\n".join(lines) + "\n").encode("utf-8"))
 
 
 def _read_state(directory):
@@ -340,7 +385,7 @@ def _resolve(ckpt_dir_or_file):
 def list_variables(ckpt_dir_or_file):
     """``[(key, shape)]`` of every value in a checkpoint, sorted, as TensorFlow lists them."""
     entries = _read_index(_resolve(ckpt_dir_or_file))
-    out = [(_OBJECT_GRAPH, [])] + [(k, list(m.get("shape", []))) for k, m in entries.items()]
+    out = [(_OBJECT_GRAPH, [])] + [(k, list(shape)) for k, (_, _, shape) in entries.items()]
     return sorted(out)
 
 
