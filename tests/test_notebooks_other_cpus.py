@@ -8,12 +8,14 @@ that shows those bits passes where it was built and fails on a learner's machine
 or on another CI runner. Each configuration here is such a machine: ``OPENBLAS_CORETYPE``
 forces the kernels (and for the oldest, ``NPY_DISABLE_CPU_FEATURES`` turns numpy's SIMD
 loops down to its baseline), and a probe notebook first checks, inside the kernel nbval
-starts, that OpenBLAS really runs the kernels asked for.
+starts, that OpenBLAS really runs the kernels asked for. A last one stands for every other
+BLAS (MKL, Apple Accelerate, ARM, the next OpenBLAS): ``numpy.matmul`` moves results by an
+ulp, so even an output that the OpenBLAS kernels here happen to agree on is caught.
 
 The English notebooks stand for all three languages: their code cells are identical
 (``test_notebooks.py`` checks it), so the numbers they print and plot are the same; only
 labels and prose differ. The machine's own kernels are left to the main nbval run, which
-replays every notebook with them (so the suite covers three kernels, about 25 s each).
+replays every notebook with them (about 25 s a configuration).
 """
 
 from __future__ import annotations
@@ -40,9 +42,12 @@ try:
     from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
 except ImportError:  # numpy 1.x
     from numpy.core._multiarray_umath import __cpu_dispatch__, __cpu_features__
-core = None
-with open("/proc/self/maps") as maps:
-    libraries = sorted({line.split()[-1] for line in maps if "openblas" in line.lower()})
+core, libraries = None, []
+try:
+    with open("/proc/self/maps") as maps:
+        libraries = sorted({line.split()[-1] for line in maps if "openblas" in line.lower()})
+except OSError:  # not Linux
+    pass
 for library in libraries:
     lib = ctypes.CDLL(library)
     for name in ("scipy_openblas_get_corename64_", "scipy_openblas_get_corename",
@@ -51,12 +56,34 @@ for library in libraries:
             getattr(lib, name).restype = ctypes.c_char_p
             core = getattr(lib, name)().decode()
 print(json.dumps({"openblas_core": core,
-                  "numpy_simd": [f for f in __cpu_dispatch__ if __cpu_features__.get(f)]}))
+                  "numpy_simd": [f for f in __cpu_dispatch__ if __cpu_features__.get(f)],
+                  "matmul": type(numpy.matmul).__name__}))
 '''.strip()
 
 # OpenBLAS builds without DYNAMIC_OLDER alias the Katmai...Banias cores to the Prescott
 # kernels, and then report the first alias.
 ALIASES = {"Prescott": {"Prescott", "Katmai"}}
+
+# Any other BLAS (MKL, Apple Accelerate, ARM kernels, the next OpenBLAS): numpy.matmul, which
+# the MatMul and BatchMatMulV2 kernels call, moves about half of its float results by one ulp,
+# always the same ones for the same inputs (as a kernel does), through a sitecustomize that
+# Python runs before the Jupyter kernel starts. (The `@` inside Conv2D's kernel is not moved.)
+ANY_BLAS = '''
+import numpy
+
+_matmul = numpy.matmul
+
+
+def matmul(a, b, *args, **kwargs):
+    r = numpy.asarray(_matmul(a, b, *args, **kwargs))
+    if r.dtype.kind == "f" and r.size:
+        bits = r.view({2: numpy.uint16, 4: numpy.uint32, 8: numpy.uint64}[r.itemsize])
+        r = numpy.where(bits & 8 != 0, numpy.nextafter(r, numpy.inf, dtype=r.dtype), r)
+    return r
+
+
+numpy.matmul = matmul
+'''.lstrip()
 
 # name -> (environment, CPU flags the kernels need, what machine it stands for)
 CONFIGS = {
@@ -68,6 +95,8 @@ CONFIGS = {
     "Prescott": ({"OPENBLAS_CORETYPE": "Prescott", "OPENBLAS_NUM_THREADS": "1",
                   "NPY_DISABLE_CPU_FEATURES": "<all dispatched>"}, {"pni"},  # pni: SSE3
                  "an old CPU without AVX, one BLAS thread, numpy's SIMD at its baseline"),
+    "any-BLAS": ({"PYTHONPATH": "<sitecustomize moving matmul results by one ulp>"}, set(),
+                 "another BLAS library, whose matmul rounds differently"),
 }
 
 
@@ -93,18 +122,22 @@ def _uses_openblas() -> bool:
     return "openblas" in blas.lower()
 
 
-pytestmark = pytest.mark.skipif(
-    not (sys.platform == "linux" and platform.machine() in ("x86_64", "AMD64")
-         and _uses_openblas()),
-    reason="OPENBLAS_CORETYPE switches the kernels of numpy's OpenBLAS on x86-64 Linux only "
-           "(the main nbval run checks this machine's own BLAS)")
+def _can_switch_kernels() -> bool:
+    return (sys.platform == "linux" and platform.machine() in ("x86_64", "AMD64")
+            and _uses_openblas())
 
 
-def _environment(name: str) -> dict:
+def _environment(name: str, tmp_path: Path) -> dict:
     settings, _, _ = CONFIGS[name]
     env = {k: v for k, v in os.environ.items()
            if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS", "NPY_DISABLE_CPU_FEATURES")}
     env.update(settings)
+    if "PYTHONPATH" in settings:
+        site = tmp_path / "site"
+        site.mkdir()
+        (site / "sitecustomize.py").write_text(ANY_BLAS)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site),
+                                                          os.environ.get("PYTHONPATH")]))
     if "NPY_DISABLE_CPU_FEATURES" in settings:
         found = _probe(env | {"NPY_DISABLE_CPU_FEATURES": ""})["numpy_simd"]
         env["NPY_DISABLE_CPU_FEATURES"] = " ".join(found)
@@ -117,21 +150,26 @@ def _environment(name: str) -> dict:
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_tutorials_pass_with_other_blas_kernels(name, tmp_path):
     settings, flags, _ = CONFIGS[name]
-    missing = flags - _cpu_flags()
+    if "OPENBLAS_CORETYPE" in settings and not _can_switch_kernels():
+        pytest.skip("OPENBLAS_CORETYPE switches the kernels of numpy's OpenBLAS on x86-64 "
+                    "Linux only (the main nbval run checks this machine's own BLAS)")
+    missing = flags - _cpu_flags() if flags else set()
     if missing:
         pytest.skip(f"this CPU cannot run the {name} kernels (no {', '.join(sorted(missing))})")
-    env = _environment(name)
-    native = _probe({k: v for k, v in env.items()
-                     if k not in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES")})
+    env = _environment(name, tmp_path)
+    native = _probe({k: v for k, v in env.items() if k not in settings})
     if set(settings) == {"OPENBLAS_CORETYPE"} and native["openblas_core"] in ALIASES.get(
             name, {name}):
         pytest.skip(f"{name} is this machine's own kernels: the main nbval run replays the "
                     "notebooks with them")
     seen = _probe(env)
-    # the switch takes effect in a fresh Python: the kernels asked for, numpy's SIMD loops off
-    assert seen["openblas_core"] in ALIASES.get(name, {name}), (name, seen, native)
+    # the switch takes effect in a fresh Python: the kernels asked for, numpy's SIMD loops
+    # off, numpy.matmul replaced
+    if "OPENBLAS_CORETYPE" in settings:
+        assert seen["openblas_core"] in ALIASES.get(name, {name}), (name, seen, native)
     if "NPY_DISABLE_CPU_FEATURES" in settings:
         assert seen["numpy_simd"] == [], seen
+    assert (seen["matmul"] == "function") == ("PYTHONPATH" in settings), seen
 
     # ... and inside the Jupyter kernel nbval starts: the probe's stored output is what a
     # plain Python printed with this environment
@@ -158,6 +196,7 @@ def test_tutorials_pass_with_other_blas_kernels(name, tmp_path):
         f"the tutorials fail with the {name} kernels ({CONFIGS[name][2]}; this machine runs "
         f"{native['openblas_core']}): a stored output shows digits that depend on the CPU; "
         f"print fewer\n" + result.stdout[-6000:] + result.stderr[-2000:])
-    print(f"{name}: OpenBLAS core {seen['openblas_core']}, numpy SIMD {seen['numpy_simd']} "
-          f"(natively {native['openblas_core']}, {native['numpy_simd']}): "
+    print(f"{name}: OpenBLAS core {seen['openblas_core']}, numpy SIMD {seen['numpy_simd']}, "
+          f"numpy.matmul a {seen['matmul']} (natively {native['openblas_core']}, "
+          f"{native['numpy_simd']}): "
           f"{len(NOTEBOOKS)} notebooks in {seconds:.0f} s")
