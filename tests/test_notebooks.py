@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import nbformat
@@ -115,3 +116,54 @@ def test_stored_checks_reject_the_starting_code_and_accept_the_solutions():
                 out = "".join(o.get("data", {}).get("text/plain", "") for o in c.outputs)
                 assert out.rstrip().endswith(right), (path, out)
             assert sum("✘" in t for t in texts) >= 2, path
+
+
+def test_plots_compare_to_the_pixel_not_to_the_last_float_bits():
+    """sanitize.cfg lets a plot survive another CPU's last float32 bits (its coordinates
+    move by less than 0.0001 px) but not a real change to what it shows."""
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from nbval.plugin import get_sanitize_patterns
+
+    patterns = get_sanitize_patterns(
+        (ROOT / "notebooks" / "sanitize.cfg").read_text(encoding="utf-8"))
+
+    def plot(losses) -> str:
+        fig, ax = plt.subplots(figsize=(5, 3))
+        ax.plot(losses, label="loss")
+        ax.set_yscale("log")
+        ax.legend()
+        buffer = io.StringIO()
+        with plt.rc_context({"svg.hashsalt": "test"}):
+            fig.savefig(buffer, format="svg", metadata={"Date": None})
+        plt.close(fig)
+        text = buffer.getvalue()
+        for regex, replace in patterns:
+            text = re.sub(regex, replace, text)
+        return text
+
+    losses = (11.5 * 0.8 ** np.arange(50)).astype(np.float32)
+    last_bits = losses * np.float32(1 + 3e-6)  # what another BLAS kernel changed in tutorial 7
+    assert not np.array_equal(losses, last_bits)
+    assert plot(losses) == plot(last_bits)
+    one_point = losses.copy()
+    one_point[20] *= 1.05
+    assert plot(losses) != plot(one_point)
+    assert plot(losses) != plot(losses * 1.05)
+    assert plot(losses) != plot(losses[:49])
+
+
+def test_text_outputs_keep_their_decimals():
+    from nbval.plugin import get_sanitize_patterns
+
+    printed = ('eager: loss 11.508 -> 0.0109\n<tf.Tensor: shape=(), numpy=0.0109>\n'
+               '"1.25" -> 2.5 (2.5, 3.5) <b title="x">0.5</b>')
+    text = printed
+    for regex, replace in get_sanitize_patterns(
+            (ROOT / "notebooks" / "sanitize.cfg").read_text(encoding="utf-8")):
+        text = re.sub(regex, replace, text)
+    assert text == printed
