@@ -119,16 +119,21 @@ class _Status:
         self._unused, self._unmatched = set(unused_keys), list(unmatched_paths)
 
     def assert_consumed(self):
-        if self._unused or self._unmatched:
-            raise AssertionError(
-                "Unresolved object in checkpoint: "
-                + ", ".join(sorted(self._unused) + sorted(self._unmatched)))
+        self.assert_existing_objects_matched()
+        if self._unused:
+            raise AssertionError("Unresolved object in checkpoint: "
+                                 + ", ".join(sorted(self._unused)))
         return self
 
     def assert_existing_objects_matched(self):
+        """Every variable of the objects has a value in the checkpoint (as in TF, the
+        Checkpoint's own ``save_counter`` too: a file made by ``write`` has none)."""
         if self._unmatched:
-            raise AssertionError("Objects not found in the checkpoint: "
-                                 + ", ".join(sorted(self._unmatched)))
+            n = len(self._unmatched)
+            raise AssertionError(
+                f"Found {n} Python objects that were not bound to checkpointed values, likely "
+                f"due to changes in the Python program. Showing {n} of {n} unmatched objects: "
+                f"[{', '.join(self._unmatched)}]")
         return self
 
     def assert_nontrivial_match(self):
@@ -297,8 +302,7 @@ class Checkpoint:
         prefix = os.fspath(save_path)
         entries = _read_index(prefix)
         arrays = _read_arrays(prefix, entries)
-        if "save_counter" + _SUFFIX in arrays:
-            self.save_counter  # noqa: B018 - create it so its value is restored
+        self.save_counter  # noqa: B018 - TF's restore makes it (restored if in the file)
         variables, optimizers, paths = _collect(self)
         by_key = {k + _SUFFIX: v for k, v in variables}
         # optimizer slots not created yet: make them for the variables we know
@@ -325,7 +329,7 @@ class Checkpoint:
                 continue
             _assign(var, arrays[key], key)
             used.add(key)
-        unmatched = [k for k in by_key if k not in arrays]
+        unmatched = [repr(v) for k, v in sorted(by_key.items()) if k not in arrays]
         status = _Status([k for k in arrays if k not in used], unmatched)
         _Deferred(self, arrays, status).defer_unused()
         return status
