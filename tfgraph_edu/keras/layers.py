@@ -213,10 +213,11 @@ def _flat_inputs(inputs) -> list:
 
 
 def _pack_inputs(inputs, leaves):
-    if isinstance(inputs, (list, tuple)):
+    if isinstance(inputs, list):
+        return [_pack_inputs(x, leaves) for x in inputs]
+    if isinstance(inputs, tuple):
         packed = [_pack_inputs(x, leaves) for x in inputs]
-        return packed if isinstance(inputs, list) else type(inputs)(packed) if not hasattr(
-            inputs, "_fields") else type(inputs)(*packed)
+        return type(inputs)(*packed) if hasattr(inputs, "_fields") else type(inputs)(packed)
     if isinstance(inputs, dict):
         return {k: _pack_inputs(inputs[k], leaves) for k in sorted(inputs, key=str)}
     return next(leaves)
