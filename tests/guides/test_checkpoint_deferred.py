@@ -145,3 +145,19 @@ def test_optimizer_slots_of_weights_made_after_restore_come_back(tmp_path):
         model.fit(x, y, epochs=1, batch_size=4, shuffle=False, verbose=0)
     np.testing.assert_allclose(m2.layers[0].kernel.numpy(), m.layers[0].kernel.numpy(),
                                rtol=1e-6)
+
+
+def test_a_module_whose_values_never_come_can_still_be_collected(tmp_path):
+    # not a TF observation: the values waiting on a module must not keep it alive
+    import gc
+    import weakref
+
+    path = _saved_module(tmp_path)
+    b = _Bare()
+    status = tf.train.Checkpoint(mod=b).restore(path)
+    ref = weakref.ref(b)
+    del b
+    gc.collect()
+    assert ref() is None
+    with pytest.raises(AssertionError):  # the value never found its variable
+        status.assert_consumed()

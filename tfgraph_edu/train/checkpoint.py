@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import weakref
 
 import numpy as np
 
@@ -351,7 +352,14 @@ class _Deferred:
     the path) assigns the value, and the optimizer slots saved for that variable."""
 
     def __init__(self, checkpoint, arrays, status):
-        self.checkpoint, self.arrays, self.status = checkpoint, arrays, status
+        self.arrays, self.status = arrays, status
+        # the Checkpoint's children, to find optimizers later: modules weakly, since the
+        # waiting values are kept by module (a strong path back would keep them forever)
+        self.children = {name: weakref.ref(v) if isinstance(v, Module) else v
+                         for name, v in _children(checkpoint)}
+        self.root = checkpoint._deps.get("root")
+        if isinstance(self.root, Module):
+            self.root = weakref.ref(self.root)
         self.slots: dict = {}  # variable path -> [(optimizer path, slot name, key)]
         for key in list(status._unused):
             if ".OPTIMIZER_SLOT/" not in key:
@@ -360,16 +368,19 @@ class _Deferred:
             opt_path, _, slot = rest.rpartition("/")
             self.slots.setdefault(var_path, []).append((opt_path, slot, key))
 
+    def _child(self, name):
+        value = self.children.get(name)
+        return value() if isinstance(value, weakref.ref) else value
+
     def defer_unused(self):
-        children = dict(_children(self.checkpoint))
-        root = self.checkpoint._deps.get("root")
+        root = self.root() if isinstance(self.root, weakref.ref) else None
         for key in sorted(self.status._unused):
             if ".OPTIMIZER_SLOT/" in key or not key.endswith(_SUFFIX):
                 continue
             parts = key[:-len(_SUFFIX)].split("/")
-            if parts[0] in children:
-                self.attach(children[parts[0]], parts[1:], key)
-            elif isinstance(root, Module):
+            if parts[0] in self.children:
+                self.attach(self._child(parts[0]), parts[1:], key)
+            elif root is not None:
                 self.attach(root, parts, key)
 
     def attach(self, obj, parts, key):
@@ -406,7 +417,7 @@ class _Deferred:
 
     def lookup(self, parts):
         """The object at ``parts`` from the checkpoint now, or None."""
-        obj = dict(_children(self.checkpoint)).get(parts[0])
+        obj = self._child(parts[0])
         for part in parts[1:]:
             if isinstance(obj, Module):
                 obj = vars(obj).get(part)
