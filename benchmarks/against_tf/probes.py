@@ -1057,4 +1057,135 @@ print(tf.is_tensor(tf.Variable(1)), tf.is_tensor(1))
 """),
 ]
 
-ALL = [(e, f"print(repr({e}))\nprint({e})\n") for e in EXPRESSIONS] + PROBES
+# issue #25, "silent differences to fix first": checkpoints restored before the variables
+# exist, frozen layers, NumPy inputs to Keras, a deleted closed-over variable, NumPy errors
+ISSUE_25 = [
+    ("deferred restore into an unbuilt Keras model", """
+import os, tempfile
+m = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+m(np.ones((1, 3), np.float32))
+path = tf.train.Checkpoint(model=m).write(os.path.join(tempfile.mkdtemp(), "c"))
+m2 = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+status = tf.train.Checkpoint(model=m2).restore(path)
+status.assert_existing_objects_matched()
+try:
+    status.assert_consumed()
+except AssertionError:
+    print("not consumed before the build")
+m2(np.ones((1, 3), np.float32))
+print(all(np.array_equal(a.numpy(), b.numpy()) for a, b in zip(m.weights, m2.weights)))
+status.assert_consumed()
+print("consumed after the build")
+"""),
+    ("deferred restore into a tf.Module variable made in a traced call", """
+import os, tempfile
+class Lazy(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = None
+    @tf.function
+    def __call__(self, x):
+        if self.w is None:
+            self.w = tf.Variable(tf.zeros([3]))
+        return x * self.w
+a = tf.Module()
+a.w = tf.Variable([1.0, 2.0, 3.0])
+path = tf.train.Checkpoint(mod=a).write(os.path.join(tempfile.mkdtemp(), "m"))
+b = Lazy()
+tf.train.Checkpoint(mod=b).restore(path)
+print(b(tf.ones([3])))
+c = tf.Module()
+tf.train.Checkpoint(mod=c).restore(path)
+c.w = tf.Variable(tf.zeros([4]))
+"""),
+    ("layer.trainable = False", """
+d = tf.keras.layers.Dense(2)
+d.build((None, 3))
+d.trainable = False
+print(len(d.trainable_weights), len(d.non_trainable_weights), d.kernel.trainable)
+d.trainable = True
+print(len(d.trainable_weights), d.kernel.trainable)
+bn = tf.keras.layers.BatchNormalization()
+bn.build((None, 3))
+bn.trainable = False
+print(len(bn.trainable_weights), len(bn.non_trainable_weights))
+bn.trainable = True
+print(len(bn.trainable_weights), len(bn.non_trainable_weights))
+m = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(4), tf.keras.layers.Dense(1)])
+m.layers[0].trainable = False
+m.compile("sgd", "mse")
+k0 = m.layers[0].kernel.numpy().copy()
+x, y = np.random.default_rng(0).random((8, 3)), np.zeros((8, 1))
+m.fit(x, y, epochs=1, verbose=0)
+print(len(m.trainable_weights), np.array_equal(k0, m.layers[0].kernel.numpy()))
+"""),
+    ("Keras layers and models on NumPy data", """
+d = tf.keras.layers.Dense(2)
+print(d(np.ones((1, 3))).dtype, d(np.ones((1, 3), np.int64)).dtype, d.dtype)
+print(tf.keras.layers.Lambda(lambda t: t * 2)(np.ones((2,), np.int32)).dtype)
+print(tf.keras.layers.Flatten()(np.ones((2, 2, 2))).dtype)
+m = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1)])
+m.compile("sgd", "mse")
+x, y = np.random.default_rng(0).random((8, 3)), np.zeros((8, 1))
+m.fit(x, y, epochs=1, verbose=0)
+p = m.predict(x, verbose=0)
+print(type(p).__name__, p.dtype, p.shape, m(x).dtype, type(m.evaluate(x, y, verbose=0)).__name__)
+d([[1.0, 2.0, 3.0]])
+"""),
+    ("a deleted closed-over variable", """
+import gc
+external_var = tf.Variable(3)
+@tf.function
+def f(x):
+    return x * external_var
+traced_f = f.get_concrete_function(4)
+print(traced_f(4))
+external_var = tf.Variable(4)
+gc.collect()
+print(traced_f(4))
+print(f(4))
+traced_f.variables
+"""),
+    ("tf.constant of an object array", """
+print(tf.constant(np.array(["a", "b"], dtype=object)))
+print(tf.constant(np.array([1, 2], dtype=object), dtype=tf.int32))
+tf.constant(np.array([1, "a"], dtype=object))
+"""),
+    ("TensorArray write past its size, eagerly", """
+a = tf.TensorArray(tf.float32, size=2)
+a.write(0, 1.0).write(1, 2.0).write(2, 3.0)
+"""),
+    ("TensorArray write past its size, traced", """
+@tf.function
+def f():
+    a = tf.TensorArray(tf.float32, size=2)
+    return a.write(0, 1.0).write(1, 2.0).write(2, 3.0).stack()
+f()
+"""),
+    ("TensorArray with dynamic_size grows", """
+@tf.function
+def f():
+    return tf.TensorArray(tf.float32, size=2, dynamic_size=True).write(3, 1.0).stack()
+print(f())
+print(tf.TensorArray(tf.float32, size=2, dynamic_size=True).write(3, 1.0).stack())
+"""),
+    "tf.fill([2], [1, 2])",
+    "tf.fill([[2]], 1.0)",
+    "tf.split(tf.zeros([4, 2]), 2, axis=5)",
+    "tf.split(tf.zeros([4, 2]), 2, axis=-3)",
+    "tf.zeros([-1, 2])",
+    "tf.ones([-3])",
+    "tf.zeros([10 ** 6, 10 ** 6])",
+    "tf.zeros([2 ** 62, 4])",
+    ("tf.fill, tf.split and tf.zeros traced", """
+for make in (lambda: tf.fill([2], [1, 2]), lambda: tf.split(tf.zeros([4, 2]), 2, axis=5),
+             lambda: tf.zeros([-1, 2])):
+    try:
+        tf.function(make, autograph=False)()
+    except ValueError:
+        print("ValueError")
+"""),
+]
+
+ALL = [(e, f"print(repr({e}))\nprint({e})\n") for e in EXPRESSIONS] + PROBES + [
+    (e, f"print(repr({e}))\nprint({e})\n") if isinstance(e, str) else e for e in ISSUE_25]

@@ -65,7 +65,14 @@ def test_write_list_and_restore_into_a_new_model(tmp_path):
         ("model/dense_2/w/.ATTRIBUTES/VARIABLE_VALUE", [3, 2]),
     ]
     fresh = TwoLayers()
-    tf.train.Checkpoint(model=fresh).restore(prefix).assert_consumed()
+    status = tf.train.Checkpoint(model=fresh).restore(prefix)
+    # TF 2.21 + Keras 3: a file made by write() has no save_counter, which restore creates:
+    # AssertionError "Found 1 Python objects that were not bound to checkpointed values, ...
+    # [<tf.Variable 'save_counter:0' shape=() dtype=int64, numpy=0>]" from both checks
+    for check in (status.assert_consumed, status.assert_existing_objects_matched):
+        with pytest.raises(AssertionError, match="Found 1 Python objects that were not bound "
+                                                 "to checkpointed values.*save_counter"):
+            check()
     x = tf.constant([[2.0, 2.0, 2.0]])
     np.testing.assert_array_equal(fresh(x).numpy(), m(x).numpy())
     np.testing.assert_array_equal(

@@ -90,9 +90,18 @@ class TensorArray:
                              f"shape {shape}, the value has shape {value.shape}.")
         merged = shape.merge_with(value.shape) if self._infer_shape else shape
         if self._eager():
-            self._cell[1].discard(int(np.asarray(getattr(index, "_value", index))))
-        flow = bind(list_ops.TensorListSetItem, (self.flow, index, value),
-                    {"element_dtype": self._dtype}, name or "TensorArrayV2Write")
+            i = int(np.asarray(getattr(index, "_value", index)))
+            size = len(self.flow._value.items)
+            if i >= size and not self._dynamic_size:  # TF's eager TensorArray's own check
+                from ..errors import OutOfRangeError
+                raise OutOfRangeError(None, None, f"Tried to write to index {i} but array is "
+                                      f"not resizeable and size is: {size}")
+            self._cell[1].discard(i)
+        attrs = {"element_dtype": self._dtype}
+        if self._dynamic_size:
+            attrs["resize_if_index_out_of_bounds"] = True
+        flow = bind(list_ops.TensorListSetItem, (self.flow, index, value), attrs,
+                    name or "TensorArrayV2Write")
         return self._with_flow(flow, merged)
 
     def read(self, index, name=None):

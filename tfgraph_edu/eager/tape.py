@@ -68,7 +68,7 @@ def variable_accessed(variable) -> None:
     A read inside a cond branch or loop body being traced also counts for the
     tapes paused while it is traced (:func:`stop_recording_all`).
     """
-    if not variable.trainable:
+    if not variable._tape_watchable:
         return
     for tape in ACTIVE:
         if tape._recording and tape._watch_accessed:

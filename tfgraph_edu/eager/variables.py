@@ -91,6 +91,13 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
     name = property(lambda self: self._name)
     dtype = property(lambda self: self._dtype)
     trainable = property(lambda self: self._trainable)
+
+    @property
+    def _tape_watchable(self) -> bool:
+        """Whether tapes watch reads of this variable: its ``trainable`` when it was created.
+        A Keras layer's ``trainable = False`` changes ``trainable`` (what the layer lists and
+        ``fit`` updates) but not this, as in Keras 3, whose frozen weights tapes still watch."""
+        return self._handle._value.trainable
     constraint = property(lambda self: self._constraint)
 
     @property

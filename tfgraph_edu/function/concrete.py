@@ -11,7 +11,7 @@ from .._traceback import filter_traceback
 from ..eager import tape as _tape
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
-from ..errors import FailedPreconditionError, InvalidArgumentError
+from ..errors import InvalidArgumentError
 from ..ops import debug_ops
 from ..ops._core import type_name
 from ..optimize import optimize
@@ -85,7 +85,6 @@ class ConcreteFunction:
         self._report = None
         self._single = type(output_structure) is _Slot
         self.call_count = 0
-        self._variable_refs = graph.variables.refs  # weak, as in TF: checked at each call
 
     # -- execution ----------------------------------------------------------------------------
     @property
@@ -131,9 +130,6 @@ class ConcreteFunction:
         """Run with the numpy values (or variable handles) of the argument leaves; ``leaves``
         are the arguments' tensors and variables, for the tapes that may record the call."""
         self.call_count += 1
-        for ref in self._variable_refs:
-            if ref() is None:
-                raise self._deleted_variable(ref)
         if _tape.ACTIVE and leaves is not None:
             flat = call_recorded(self, leaves, leaf_values)
             if flat is not None:
@@ -153,19 +149,6 @@ class ConcreteFunction:
         err = debug_ops.eager_error(self.name, inputs, results)
         if err is not None:
             raise err
-
-    def _deleted_variable(self, ref) -> FailedPreconditionError:
-        """TensorFlow's error for a call after a captured variable was garbage collected."""
-        name = self.graph.variables.names[self._variable_refs.index(ref)].split(":")[0]
-        return FailedPreconditionError(
-            None, None,
-            f"Could not find variable {name}. This could mean that the variable has been "
-            "deleted. In TF1, it can also mean the variable is uninitialized. Debug info: "
-            f"container=localhost, status error message=Resource localhost/{name}/"
-            f"N10tensorflow3VarE does not exist. [Op:{self.name}]\n"
-            "A tf.function keeps only a weak reference to the variables it closes over: keep "
-            "the variable referenced (for example as an attribute of an object) for as long "
-            "as the function may be called.")
 
     @filter_traceback
     def __call__(self, *args, **kwargs):
@@ -288,11 +271,21 @@ class ConcreteFunction:
 
     @property
     def variables(self) -> list:
+        """The variables the graph reads.  As in TensorFlow 2.21 the function holds them
+        weakly, but the values it captured live on with the function: a call after the last
+        Python reference to a variable went away still reads (and writes) that variable's
+        value; only this listing refuses, with TensorFlow's AssertionError."""
+        if len(self.graph.variables) != len(self.graph.variables.refs):
+            raise AssertionError(
+                "Called a function referencing variables which have been deleted. This likely "
+                "means that function-local variables were created and not referenced elsewhere "
+                "in the program. This is generally a mistake; consider storing variables in an "
+                "object attribute on first call.")
         return list(self.graph.variables)
 
     @property
     def trainable_variables(self) -> list:
-        return [v for v in self.graph.variables if v.trainable]
+        return [v for v in self.variables if v.trainable]
 
     @property
     def function_type(self):

@@ -35,8 +35,9 @@ _SYMBOLIC_BOOL = (
 
 class WeakVariables:
     """The variables a graph reads, held weakly as TensorFlow's FuncGraph holds them: a
-    function does not keep a variable alive, and calling it after the variable was deleted
-    is an error (see ``ConcreteFunction``).  Iterating yields the ones still alive."""
+    function does not keep the Python variable object alive (the captured resource lives
+    on with the function, see ``ConcreteFunction.variables``).  Iterating yields the ones
+    still alive."""
 
     __slots__ = ("refs", "names")
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from .. import dtypes as _dt
 from ..eager.context import init_scope, name_scope
 from ..eager.variables import Variable
 from ..ops import creation_ops, math_ops, random_ops, shape_ops
-from ..ops.convert import to_tensor
+from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape
 from .module import Module
 
@@ -55,6 +58,8 @@ class Layer(Module):
             name = base if n == 0 else f"{base}_{n}"
         super().__init__(name=name)
         self.trainable = trainable
+        # Keras 3's dtype policy, one dtype for weights and computation (float32 by default)
+        self._layer_dtype = _dt.as_dtype(getattr(dtype, "name", dtype) or _dt.float32)
         self.built = False
         self._inbound_nodes: list = []
         self._output_shape = None
@@ -79,19 +84,77 @@ class Layer(Module):
     non_trainable_weights = non_trainable_variables
 
     @property
+    def trainable(self) -> bool:
+        return self.__dict__.get("_trainable", True)
+
+    @trainable.setter
+    def trainable(self, value) -> None:
+        """Freezes (``False``) or unfreezes the layer and every layer inside it, as Keras 3
+        does: its weights move to ``non_trainable_weights`` and ``fit`` stops updating them
+        (after the next ``compile``; a train step already traced keeps its list of weights,
+        as in Keras).  Weights created non-trainable (BatchNormalization's moving statistics)
+        stay non-trainable when unfrozen.  Tapes still watch frozen weights, as in Keras 3."""
+        value = bool(value)
+        self.__dict__["_trainable"] = value
+        for item in self._walk(set()):
+            if isinstance(item, Layer):
+                item.__dict__["_trainable"] = value
+            elif isinstance(item, Variable):
+                item._trainable = value and item._tape_watchable
+
+    @property
     def submodules(self) -> tuple:
         return tuple(v for v in self._walk(set()) if isinstance(v, Module))
+
+    @property
+    def dtype(self) -> str:
+        """The dtype of the layer's weights, as Keras 3 names it (``'float32'``)."""
+        return self._layer_dtype.name
+
+    compute_dtype = variable_dtype = dtype
+
+    def _input_dtypes(self, count):
+        """The dtype each input leaf is cast to if it is a float (the layer's dtype)."""
+        return [self._layer_dtype] * count
+
+    def _standardize_inputs(self, inputs):
+        """Keras 3's conversion of a layer's inputs: NumPy arrays become tensors, float
+        inputs of another precision are cast to the layer's dtype (a float64 array gives a
+        float32 result), integer and other inputs keep theirs; a Python number or list in
+        the inputs is refused with Keras's ValueError."""
+        flat = _flat_inputs(inputs)
+        if not any(isinstance(x, np.ndarray | np.generic) or (
+                is_tensor(x) and x.dtype.is_floating and x.dtype is not self._layer_dtype)
+                or not (is_tensor(x) or x is None or hasattr(x, "_as_tensor"))
+                for x in flat):
+            return inputs  # the common case: tensors of the layer's dtype already
+        out = []
+        for x, dtype in zip(flat, self._input_dtypes(len(flat))):
+            if isinstance(x, np.ndarray | np.generic) or hasattr(x, "__array__") and not (
+                    is_tensor(x) or hasattr(x, "_as_tensor")):
+                x = to_tensor(np.asarray(x))
+            elif not (is_tensor(x) or x is None or hasattr(x, "_as_tensor")):
+                raise ValueError(
+                    "Only input tensors may be passed as positional arguments. The following "
+                    "argument value should be passed as a keyword argument: "
+                    f"{x} (of type {type(x)})")
+            if is_tensor(x) and x.dtype.is_floating and x.dtype is not dtype:
+                x = math_ops.cast(x, dtype)
+            out.append(x)
+        return _pack_inputs(inputs, iter(out))
 
     def build(self, input_shape):
         self.built = True
 
     def call(self, inputs, training=None):
-        return inputs
+        raise NotImplementedError(f"Layer {type(self).__name__} does not have a `call` method "
+                                  "implemented.")
 
     def add_weight(self, name=None, shape=(), initializer="zeros", trainable=True,
-                   dtype="float32"):
+                   dtype=None):
         with init_scope():  # weights are state: created once, outside any trace
             shape = [int(d) for d in shape]
+            dtype = self.dtype if dtype is None else dtype
             if callable(initializer):  # e.g. kernel_initializer=tf.random.normal
                 value = to_tensor(initializer(shape, dtype=dtype))
             elif initializer == "zeros":
@@ -107,8 +170,9 @@ class Layer(Module):
                 value = random_ops.uniform(shape, -limit, limit, dtype=dtype)
             else:
                 raise ValueError(f"Unknown initializer {initializer!r}")
-            return Variable(value, trainable=trainable and self.trainable,
-                            name=f"{self.name}/{name}")
+            variable = Variable(value, trainable=trainable, name=f"{self.name}/{name}")
+            variable._trainable = trainable and self.trainable  # a frozen layer's weight
+            return variable
 
     def __call__(self, inputs, training=None, **kwargs):
         from .functional import is_symbolic, symbolic_call
@@ -119,6 +183,7 @@ class Layer(Module):
         return self._call_eager_or_traced(inputs, kwargs)
 
     def _call_eager_or_traced(self, inputs, kwargs):
+        inputs = self._standardize_inputs(inputs)
         if not self.built:
             x = inputs if not isinstance(inputs, (list, tuple)) else inputs[0]
             self.build(TensorShape(getattr(x, "shape", None) or to_tensor(x).shape))
@@ -137,6 +202,25 @@ class Layer(Module):
 
     def count_params(self) -> int:
         return sum(math.prod(v.shape.as_list()) for v in self.variables)
+
+
+def _flat_inputs(inputs) -> list:
+    if isinstance(inputs, (list, tuple)):
+        return [leaf for x in inputs for leaf in _flat_inputs(x)]
+    if isinstance(inputs, dict):
+        return [leaf for k in sorted(inputs, key=str) for leaf in _flat_inputs(inputs[k])]
+    return [inputs]
+
+
+def _pack_inputs(inputs, leaves):
+    if isinstance(inputs, list):
+        return [_pack_inputs(x, leaves) for x in inputs]
+    if isinstance(inputs, tuple):
+        packed = [_pack_inputs(x, leaves) for x in inputs]
+        return type(inputs)(*packed) if hasattr(inputs, "_fields") else type(inputs)(packed)
+    if isinstance(inputs, dict):
+        return {k: _pack_inputs(inputs[k], leaves) for k in sorted(inputs, key=str)}
+    return next(leaves)
 
 
 def _takes_training(layer) -> bool:
@@ -170,7 +254,10 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
-        x = math_ops.matmul(to_tensor(inputs), self.kernel)
+        x = to_tensor(inputs)
+        if x.dtype is not self.kernel.dtype:  # integer inputs: Keras's matmul gives floats
+            x = math_ops.cast(x, self.kernel.dtype)
+        x = math_ops.matmul(x, self.kernel)
         if self.bias is not None:
             x = x + self.bias
         return self.activation(x)

@@ -57,6 +57,14 @@ class Model(Layer):
         out = functional._flatten(outputs)
         self._output_shape = out[0].shape if len(out) == 1 else None
 
+    def _input_dtypes(self, count):
+        """A functional model casts float inputs to its ``Input``s' dtypes, as Keras 3 does."""
+        if self._func_inputs is not None:
+            flat = functional._flatten(self._func_inputs)
+            if len(flat) == count:
+                return [t.dtype for t in flat]
+        return super()._input_dtypes(count)
+
     @property
     def layers(self):
         if self._func_inputs is not None:

@@ -6,7 +6,15 @@ DESIGN.md's table stops at layer 9, so this package is the deliberate tenth laye
 
 from __future__ import annotations
 
+import weakref
+
 from ..eager.variables import Variable
+
+# TensorFlow's deferred restoration: values a ``tf.train.Checkpoint`` restored for attributes
+# a module did not have yet (variables made on the first call, layers built later).
+# ``{module: {attribute: {checkpoint key: callback(value)}}}``, filled by
+# ``train/checkpoint.py``; setting the attribute to something other than None runs them.
+DEFERRED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class Module:
@@ -17,6 +25,17 @@ class Module:
         # tf.Module names itself after its class and does not number them (Keras layers
         # do: see Layer)
         self._name = _snake(type(self).__name__) if name is None else name
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if DEFERRED and value is not None:
+            waiting = DEFERRED.get(self)
+            if waiting and name in waiting:
+                callbacks = waiting.pop(name)
+                if not waiting:
+                    del DEFERRED[self]
+                for callback in callbacks.values():
+                    callback(value)
 
     @property
     def name(self) -> str:

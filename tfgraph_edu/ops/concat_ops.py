@@ -16,7 +16,7 @@ from . import (
     identity_ops,
     shape_ops,
 )
-from ._core import bind, define, shape_error
+from ._core import bind, define, interpreter, shape_error
 from ._rules import fmt, ints, known_ints
 
 ALL = frozenset(_dt.ALL)
@@ -156,6 +156,9 @@ def _splitv_shape(value, size_splits, axis=0, num_split=1):
         return [(TensorShape(None), value.dtype)] * num_split
     if s.rank == 0:
         raise shape_error("Shape must be at least rank 1 but is rank 0")
+    if not -s.rank <= axis < s.rank:
+        raise shape_error(f"Dimension size, given by scalar input {axis} must be in range "
+                          f"[{-s.rank}, {s.rank})")
     ax = axis % s.rank
     total = s.dims[ax]
     if sizes is not None and -1 in sizes and total is not None:
@@ -193,6 +196,16 @@ SplitV = define("SplitV", ("value", "size_splits"), _splitv_kernel, _splitv_shap
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """Splits ``value`` into equal parts or parts of given sizes along ``axis`` (``SplitV``)."""
     value = convert.to_tensor(value)
+    rank = value.shape.rank
+    if rank and not -rank <= int(axis) < rank:
+        if interpreter().executing_eagerly:  # the Split kernel's words
+            raise InvalidArgumentError(None, None, f"-input rank(-{rank}) <= split_dim < input "
+                                       f"rank ({rank}), but got {int(axis)} [Op:Split] name: "
+                                       f"{name}")
+        n = int(num_or_size_splits) if isinstance(num_or_size_splits, (int, np.integer)) else (
+            num if num is not None else len(num_or_size_splits))
+        return _as_list(bind(SplitV, (value, [0] * n), {"axis": int(axis), "num_split": n},
+                             name), n)  # the shape rule raises TF's error for the graph
     if isinstance(num_or_size_splits, (int, np.integer)) and value.shape.rank == 0:
         n = int(num_or_size_splits)
         sizes = [0] * n  # the shape rule raises TF's error for a scalar

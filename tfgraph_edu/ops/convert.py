@@ -56,6 +56,14 @@ def _infer(value):
     if isinstance(value, np.ndarray):
         if value.dtype.kind in "SU":
             return np.asarray(value.astype(bytes), dtype=object)
+        if value.dtype == object:  # TF reads an object array as strings, or refuses it
+            for v in value.flat:
+                if not isinstance(v, (str, bytes)):
+                    raise ValueError("Failed to convert a NumPy array to a Tensor (Unsupported "
+                                     f"object type {type(v).__name__}).")
+            out = np.empty(value.shape, dtype=object)
+            out.flat[:] = [_to_bytes(v) for v in value.flat]
+            return out
         if value.dtype not in _dt.NP_TO_DTYPE:
             raise TypeError(_describe(value))
         return value
@@ -185,6 +193,12 @@ def to_numpy(value, dtype=None) -> np.ndarray:
                 return np_dt.type(value)
             except OverflowError:
                 pass
+    if dtype is not None and type(value) is np.ndarray and value.dtype == object and \
+            _dt.as_dtype(dtype) is not _dt.string:  # numbers held as objects, dtype given
+        try:
+            value = np.array(value.tolist())
+        except ValueError:
+            pass  # _infer's error below
     arr = _infer(value)
     if dtype is not None:
         arr = _cast_value(arr, _dt.as_dtype(dtype), value)

@@ -4,11 +4,12 @@ ZerosLike, OnesLike, Range, OneHot (layer 1)."""
 from __future__ import annotations
 
 import builtins
+import os
 
 import numpy as np
 
 from .. import dtypes as _dt
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, OpError, ResourceExhaustedError
 from ..shapes import TensorShape
 from . import (
     concat_ops,
@@ -17,7 +18,7 @@ from . import (
     reduction_ops,
     shape_ops,
 )
-from ._core import bind, constant_value, define, shape_error
+from ._core import bind, constant_value, define, interpreter, shape_error, type_name
 from ._rules import fmt, ints, known_ints, same, vector_len
 
 I32 = _dt.int32
@@ -31,11 +32,75 @@ def _fill_shape(dims, value):
     if want is None:
         n = vector_len(dims)
         return TensorShape(None if n is None else [None] * n), value.dtype
+    if any(d < 0 for d in want):
+        raise shape_error("Fill dimensions must be >= 0")
     return TensorShape(list(want)), value.dtype
 
 
-Fill = define("Fill", ("dims", "value"),
-              lambda d, v: np.full(ints(d), v, dtype=np.asarray(v).dtype),
+def _shape_text(dims) -> str:
+    return "[" + ",".join(str(d) for d in dims) + "]"
+
+
+_MAX_ELEMENTS = 2 ** 63 - 1
+_INT32_MAX = 2 ** 31 - 1
+
+
+def _memory_bytes() -> float:
+    """The machine's memory: a tensor larger than this cannot be allocated (TF's allocator
+    reports it as ResourceExhaustedError; numpy might start and get the process killed)."""
+    try:
+        return float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return float("inf")
+
+
+_MEMORY = _memory_bytes()
+
+
+def _too_big(dims, np_dtype) -> bool:
+    n = 1
+    for d in dims:
+        n *= d
+    return n > _MAX_ELEMENTS or n * np.dtype(np_dtype).itemsize > _MEMORY
+
+
+def full(dims, value, np_dtype):
+    """``np.full`` with TensorFlow's errors (the Fill kernel's): a negative dimension or more
+    than 2**63 - 1 elements is InvalidArgumentError, more than memory holds is
+    ResourceExhaustedError - never numpy's own ValueError or MemoryError."""
+    n = 1
+    for d in dims:
+        if d < 0:
+            raise InvalidArgumentError(None, None, f"Dimension {d} must be >= 0")
+        n *= d
+    if n > _MAX_ELEMENTS:
+        raise InvalidArgumentError(None, None, f"Shape {_shape_text(dims)} would have more "
+                                   "than 2**63 - 1 elements")
+    dtype = np.dtype(np_dtype)
+    if n * dtype.itemsize <= _MEMORY:
+        try:
+            return np.full(dims, value, dtype=dtype)
+        except (MemoryError, ValueError):
+            pass
+    tf_dtype = _dt.NP_TO_DTYPE.get(dtype)
+    raise ResourceExhaustedError(
+        None, None, f"OOM when allocating tensor with shape{_shape_text(dims)} and type "
+        f"{type_name(tf_dtype) if tf_dtype is not None else dtype} on "
+        "/job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu")
+
+
+def _fill_kernel(dims, value):
+    dims, value = np.asarray(dims), np.asarray(value)
+    if dims.ndim != 1:
+        raise InvalidArgumentError(None, None, "dims must represent a vector, got shape "
+                                   f"{_shape_text(dims.shape)}")
+    if value.ndim != 0:
+        raise InvalidArgumentError(None, None, "value must represent a scalar, got shape "
+                                   f"{_shape_text(value.shape)}")
+    return full(ints(dims), value, value.dtype)
+
+
+Fill = define("Fill", ("dims", "value"), _fill_kernel,
               _fill_shape, lambda op, g: (None, reduction_ops.reduce_sum(g)),
               input_dtypes={0: I32})
 ZerosLike = define("ZerosLike", ("x",), np.zeros_like, same, lambda op, g: (None,), T=(0,))
@@ -66,7 +131,14 @@ def _filled(shape_arg, dtype, value, name):
     dims = _static_shape(shape_arg)
     if dims is not None and not any(convert.is_tensor(d) for d in np.ravel(
             np.asarray(shape_arg, dtype=object))) and not convert.is_tensor(shape_arg):
-        return convert.constant(np.full(dims, value, dtype=dtype.np_dtype), dtype, name=name)
+        if not (any(d < 0 for d in dims) or _too_big(dims, dtype.np_dtype)):
+            return convert.constant(np.full(dims, value, dtype=dtype.np_dtype), dtype, name=name)
+        if interpreter().executing_eagerly or builtins.max(dims) > _INT32_MAX:
+            try:  # raises the Fill kernel's error, as TF's eager zeros/ones do
+                full(dims, value, dtype.np_dtype)
+            except OpError as e:
+                raise type(e)(None, None, f"{e.message} [Op:Fill] name: ") from None
+        # in a graph: a Fill node, whose shape rule (or kernel, when run) raises TF's error
     value = convert.constant(value, dtype, name=f"{name}/Const" if name else "Const")
     return fill(pack_shape(shape_arg), value, name=name)
 

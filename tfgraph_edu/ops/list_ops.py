@@ -61,14 +61,35 @@ def _reserve(element_shape, num_elements, element_dtype):
                            TensorShape(None) if element_shape is None else element_shape)
 
 
-def _set_item(lst, index, item, element_dtype=None):
-    """The kernel: a new list with item ``index`` replaced (the input list is unchanged)."""
+def _set_item(lst, index, item, element_dtype=None, resize_if_index_out_of_bounds=False):
+    """The kernel: a new list with item ``index`` replaced (the input list is unchanged);
+    an index past the end grows the list only with ``resize_if_index_out_of_bounds`` (what
+    a TensorArray with ``dynamic_size=True`` writes with), as in TensorFlow."""
+    if not resize_if_index_out_of_bounds:
+        _check_in_list(lst, index)
     return _put(_owning(list(lst.items), lst.element_dtype, lst.element_shape), index, item)
+
+
+def _set_item_growing(lst, index, item):
+    return _put(_owning(list(lst.items), lst.element_dtype, lst.element_shape), index, item)
+
+
+def _set_item_fixed(lst, index, item):
+    _check_in_list(lst, index)
+    return _put(_owning(list(lst.items), lst.element_dtype, lst.element_shape), index, item)
+
+
+def _check_in_list(lst, index) -> None:
+    i = _index(index)
+    if not 0 <= i < len(lst.items):
+        raise InvalidArgumentError(None, None, f"Trying to modify element {i} in a list with "
+                                   f"{len(lst.items)} elements.")
 
 
 def set_item_in_place(lst, index, item):
     """What ``TensorListSetItem`` computes, written into ``lst`` itself and returning it: for
-    the compiled executor, where nothing reads ``lst`` again (runtime/list_ownership.py)."""
+    the compiled executor, where nothing reads ``lst`` again (runtime/list_ownership.py).
+    This one grows the list (``resize_if_index_out_of_bounds``); see the next one."""
     try:
         i = operator.index(index)
     except TypeError:
@@ -78,6 +99,21 @@ def set_item_in_place(lst, index, item):
         items[i] = item
         return lst
     return _put(lst, i, item)
+
+
+def set_item_in_place_fixed(lst, index, item):
+    """``set_item_in_place`` for a list of fixed size: an index past the end is TF's
+    InvalidArgumentError."""
+    try:
+        i = operator.index(index)
+    except TypeError:
+        i = _index(index)
+    items = lst.items
+    if 0 <= i < len(items):
+        items[i] = item
+        return lst
+    raise InvalidArgumentError(None, None, f"Trying to modify element {i} in a list with "
+                               f"{len(items)} elements.")
 
 
 def copy_list(lst) -> TensorListValue:
@@ -244,7 +280,9 @@ TensorListReserve = define(
     _list_shape, None, input_dtypes={0: _dt.int32, 1: _dt.int32})
 TensorListSetItem = define("TensorListSetItem", ("input_handle", "index", "item"), _set_item,
                            _list_shape, _set_item_grad, input_dtypes={1: _dt.int32},
-                           specialize=lambda op: (_set_item, (0, 1, 2)))
+                           specialize=lambda op: (
+                               _set_item_growing if op.attrs.get("resize_if_index_out_of_bounds")
+                               else _set_item_fixed, (0, 1, 2)))
 TensorListGetItem = define("TensorListGetItem", ("input_handle", "index"), _get_item,
                            _item_shape, _get_item_grad, input_dtypes={1: _dt.int32},
                            specialize=_get_item_special)

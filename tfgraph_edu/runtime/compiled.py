@@ -194,7 +194,9 @@ class CompiledGraph:
                 reads.append(input_names)
                 made.append(defs)
             if op_type == WRITE and id(op) in plan.in_place:
-                namespace[f"k{k}"] = list_ops.set_item_in_place
+                namespace[f"k{k}"] = (list_ops.set_item_in_place
+                                      if op.attrs.get("resize_if_index_out_of_bounds")
+                                      else list_ops.set_item_in_place_fixed)
                 texts.append(f"{pad}{defs[0]} = k{k}({', '.join(input_names)})")
                 line_ops.append(op)
             elif op_type not in _INLINE or not _INLINE[op_type](self, op, input_names, defs,

@@ -13,9 +13,14 @@ Keys follow TensorFlow's object-graph paths: attribute names from the Checkpoint
 arguments down to each variable, e.g. ``model/dense_1/w/.ATTRIBUTES/VARIABLE_VALUE``; an
 optimizer's slot for variable ``P`` is ``P/.OPTIMIZER_SLOT/optimizer/m/.ATTRIBUTES/...``.
 
-Deliberate departures: the files are JSON + sealed arrays, not TensorFlow's binary format
-(so they do not load in TensorFlow); a variable must exist when ``restore`` runs
-(TensorFlow can also defer the restore until it is created).
+Restoring before the variables exist works as TensorFlow's deferred restoration: a value
+whose variable (or module, or layer) is not there yet waits on the nearest module of its
+path, and is assigned when that attribute is set (a Keras layer building its weights on the
+first call, a ``tf.Module`` making its variable in ``__call__``); ``assert_consumed`` fails
+until then.
+
+Deliberate departure: the files are JSON + sealed arrays, not TensorFlow's binary format
+(so they do not load in TensorFlow).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import weakref
 
 import numpy as np
 
@@ -31,6 +37,7 @@ from .. import dtypes as _dt
 from ..eager.context import init_scope
 from ..eager.variables import Variable
 from ..errors import DataLossError, NotFoundError
+from ..keras import module as _module
 from ..keras.module import Module
 from ..keras.optimizers import Optimizer
 
@@ -106,22 +113,28 @@ def _collect(root):
 
 
 class _Status:
-    """What ``restore`` returns: checks of how the checkpoint matched the objects."""
+    """What ``restore`` returns: checks of how the checkpoint matched the objects.  Values
+    waiting for their variables (deferred restoration) count as unused until restored."""
 
     def __init__(self, unused_keys, unmatched_paths):
-        self._unused, self._unmatched = unused_keys, unmatched_paths
+        self._unused, self._unmatched = set(unused_keys), list(unmatched_paths)
 
     def assert_consumed(self):
-        if self._unused or self._unmatched:
-            raise AssertionError(
-                "Unresolved object in checkpoint: "
-                + ", ".join(sorted(self._unused) + sorted(self._unmatched)))
+        self.assert_existing_objects_matched()
+        if self._unused:
+            raise AssertionError("Unresolved object in checkpoint: "
+                                 + ", ".join(sorted(self._unused)))
         return self
 
     def assert_existing_objects_matched(self):
+        """Every variable of the objects has a value in the checkpoint (as in TF, the
+        Checkpoint's own ``save_counter`` too: a file made by ``write`` has none)."""
         if self._unmatched:
-            raise AssertionError("Objects not found in the checkpoint: "
-                                 + ", ".join(sorted(self._unmatched)))
+            n = len(self._unmatched)
+            raise AssertionError(
+                f"Found {n} Python objects that were not bound to checkpointed values, likely "
+                f"due to changes in the Python program. Showing {n} of {n} unmatched objects: "
+                f"[{', '.join(self._unmatched)}]")
         return self
 
     def assert_nontrivial_match(self):
@@ -290,8 +303,7 @@ class Checkpoint:
         prefix = os.fspath(save_path)
         entries = _read_index(prefix)
         arrays = _read_arrays(prefix, entries)
-        if "save_counter" + _SUFFIX in arrays:
-            self.save_counter  # noqa: B018 - create it so its value is restored
+        self.save_counter  # noqa: B018 - TF's restore makes it (restored if in the file)
         variables, optimizers, paths = _collect(self)
         by_key = {k + _SUFFIX: v for k, v in variables}
         # optimizer slots not created yet: make them for the variables we know
@@ -316,16 +328,106 @@ class Checkpoint:
         for key, var in by_key.items():
             if key not in arrays:
                 continue
-            value = arrays[key]
-            if list(value.shape) != var.shape.as_list():
-                raise ValueError(f"Received incompatible tensor with shape {value.shape} when "
-                                 f"attempting to restore variable with shape {var.shape} and "
-                                 f"name {key}.")
-            var.assign(value.astype(var.dtype.np_dtype))
+            _assign(var, arrays[key], key)
             used.add(key)
-        unused = [k for k in arrays if k not in used]
-        unmatched = [k for k in by_key if k not in arrays]
-        return _Status(unused, unmatched)
+        unmatched = [repr(v) for k, v in sorted(by_key.items()) if k not in arrays]
+        status = _Status([k for k in arrays if k not in used], unmatched)
+        _Deferred(self, arrays, status).defer_unused()
+        return status
+
+
+def _assign(var, value, key):
+    if list(value.shape) != var.shape.as_list():
+        raise ValueError(f"Received incompatible tensor with shape {value.shape} when "
+                         f"attempting to restore variable with shape {var.shape} and "
+                         f"name {key}.")
+    with init_scope():  # also when the variable is made while a tf.function traces
+        var.assign(value.astype(var.dtype.np_dtype))
+
+
+class _Deferred:
+    """TensorFlow's deferred restoration for one ``restore``: each value whose object path
+    stops at a module lacking the next attribute waits in ``module.DEFERRED`` on that
+    module and attribute; setting it (a variable, or a module or list holding the rest of
+    the path) assigns the value, and the optimizer slots saved for that variable."""
+
+    def __init__(self, checkpoint, arrays, status):
+        self.arrays, self.status = arrays, status
+        # the Checkpoint's children, to find optimizers later: modules weakly, since the
+        # waiting values are kept by module (a strong path back would keep them forever)
+        self.children = {name: weakref.ref(v) if isinstance(v, Module) else v
+                         for name, v in _children(checkpoint)}
+        self.root = checkpoint._deps.get("root")
+        if isinstance(self.root, Module):
+            self.root = weakref.ref(self.root)
+        self.slots: dict = {}  # variable path -> [(optimizer path, slot name, key)]
+        for key in list(status._unused):
+            if ".OPTIMIZER_SLOT/" not in key:
+                continue
+            var_path, rest = key[:-len(_SUFFIX)].split("/.OPTIMIZER_SLOT/", 1)
+            opt_path, _, slot = rest.rpartition("/")
+            self.slots.setdefault(var_path, []).append((opt_path, slot, key))
+
+    def _child(self, name):
+        value = self.children.get(name)
+        return value() if isinstance(value, weakref.ref) else value
+
+    def defer_unused(self):
+        root = self.root() if isinstance(self.root, weakref.ref) else None
+        for key in sorted(self.status._unused):
+            if ".OPTIMIZER_SLOT/" in key or not key.endswith(_SUFFIX):
+                continue
+            parts = key[:-len(_SUFFIX)].split("/")
+            if parts[0] in self.children:
+                self.attach(self._child(parts[0]), parts[1:], key)
+            elif root is not None:
+                self.attach(root, parts, key)
+
+    def attach(self, obj, parts, key):
+        """Follow ``parts`` from ``obj``: assign at a variable, wait at a missing attribute."""
+        for i, part in enumerate(parts):
+            if isinstance(obj, Module):
+                if vars(obj).get(part) is None:
+                    rest = parts[i + 1:]
+                    waiting = _module.DEFERRED.setdefault(obj, {}).setdefault(part, {})
+                    waiting[key] = lambda value, rest=rest: self.attach(value, rest, key)
+                    return
+                obj = vars(obj)[part]
+            elif isinstance(obj, Optimizer) and parts[i:] == ["iter"]:
+                if obj.iterations is None:
+                    with init_scope():
+                        obj.iterations = Variable(0, trainable=False, name="iterations")
+                obj = obj.iterations
+                break
+            elif isinstance(obj, (list, tuple)) and part.isdigit() and int(part) < len(obj):
+                obj = obj[int(part)]
+            elif isinstance(obj, dict) and any(str(k) == part for k in obj):
+                obj = next(v for k, v in obj.items() if str(k) == part)
+            else:
+                return  # nothing to wait on: the value stays unused
+        if not isinstance(obj, Variable) or key not in self.status._unused:
+            return
+        _assign(obj, self.arrays[key], key)
+        self.status._unused.discard(key)
+        for opt_path, slot, slot_key in self.slots.get(key[:-len(_SUFFIX)], ()):
+            opt = self.lookup(opt_path.split("/"))  # the optimizer may have come later too
+            if isinstance(opt, Optimizer) and slot_key in self.status._unused:
+                _assign(opt._slot(obj, slot), self.arrays[slot_key], slot_key)
+                self.status._unused.discard(slot_key)
+
+    def lookup(self, parts):
+        """The object at ``parts`` from the checkpoint now, or None."""
+        obj = self._child(parts[0])
+        for part in parts[1:]:
+            if isinstance(obj, Module):
+                obj = vars(obj).get(part)
+            elif isinstance(obj, (list, tuple)) and part.isdigit() and int(part) < len(obj):
+                obj = obj[int(part)]
+            elif isinstance(obj, dict):
+                obj = next((v for k, v in obj.items() if str(k) == part), None)
+            else:
+                return None
+        return obj
 
 
 def _walk_vars(root):
