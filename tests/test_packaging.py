@@ -6,6 +6,7 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -82,3 +83,34 @@ def test_wheel_ships_package_and_widgets(tmp_path):
             "tfgraph_edu/_widgets/trace_explorer.js", "tfgraph_edu/_widgets/timing_chart.js"} \
         <= set(names)
     assert not any(n.startswith("tests/") for n in names)
+
+
+def _apache_license(text: str) -> bool:
+    return (text.lstrip().startswith("Apache License\n                           Version 2.0")
+            and "TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION" in text
+            and "END OF TERMS AND CONDITIONS" in text)
+
+
+def test_the_license_declared_is_the_license_file():
+    assert PYPROJECT["project"]["license"] == "Apache-2.0"
+    assert PYPROJECT["project"]["license-files"] == ["LICENSE"]
+    assert _apache_license((ROOT / "LICENSE").read_text())
+
+
+@pytest.mark.slow
+def test_wheel_and_sdist_carry_the_license(tmp_path):
+    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps",
+                    "--no-build-isolation", "-q", "-w", str(tmp_path)], check=True)
+    wheel = zipfile.ZipFile(next(tmp_path.glob("tfgraph_edu-*.whl")))
+    assert "tfgraph_edu-0.1.0.dist-info/licenses/LICENSE" in wheel.namelist()
+    assert _apache_license(wheel.read("tfgraph_edu-0.1.0.dist-info/licenses/LICENSE").decode())
+    metadata = wheel.read("tfgraph_edu-0.1.0.dist-info/METADATA").decode()
+    assert "License-Expression: Apache-2.0" in metadata.splitlines()
+    assert "License-File: LICENSE" in metadata.splitlines()
+    # the sdist through the same build backend, offline (no isolated build environment)
+    name = subprocess.run([sys.executable, "-c", "import sys; from hatchling.build import "
+                           "build_sdist; print(build_sdist(sys.argv[1]))", str(tmp_path)],
+                          cwd=ROOT, check=True, capture_output=True, text=True).stdout.split()[-1]
+    with tarfile.open(tmp_path / name) as sdist:
+        member = sdist.extractfile("tfgraph_edu-0.1.0/LICENSE")
+        assert member is not None and _apache_license(member.read().decode())
