@@ -43,6 +43,7 @@ def test_extras_hold_the_tools():
     assert {"ipython", "ipywidgets", "anywidget", "graphviz"} <= {_name(r) for r in
                                                                   extras["jupyter"]}
     assert {"pytest", "hypothesis", "nbval", "ruff", "mypy"} <= {_name(r) for r in extras["dev"]}
+    assert "tfgraph_edu[jupyter,onnx]" in extras["dev"]
 
 
 def test_binder_pins_every_jupyter_requirement():
@@ -53,6 +54,31 @@ def test_binder_pins_every_jupyter_requirement():
     assert jupyter | {"numpy"} <= pinned
     assert "graphviz" in (ROOT / "binder" / "apt.txt").read_text().split()
     assert os.access(ROOT / "binder" / "postBuild", os.X_OK)
+
+
+def test_binder_installs_the_package_offline():
+    lines = [ln for ln in (ROOT / "binder" / "requirements.txt").read_text().splitlines() if ln]
+    names = [_name(ln) for ln in lines]
+    assert len(names) == len(set(names)), "a package listed twice"
+    # postBuild builds the package with the backend requirements.txt installed: no download
+    commands = [ln for ln in (ROOT / "binder" / "postBuild").read_text().splitlines()
+                if ln.startswith("pip ")]
+    assert commands == ["pip install --no-deps --no-build-isolation --no-index ."]
+    backend = PYPROJECT["build-system"]["requires"]
+    assert [_name(r) for r in backend] == ["hatchling"]
+    pinned = dict(ln.split("==") for ln in lines)
+    floor = backend[0].split(">=")[1]
+    assert _version(pinned["hatchling"]) >= _version(floor)
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split("."))
+
+
+def test_onnx_extra_runs_the_exported_model_too():
+    # README: tfgraph_edu.onnx.export "for onnxruntime (pip install 'tfgraph_edu[onnx]')"
+    extra = PYPROJECT["project"]["optional-dependencies"]["onnx"]
+    assert {_name(r) for r in extra} == {"onnx", "onnxruntime"}
 
 
 def test_ci_runs_make_test_and_nothing_else():
