@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup graphviz browser lab test bench bench-tf check-tf clean
+.PHONY: setup graphviz browser lab test test-versions bench bench-tf check-tf clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -101,5 +101,30 @@ check-tf:
 	.venv-tf/bin/python -m pip install --quiet tensorflow-cpu jax hypothesis -e .
 	PYTHONPATH=$(CURDIR) .venv-tf/bin/python benchmarks/against_tf/differential.py $(ARGS)
 
+# The ends of what pyproject.toml declares, each in its own cached venv (.venv-3.10, .venv-3.13)
+# made from the project's files: the oldest Python with the lowest numpy declared (the rest
+# as pip resolves it for that Python), and the newest Python with the newest numpy (upgraded on
+# every run, so the check follows new releases).
+NUMPY_FLOOR := $(shell sed -n 's/.*"numpy>=\([0-9.]*\)".*/\1/p' pyproject.toml)
+FLOOR_PY := 3.10
+NEWEST_PY := 3.13
+PYENV_ROOT ?= $(HOME)/.pyenv
+
+.venv-%/.installed: pyproject.toml
+	@py=""; for c in python$* $(PYENV_ROOT)/versions/$*.*/bin/python$*; do \
+	  if $$c -c "" >/dev/null 2>&1; then py=$$c; break; fi; done; \
+	if [ -z "$$py" ]; then echo "Python $* is missing: install it (e.g. 'pyenv install $*'), then run 'make test-versions' again."; exit 1; fi; \
+	test -x .venv-$*/bin/python || $$py -m venv .venv-$*
+	.venv-$*/bin/python -m pip install --quiet --upgrade pip
+	.venv-$*/bin/python -m pip install --quiet -e '.[dev]' \
+	  $(if $(filter $(FLOOR_PY),$*),numpy==$(NUMPY_FLOOR),)
+	@touch $@
+
+test-versions: .venv-$(FLOOR_PY)/.installed .venv-$(NEWEST_PY)/.installed graphviz browser
+	.venv-$(NEWEST_PY)/bin/python -m pip install --quiet --upgrade numpy
+	@for v in $(FLOOR_PY) $(NEWEST_PY); do \
+	  echo "== Python $$v, numpy $$(.venv-$$v/bin/python -c 'import numpy; print(numpy.__version__)')"; \
+	  .venv-$$v/bin/python -m pytest || exit 1; done
+
 clean:
-	rm -rf $(VENV) .venv-tf .classroom .pytest_cache .ruff_cache .mypy_cache .hypothesis build dist *.egg-info
+	rm -rf $(VENV) .venv-tf .venv-3.* .classroom .pytest_cache .ruff_cache .mypy_cache .hypothesis build dist *.egg-info

@@ -56,6 +56,21 @@ def test_binder_pins_every_jupyter_requirement():
     assert os.access(ROOT / "binder" / "postBuild", os.X_OK)
 
 
+def test_declared_pythons_are_the_checked_ones():
+    # make test-versions runs the suite on FLOOR_PY and NEWEST_PY: the ends of requires-python
+    makefile = (ROOT / "Makefile").read_text()
+    floor = re.search(r"^FLOOR_PY := (\S+)$", makefile, re.M).group(1)
+    newest = re.search(r"^NEWEST_PY := (\S+)$", makefile, re.M).group(1)
+    minor = int(newest.split(".")[1])
+    assert PYPROJECT["project"]["requires-python"] == f">={floor},<3.{minor + 1}"
+    classifiers = [c for c in PYPROJECT["project"]["classifiers"]
+                   if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]
+    assert classifiers == [f"Programming Language :: Python :: 3.{m}"
+                           for m in range(int(floor.split(".")[1]), minor + 1)]
+    # the floor venv installs the lowest numpy declared
+    assert re.search(r'^NUMPY_FLOOR := .*"numpy>=', makefile, re.M)
+
+
 def test_binder_installs_the_package_offline():
     lines = [ln for ln in (ROOT / "binder" / "requirements.txt").read_text().splitlines() if ln]
     names = [_name(ln) for ln in lines]
@@ -81,13 +96,13 @@ def test_onnx_extra_runs_the_exported_model_too():
     assert {_name(r) for r in extra} == {"onnx", "onnxruntime"}
 
 
-def test_ci_runs_make_test_and_nothing_else():
+def test_ci_runs_make_test_then_the_version_checks():
     script = ROOT / ".ci" / "run"
     assert os.access(script, os.X_OK)
     commands = [ln.strip() for ln in script.read_text().splitlines()
                 if ln.strip() and not ln.startswith("#")]
     commands = [c for c in commands if not c.startswith(("set ", "cd "))]
-    assert commands == ["exec make test"]
+    assert commands == ["make test", "exec make test-versions"]
 
 
 def test_readme_gives_the_two_commands():
