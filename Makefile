@@ -120,11 +120,20 @@ PYENV_ROOT ?= $(HOME)/.pyenv
 	  $(if $(filter $(FLOOR_PY),$*),numpy==$(NUMPY_FLOOR),)
 	@touch $@
 
+# Left unchecked on the floor: tutorial 7's plot. Its stored SVG is matplotlib 3.11's;
+# matplotlib 3.10, the last for Python 3.10, writes the same plot with other glyph ids,
+# text positions and version line (not a float's last bits).
+FLOOR_SKIP := $(foreach lang,en zh-Hant zh-Hans,--deselect "notebooks/$(lang)/07_training_loop.ipynb::Cell 2")
+
 test-versions: .venv-$(FLOOR_PY)/.installed .venv-$(NEWEST_PY)/.installed graphviz browser
 	.venv-$(NEWEST_PY)/bin/python -m pip install --quiet --upgrade numpy
-	@for v in $(FLOOR_PY) $(NEWEST_PY); do \
-	  echo "== Python $$v, numpy $$(.venv-$$v/bin/python -c 'import numpy; print(numpy.__version__)')"; \
-	  .venv-$$v/bin/python -m pytest || exit 1; done
+	@failed=""; \
+	for v in $(FLOOR_PY) $(NEWEST_PY); do \
+	  .venv-$$v/bin/python -c 'import sys, numpy; print(f"== Python {sys.version.split()[0]}, numpy {numpy.__version__}")'; \
+	  if [ $$v = $(FLOOR_PY) ]; then set -- $(FLOOR_SKIP); else set --; fi; \
+	  .venv-$$v/bin/python -m pytest "$$@" || failed="$$failed $$v"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make test-versions: the suite failed on Python$$failed"; exit 1; fi
 
 clean:
 	rm -rf $(VENV) .venv-tf .venv-3.* .classroom .pytest_cache .ruff_cache .mypy_cache .hypothesis build dist *.egg-info
