@@ -14,7 +14,9 @@ the text TensorFlow's ``to_code`` gave for the guides' examples
 (tests/autograph/test_to_code_golden.py) and which every supported version parses. One
 more point follows the same rule: ``a[*b]`` (3.11+ syntax) is printed ``a[(*b,)]``.
 What only a newer Python can parse (``except*``, ``type X = ...``) can only come from
-source that this Python parsed, so it is printed as the running version prints it.
+source that this Python parsed, so it is printed as the running version prints it. String
+literals are Python's ``repr``: a character newer than the running Python's Unicode
+database (e.g. U+9FFF before 3.11) is printed escaped, as that Python's ``repr`` does.
 """
 
 from __future__ import annotations
