@@ -124,13 +124,17 @@ PYENV_ROOT ?= $(HOME)/.pyenv
 # matplotlib 3.10, the last for Python 3.10, writes the same plot with other glyph ids,
 # text positions and version line (not a float's last bits).
 FLOOR_SKIP := $(foreach lang,en zh-Hant zh-Hans,--deselect "notebooks/$(lang)/07_training_loop.ipynb::Cell 2")
+# Left out on the newest: the browser tests (3-4 minutes). Its Jupyter stack (JupyterLab,
+# ipywidgets, anywidget, IPython 9) is the one `make test` drives in Chromium already; the
+# floor's differs (IPython 8), so they run there.
+NEWEST_SKIP := -m "not browser"
 
 test-versions: .venv-$(FLOOR_PY)/.installed .venv-$(NEWEST_PY)/.installed graphviz browser
 	.venv-$(NEWEST_PY)/bin/python -m pip install --quiet --upgrade numpy
 	@failed=""; \
 	for v in $(FLOOR_PY) $(NEWEST_PY); do \
 	  .venv-$$v/bin/python -c 'import sys, numpy; print(f"== Python {sys.version.split()[0]}, numpy {numpy.__version__}")'; \
-	  if [ $$v = $(FLOOR_PY) ]; then set -- $(FLOOR_SKIP); else set --; fi; \
+	  if [ $$v = $(FLOOR_PY) ]; then set -- $(FLOOR_SKIP); else set -- $(NEWEST_SKIP); fi; \
 	  .venv-$$v/bin/python -m pytest "$$@" || failed="$$failed $$v"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "make test-versions: the suite failed on Python$$failed"; exit 1; fi
