@@ -119,3 +119,18 @@ def test_very_large_graphs_compile_in_parts(monkeypatch):
     finally:
         from tfgraph_edu.optimize import options
         options._options.pop("disable_meta_optimizer", None)
+
+
+def test_compiled_mean_of_float32_is_float32_with_any_numpy():
+    # the fast path divides the sum by the count; numpy 1.x made float32 scalar / int a float64
+    x = np.arange(12, dtype=np.float32).reshape(3, 4) / np.float32(7)
+
+    @tf.function
+    def means(t):
+        return tf.reduce_mean(t), tf.reduce_mean(t, axis=0), tf.reduce_mean(t, axis=1,
+                                                                             keepdims=True)
+
+    for got, want in zip(means(tf.constant(x)), (np.mean(x), np.mean(x, axis=0),
+                                                  np.mean(x, axis=1, keepdims=True))):
+        assert got.numpy().dtype == np.float32
+        np.testing.assert_array_equal(got.numpy(), want)

@@ -21,6 +21,7 @@ import weakref
 
 from ..tracing.graph_builder import GENERATED_SOURCES
 from . import analysis, operators, pipeline, templates
+from .unparse import unparse
 
 _log = logging.getLogger("tensorflow")
 _CACHE: dict = {}  # code object -> Converted
@@ -244,7 +245,7 @@ def _convert(fn) -> Converted:
     factory.body = [node, factory.body[1]]
     module = ast.Module(body=[factory], type_ignores=[])
     ast.fix_missing_locations(module)
-    generated = ast.unparse(module)
+    generated = unparse(module)
     gen_filename = f"<autograph {fn.__qualname__} from {filename}:{first_line}>"
     line_map = _line_map(module, generated, filename, fn.__name__)
     linecache.cache[gen_filename] = (len(generated), None, generated.splitlines(True),
@@ -253,7 +254,7 @@ def _convert(fn) -> Converted:
     namespace: dict = {}
     exec(compile(generated, gen_filename, "exec"), namespace)  # noqa: S102 - generated from code
     inner = namespace["ag__factory"](operators, *[None] * len(freevars))
-    code_source = textwrap.dedent(ast.unparse(node))
+    code_source = textwrap.dedent(unparse(node))
     entry = Converted(fn, generated, code_source, gen_filename, inner,
                       time.perf_counter() - start_time)
     wrapped = ast.Module(body=[node], type_ignores=[])

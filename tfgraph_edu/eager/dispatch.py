@@ -12,7 +12,7 @@ from .. import dtypes as _dt
 from ..errors import InvalidArgumentError, OpError
 from ..ops import _core, debug_ops
 from ..ops._core import type_name
-from ..ops.convert import is_tensor, target_dtypes, to_numpy
+from ..ops.convert import INT_BOUNDS, is_tensor, target_dtypes, to_numpy
 from . import tape as _tape
 from .tensor import EagerTensor
 
@@ -156,10 +156,11 @@ def _scalar_like(value, np_dtype):
     if t is not None:
         return t
     kind = np_dtype.kind
-    if kind == "f" or (value.__class__ is int and kind in "iu"):
+    if kind == "f" or (value.__class__ is int and kind in "iu"
+                       and INT_BOUNDS[np_dtype][0] <= value <= INT_BOUNDS[np_dtype][1]):
         try:
             t = _wrap(np_dtype.type(value))
-        except OverflowError:
+        except OverflowError:  # an int too big for a float
             return None
         if value and value == value and len(_SCALARS) < 4096:
             _SCALARS[key] = t

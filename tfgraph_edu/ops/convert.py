@@ -183,15 +183,24 @@ def _cast_value(arr: np.ndarray, dtype, original):
     raise TypeError(f"Cannot convert {original!r} to EagerTensor of dtype {dtype.name}")
 
 
+# The range of each integer dtype. A Python int outside it is refused here, not left to
+# numpy: numpy 2 raises OverflowError for np.int32(2 ** 40), numpy 1.x wraps it around.
+INT_BOUNDS = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
+              for t in (np.int8, np.int16, np.int32, np.int64,
+                        np.uint8, np.uint16, np.uint32, np.uint64)}
+
+
 def to_numpy(value, dtype=None) -> np.ndarray:
     """``value`` as a numpy array by TF's conversion rules, optionally cast to ``dtype``."""
     t = type(value)
     if dtype is not None and (t is float or t is int):  # fast path: scalar into a known dtype
         np_dt = getattr(dtype, "np_dtype", None)
-        if np_dt is not None and (np_dt.kind == "f" or (t is int and np_dt.kind in "iu")):
+        if np_dt is not None and (np_dt.kind == "f" or (
+                t is int and np_dt.kind in "iu"
+                and INT_BOUNDS[np_dt][0] <= value <= INT_BOUNDS[np_dt][1])):
             try:
                 return np_dt.type(value)
-            except OverflowError:
+            except OverflowError:  # an int too big for a float
                 pass
     if dtype is not None and type(value) is np.ndarray and value.dtype == object and \
             _dt.as_dtype(dtype) is not _dt.string:  # numbers held as objects, dtype given

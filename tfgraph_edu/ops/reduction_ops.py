@@ -174,6 +174,8 @@ def _mean_special(op):
         return None  # the general kernel: 0/0 is NaN, as in TF
     keep = bool(op.attrs.get("keep_dims", False))
     add = np.add.reduce
+    # the count in the input's dtype: numpy 1.x turns float32 scalar / int into float64
+    count = x.dtype.as_numpy_dtype(count)
     return (lambda v: add(v, axis=ax, keepdims=keep) / count), (0,)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 
+from ..unparse import unparse
+
 
 class _Ternaries(ast.NodeTransformer):
     def visit_FunctionDef(self, node):
@@ -18,7 +20,7 @@ class _Ternaries(ast.NodeTransformer):
                                defaults=[]), body=body)
         new = ast.Call(func=ast.parse("ag__.if_exp", mode="eval").body,
                        args=[node.test, lam(node.body), lam(node.orelse),
-                             ast.Constant(ast.unparse(node.test))], keywords=[])
+                             ast.Constant(unparse(node.test))], keywords=[])
         return ast.copy_location(new, node)
 
 
