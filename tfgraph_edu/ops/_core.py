@@ -227,10 +227,19 @@ except (ImportError, AttributeError):  # pragma: no cover - other numpy versions
 def ignoring_float_errors(fn: Callable, nargs: int | None = None) -> Callable:
     """``fn`` run with numpy's floating-point warnings off (inf/nan results, as in TF);
     ``nargs`` (1 or 2) makes a wrapper for exactly that many positional arguments."""
-    if _np_errors is None:  # pragma: no cover
-        def kernel(*args, **kw):
-            with np.errstate(all="ignore"):
-                return fn(*args, **kw)
+    if _np_errors is None:  # pragma: no cover - numpy before 2.x: errstate, same signatures
+        if nargs == 1:
+            def kernel(x):
+                with np.errstate(all="ignore"):
+                    return fn(x)
+        elif nargs == 2:
+            def kernel(x, y):
+                with np.errstate(all="ignore"):
+                    return fn(x, y)
+        else:
+            def kernel(*args, **kw):
+                with np.errstate(all="ignore"):
+                    return fn(*args, **kw)
         return kernel
     set_errors, reset_errors = _np_errors.set, _np_errors.reset
     if nargs == 1:
