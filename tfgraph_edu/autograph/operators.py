@@ -196,11 +196,11 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
             a = b
         elif _PROBING[0] and isinstance(b, UndefinedReturnValue):
             b = a
-        if a is b or _same_python_value(a, b) or (
+        if ((a is b or _same_python_value(a, b)) and not _python_number(a)) or (
                 isinstance(a, Undefined) and isinstance(b, Undefined)):
             merged[i] = a
             continue
-        outs_idx.append(i)
+        outs_idx.append(i)  # as in TF, a Python number (even one equal in both) leaves as a tensor
     if not outs_idx:
         # nothing flows out; still build the If when a branch has side effects
         if not (subgraphs[0].stateful or subgraphs[1].stateful):
@@ -226,6 +226,10 @@ def _flat_names(structure, names) -> list[str]:
     for value, name in zip(structure, names):
         out += [name] * len(cf.flatten([value]))
     return out
+
+
+def _python_number(v) -> bool:
+    return isinstance(v, (bool, int, float, np.generic)) and not is_tensor(v)
 
 
 def _same_python_value(a, b) -> bool:
@@ -296,9 +300,10 @@ def _py_loop_guard(first_check, body, test, iterations=None):
         c = test()
         if _symbolic(c):
             raise NotImplementedError(
-                "A Python `while` loop became a loop on a tensor condition after it started "
-                "(the condition was a Python value first). Make the condition a tensor from the "
-                "start, e.g. with tf.constant, so the loop is a TF loop.")
+                "The condition of while loop started as non-Tensor, then changed to Tensor (a "
+                "Python `while` loop whose condition, or a break or return in it, came to depend "
+                "on a tensor after it started). Make the condition a tensor from the start, "
+                "e.g. with tf.constant, so the loop is a TF loop.")
         keep = bool(c)
 
 
