@@ -115,3 +115,132 @@ def test_equal_python_values_leave_a_tensor_if_as_tensors():
 
     assert int(f(tf.constant(1))) == 3  # TF: 3
     assert seen == [(True, True)]
+
+
+# -- shapes of loop variables in a tensor while -----------------------------------------------------
+def shape_of_a_variable_first_set_in_the_loop(n):
+    i = tf.constant(0)
+    while i < n:
+        v = tf.zeros([1, n - 1, 2])
+        i += 1
+    return tf.shape(v)
+
+
+def shape_read_in_the_loop(n):
+    i = tf.constant(0)
+    while i < n:
+        v = tf.zeros([1, n - 1, 2])
+        w = v * 2.0
+        i += 1
+    return tf.shape(w)
+
+
+def shape_of_an_unchanged_variable(n):
+    v = tf.zeros([1, 0, 2])
+    i = tf.constant(0)
+    s = tf.zeros([3], tf.int32)
+    while i < n:
+        s = tf.shape(v)
+        i += 1
+    return s
+
+
+@pytest.mark.parametrize("fn", [shape_of_a_variable_first_set_in_the_loop, shape_read_in_the_loop,
+                                shape_of_an_unchanged_variable])
+def test_tf_shape_of_a_loop_variable(fn):
+    # TF 2.21 gives [1 0 2] for all three (tfgraph_edu gave [0 0 0] for the first two: the
+    # shape of the made-up zero that starts a variable first set in the loop)
+    assert tf.function(fn)(tf.constant(1)).numpy().tolist() == [1, 0, 2]
+
+
+def reshape_in_a_loop(n):
+    v = tf.zeros([1, 2, 3])
+    i = tf.constant(0)
+    while i < n:
+        v = tf.reshape(v, [1, n * 3, 2])
+        i += 1
+    return tf.shape(v)
+
+
+def slice_in_a_loop(n):
+    v = tf.zeros([1])
+    i = tf.constant(0)
+    while i < n:
+        v = v[:n]
+        i += 1
+    return tf.shape(v)
+
+
+def known_dim_becomes_unknown(n):
+    v = tf.zeros([1, 0, 2])
+    i = tf.constant(0)
+    s = tf.zeros([3], tf.int32)
+    while i < n:
+        s = tf.shape(v)
+        v = tf.zeros([1, n - 2, 2])
+        i += 1
+    return s
+
+
+@pytest.mark.parametrize("fn,before,after", [
+    # TF 2.21: "'v' has shape (1, 2, 3) before the loop, but shape (1, 3, 2) after one
+    # iteration. Use tf.autograph.experimental.set_loop_options to set shape invariants."
+    (reshape_in_a_loop, "(1, 2, 3)", "(1, 3, 2)"),
+    # TF 2.21: "'v' has shape (1,) before the loop, but shape (None,) after one iteration. ..."
+    (slice_in_a_loop, "(1,)", "(None,)"),
+    # TF 2.21: "'v' has shape (1, 0, 2) before the loop, but shape (1, None, 2) after one ..."
+    (known_dim_becomes_unknown, "(1, 0, 2)", "(1, None, 2)"),
+])
+def test_a_loop_variable_whose_shape_changes_needs_an_invariant(fn, before, after):
+    # tfgraph_edu answered [1 2 3], [1] and [1 0 2] before: the shape from before the loop
+    with pytest.raises(ValueError) as info:
+        tf.function(fn)(tf.constant(1))
+    msg = str(info.value)
+    assert f"'v' has shape {before} before the loop, but shape {after} after one" in msg
+    assert "set_loop_options" in msg and "while i < n" in msg  # the fix and the user's line
+
+
+def grows_with_an_invariant(n):
+    v = tf.zeros([1, 2])
+    i = tf.constant(0)
+    while i < n:
+        tf.autograph.experimental.set_loop_options(
+            shape_invariants=[(v, tf.TensorShape([None, 2]))])
+        v = tf.concat([v, v], 0)
+        i += 1
+    return tf.shape(v)
+
+
+def breaks_its_invariant(n):
+    v = tf.zeros([1, 2])
+    i = tf.constant(0)
+    while i < n:
+        tf.autograph.experimental.set_loop_options(
+            shape_invariants=[(v, tf.TensorShape([None, 2]))])
+        v = tf.concat([v, v], 1)
+        i += 1
+    return tf.shape(v)
+
+
+def test_shape_invariants_allow_and_refuse():
+    # TF 2.21: [4 2]
+    assert tf.function(grows_with_an_invariant)(tf.constant(2)).numpy().tolist() == [4, 2]
+    # TF 2.21: "'v' has shape (None, 4) after one iteration, which does not conform with the
+    # shape invariant (None, 2)."
+    with pytest.raises(ValueError, match=r"'v' has shape \(None, 4\) after one iteration, which "
+                                         r"does not conform with the shape invariant \(None, 2\)"):
+        tf.function(breaks_its_invariant)(tf.constant(2))
+
+
+def test_tf_while_loop_refuses_a_less_specific_shape():
+    # TF 2.21: "Input tensor `zeros:0` enters the loop with shape (1,), but has shape (None,)
+    # after one iteration. To allow the shape to vary across iterations, use the
+    # `shape_invariants` argument of tf.while_loop to specify a less-specific shape."
+    @tf.function
+    def f(n):
+        return tf.while_loop(lambda i, v: i < n, lambda i, v: (i + 1, v[:n]),
+                             [0, tf.zeros([1])])
+
+    with pytest.raises(ValueError, match=r"enters the loop with shape \(1,\), but has shape "
+                                         r"\(None,\) after one iteration"):
+        f(tf.constant(1))

@@ -318,8 +318,8 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
     builder = building_graph()
     init = list(get_state())
     undefined = [i for i, v in enumerate(init) if isinstance(v, (Undefined, UndefinedReturnValue))]
-    init, unchanged = _initialise_undefined(init, body, get_state, set_state, symbol_names,
-                                            builder)
+    init, unchanged, probed = _initialise_undefined(init, body, get_state, set_state,
+                                                    symbol_names, builder)
     # names only the body defines hold a made-up zero until the first iteration: as in TF,
     # a loop that runs zero times must not hand that zero on (a runtime error instead)
     iterates = set((opts or {}).get("iterate_names", "").replace(" ", "").split(","))
@@ -340,6 +340,7 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
             full_set(tuple(merged[i] for i in range(len(merged))))
         symbol_names = tuple(symbol_names[i] for i in carried)
         init = [init[i] for i in carried]
+        probed = {carried.index(i): v for i, v in probed.items() if i in carried}
     for name, v in zip(symbol_names, init):
         if v is None:
             raise ValueError(f"'{name}' is not allowed to be None before the loop. Give it a "
@@ -350,6 +351,15 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
         for v in cf.flatten(init):
             tensors.append(v if isinstance(v, Tensor) else to_tensor(v))
     invariants = _shape_invariants((opts or {}).get("shape_invariants"), cf.flatten(init))
+    if probed:  # as TF: a made-up initial value's invariant is the shape the body gives it
+        given = invariants or [None] * len(tensors)
+        invariants, k = [], 0
+        for i, v in enumerate(init):
+            flat = cf.flatten([v])
+            shapes = probed.get(i, [None] * len(flat))
+            invariants += [g if g is not None else p for g, p in
+                           zip(given[k:k + len(flat)], shapes)]
+            k += len(flat)
 
     n = len(tensors)
     if first_set:  # an iteration count rides along as one more loop variable
@@ -422,7 +432,7 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
     them (traced once in a scratch graph); a variable the body reads first is an error."""
     missing = [i for i, v in enumerate(init) if isinstance(v, (Undefined, UndefinedReturnValue))]
     if not missing:
-        return init, set()
+        return init, set(), {}
     probe = cf.Subgraph(builder, "loop_probe")
     # Python numbers become tensors in the loop, so the probe sees them as tensors too (a
     # Python condition on them would hide what a tensor condition's branches assign)
@@ -448,6 +458,7 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
     set_state(tuple(init))
     out = list(init)
     unchanged: set[int] = set()
+    probed: dict[int, list] = {}
     if any(symbol_names[i] == "retval_" and not isinstance(after[i], UndefinedReturnValue)
            for i in missing):
         # TF 2.21 refuses a return inside a tensor loop (the return value has no value to
@@ -471,7 +482,8 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
                 raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. "
                                  f"{_DEFINE_FIX}")
             out[i] = cf.pack_as(v, [_zeros_like_value(x) for x in cf.flatten(v)])
-    return out, unchanged
+            probed[i] = [x.shape if isinstance(x, Tensor) else None for x in cf.flatten(v)]
+    return out, unchanged, probed
 
 
 _RETURN_IN_LOOP = (

@@ -18,20 +18,19 @@ from . import (
     shape_ops,
 )
 from ._core import bind, constant_value, define, shape_error
-from ._rules import fmt, ints, known_ints, same, vector_len
+from ._rules import fmt, ints, known_ints, partial_ints, same, vector_len
 
 I32 = _dt.int32
 
 
 # -- Fill, zeros, ones ----------------------------------------------------------------------------
 def _fill_shape(dims, value):
-    want = known_ints(dims)
+    want = partial_ints(dims)
     if value.shape.rank not in (None, 0):
         raise shape_error(f"value must be a scalar, got shape {fmt(value.shape)}")
     if want is None:
-        n = vector_len(dims)
-        return TensorShape(None if n is None else [None] * n), value.dtype
-    return TensorShape(list(want)), value.dtype
+        return TensorShape(None), value.dtype
+    return TensorShape([d if d is None or d >= 0 else None for d in want]), value.dtype
 
 
 Fill = define("Fill", ("dims", "value"),
