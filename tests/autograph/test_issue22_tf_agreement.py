@@ -117,7 +117,7 @@ def test_equal_python_values_leave_a_tensor_if_as_tensors():
     assert seen == [(True, True)]
 
 
-# -- shapes of loop variables in a tensor while -----------------------------------------------------
+# -- shapes of loop variables in a tensor while ------------------------------------------------
 def shape_of_a_variable_first_set_in_the_loop(n):
     i = tf.constant(0)
     while i < n:

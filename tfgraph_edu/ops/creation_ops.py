@@ -18,7 +18,7 @@ from . import (
     shape_ops,
 )
 from ._core import bind, constant_value, define, shape_error
-from ._rules import fmt, ints, known_ints, partial_ints, same, vector_len
+from ._rules import fmt, ints, known_ints, partial_ints, same
 
 I32 = _dt.int32
 
