@@ -244,3 +244,43 @@ def test_tf_while_loop_refuses_a_less_specific_shape():
     with pytest.raises(ValueError, match=r"enters the loop with shape \(1,\), but has shape "
                                          r"\(None,\) after one iteration"):
         f(tf.constant(1))
+
+
+# -- print under Feature.BUILTIN_FUNCTIONS
+def test_print_under_builtin_functions_prints_values_at_each_call(capsys):
+    opts = tf.autograph.experimental.Feature.BUILTIN_FUNCTIONS
+
+    @tf.function(experimental_autograph_options=opts)
+    def f(x):
+        print("x is", x, 3)
+        print(x + 1)
+        print("plain", 5, sep="-", end="!\n")
+        return x * 2
+
+    assert int(f(tf.constant(1))) == 2
+    assert int(f(tf.constant(2))) == 4
+    # TF 2.21 printed exactly this: the print without tensors once while tracing, the others
+    # (values, not symbolic tensors) at every call
+    assert capsys.readouterr().out == "plain-5!\nx is 1 3\n2\nx is 2 3\n3\n"
+
+
+def test_print_of_a_vector_and_a_list_under_builtin_functions(capsys):
+    @tf.function(experimental_autograph_options=(tf.autograph.experimental.Feature.ALL,))
+    def g(x):
+        print("no tensors")
+        print(x, [1, 2])
+        return x
+
+    g(tf.constant([1.5, 2.0]))
+    assert capsys.readouterr().out == "no tensors\n[1.5 2. ] [1, 2]\n"  # TF 2.21's output
+
+
+def test_print_without_the_feature_prints_the_symbolic_tensor_once(capsys):
+    @tf.function
+    def h(x):
+        print("h", x)
+        return x
+
+    h(tf.constant(1))
+    h(tf.constant(2))
+    assert capsys.readouterr().out == 'h Tensor("x:0", shape=(), dtype=int32)\n'  # as TF 2.21

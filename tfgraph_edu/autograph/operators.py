@@ -102,11 +102,61 @@ class FunctionScope:
         return value
 
 
+# -- optional features (tf.function(experimental_autograph_options=...)) -
+_FEATURES: list[frozenset] = [frozenset()]  # those of the tf.function being traced
+
+
+class optional_features:  # noqa: N801 - used as a context manager, like TF's scopes
+    """While a tf.function traces, the optional features it was given (names of
+    ``tf.autograph.experimental.Feature``); the calls it converts read them."""
+
+    def __init__(self, features):
+        self.features = frozenset(features)
+
+    def __enter__(self):
+        _FEATURES.append(self.features)
+
+    def __exit__(self, *exc):
+        _FEATURES.pop()
+        return False
+
+
+def feature_enabled(name: str) -> bool:
+    return name in _FEATURES[-1] or "ALL" in _FEATURES[-1]
+
+
+def print_(*objects, **kwargs):
+    """``print`` under ``Feature.BUILTIN_FUNCTIONS``: with a symbolic tensor among its
+    arguments, a Python print that runs each time the graph runs (an ``EagerPyFunc`` op), with
+    the tensors' values; without one, Python's print, once, while tracing (as TF)."""
+    unknown = sorted(set(kwargs) - {"sep", "end", "file", "flush"})
+    if unknown:
+        raise ValueError(f"invalid keyword arguments: {tuple(unknown)}")
+    if not any(_symbolic(x) for x in objects):
+        return print(*objects, **kwargs)
+    from ..ops.script_ops import py_function
+    kwargs.setdefault("flush", True)  # as TF: flushed, so output does not interleave
+    where = [i for i, x in enumerate(objects) if _symbolic(x)]
+    others = list(objects)
+
+    def run_print(*values):
+        shown = list(others)
+        for i, v in zip(where, values):
+            v = v.numpy()
+            shown[i] = v.decode("utf-8") if isinstance(v, bytes) else v
+        print(*shown, **kwargs)
+        return []
+    py_function(run_print, [objects[i] for i in where], [])
+    return None
+
+
 # -- calls -
 def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
     """Call ``f``, converting it first when it is user code."""
     from . import conversion
     kwargs = kwargs or {}
+    if f is print and feature_enabled("BUILTIN_FUNCTIONS"):
+        return print_(*args, **kwargs)
     if f is range and any(_symbolic(a) for a in args):
         return creation_ops.range_(*args, **kwargs)
     if f is len and len(args) == 1 and _symbolic(args[0]):

@@ -21,6 +21,7 @@ from .. import _gc
 from .. import dtypes as _dt
 from .._traceback import filter_traceback
 from ..autograph import conversion as autograph_conversion
+from ..autograph import operators as autograph_operators
 from ..autograph.errors import in_user_code
 from ..control_flow.tensor_array import TensorArray
 from ..eager import context
@@ -68,6 +69,7 @@ class Function:
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         self._autograph = autograph
+        self._autograph_features = _feature_names(experimental_autograph_options)
         self._converted = None
         self._jit_compile = jit_compile
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
@@ -149,6 +151,7 @@ class Function:
             bound = Function(functools.partial(self._python_function, instance),
                              name=self._name, input_signature=self._given_signature,
                              autograph=self._autograph, reduce_retracing=self._reduce_retracing)
+            bound._autograph_features = self._autograph_features
             bound._signature = _drop_first(self._signature)
             params = list(bound._signature.parameters.values())
             bound._fast_arity = (len(params) if all(p.kind == p.POSITIONAL_OR_KEYWORD
@@ -225,8 +228,18 @@ class Function:
         if not self._autograph:
             return self._python_function
         if self._converted is None:
-            self._converted = autograph_conversion.convertible(self._python_function) or \
+            converted = autograph_conversion.convertible(self._python_function) or \
                 self._python_function
+            if self._autograph_features:
+                features = self._autograph_features
+
+                @functools.wraps(converted)
+                def converted_with_features(*args, **kwargs):
+                    with autograph_operators.optional_features(features):
+                        return converted(*args, **kwargs)
+                self._converted = converted_with_features
+            else:
+                self._converted = converted
         return self._converted
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
@@ -420,6 +433,7 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
                         jit_compile=(jit_compile if jit_compile is not None
                                      else experimental_compile),
                         reduce_retracing=reduce_retracing,
+                        experimental_autograph_options=experimental_autograph_options,
                         experimental_relax_shapes=experimental_relax_shapes)
     if func is None:
         return make
@@ -427,6 +441,15 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
 
 
 # -- helpers -
+def _feature_names(options) -> frozenset:
+    """``experimental_autograph_options`` (a Feature or a tuple of them) as their names."""
+    if options is None:
+        return frozenset()
+    if not isinstance(options, (list, tuple, set, frozenset)):
+        options = (options,)
+    return frozenset(getattr(o, "name", str(o)) for o in options)
+
+
 MAX_NESTED_TRACES = 50  # a tf.function calling itself while traced, at most this deep
 _GENERIC = inspect.Signature([inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
                               inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
