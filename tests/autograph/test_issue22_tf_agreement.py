@@ -1,3 +1,4 @@
+# ruff: noqa: B007 - the programs are the ones run under TF: unused loop targets are part of them
 """Issue #22: AutoGraph agrees with TensorFlow, never a silent answer.
 
 Every expected value, error class and message gist below was recorded by running the same
@@ -284,3 +285,192 @@ def test_print_without_the_feature_prints_the_symbolic_tensor_once(capsys):
     h(tf.constant(1))
     h(tf.constant(2))
     assert capsys.readouterr().out == 'h Tensor("x:0", shape=(), dtype=int32)\n'  # as TF 2.21
+
+
+# -- a return inside a tensor loop
+# TF converts it when the loop's first iteration, traced once, always sets the return value
+# (the loop stops there and the function returns it); a loop that then runs zero times fails
+# at run time. A return the first iteration may skip (one branch of a tensor if) is refused.
+def unconditional_return_in_tf_for(n):
+    for i in tf.range(n):
+        return i * 10
+    return -1
+
+
+def return_in_both_branches(n):
+    for i in tf.range(n):
+        if i > 1:
+            return i * 10
+        else:
+            return i - 1
+    return -5
+
+
+def return_two_loops_deep(n):
+    s = tf.constant(0)
+    for i in tf.range(n):
+        for j in tf.range(n):
+            s += j + 1
+            return s
+    return s
+
+
+def return_from_a_while(n):
+    i = tf.constant(0)
+    while i < n:
+        i += 2
+        return i
+    return i + 100
+
+
+def return_with_code_after_it(n):
+    s = tf.constant(0)
+    for i in tf.range(n):
+        s += 1
+        return s
+    s += 1000
+    return s
+
+
+def return_of_a_tuple_and_a_python_float(n):
+    for i in tf.range(n):
+        return i + 7, 1.5
+    return 0, 2.5
+
+
+@pytest.mark.parametrize("fn,n,want", [
+    (unconditional_return_in_tf_for, 3, 0),   # TF 2.21: tf.Tensor(0)
+    (return_in_both_branches, 3, -1),         # TF 2.21: tf.Tensor(-1)
+    (return_two_loops_deep, 3, 1),            # TF 2.21 (s += j + 1 at j = 0)
+    (return_from_a_while, 3, 2),              # TF 2.21: tf.Tensor(2)
+    (return_with_code_after_it, 3, 1),        # TF 2.21: tf.Tensor(1)
+    (return_of_a_tuple_and_a_python_float, 2, (7, 1.5)),  # TF 2.21: (7, 1.5 float32)
+])
+def test_a_return_in_a_tensor_loop_is_converted(fn, n, want):
+    got = tf.function(fn)(tf.constant(n))
+    if isinstance(want, tuple):
+        assert tuple(float(g) for g in got) == want
+        assert got[1].dtype == tf.float32
+    else:
+        assert int(got) == want
+    # eagerly it is Python's loop, with the same answer
+    tf.config.run_functions_eagerly(True)
+    try:
+        again = tf.function(fn)(tf.constant(n))
+    finally:
+        tf.config.run_functions_eagerly(False)
+    assert (tuple(float(g) for g in again) if isinstance(want, tuple) else int(again)) == want
+
+
+@pytest.mark.parametrize("fn", [unconditional_return_in_tf_for, return_in_both_branches,
+                                return_two_loops_deep, return_from_a_while,
+                                return_with_code_after_it])
+def test_a_loop_that_must_set_the_return_value_and_runs_zero_times(fn):
+    # TF 2.21: InvalidArgumentError "assertion failed: [loop must iterate at least once to
+    # initialize the function return value]" (also when code after the loop would return)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"loop must iterate at least once to initialize the function "
+                             r"return value"):
+        tf.function(fn)(tf.constant(0))
+
+
+def return_in_one_branch(n):
+    for i in tf.range(n):
+        if i > 1:
+            return i * 10
+    return -5
+
+
+def bare_return_in_a_tensor_loop(n):
+    for i in tf.range(n):
+        return
+    return
+
+
+def return_the_first_iteration_skips(n):
+    flag = False
+    for i in tf.range(n):
+        if flag:
+            return i + 3
+    return -1
+
+
+def test_returns_tf_refuses_in_a_tensor_loop():
+    # TF 2.21: NotImplementedError "a return statement cannot be placed inside this TensorFlow
+    # loop; this may happen if a return statement depends on a static Python condition such as
+    # a hyperparameter" (a return in one branch of a tensor if; a bare return)
+    for fn in (return_in_one_branch, bare_return_in_a_tensor_loop):
+        with pytest.raises(NotImplementedError, match="cannot be placed inside this TensorFlow"):
+            tf.function(fn)(tf.constant(3))
+    # TF 2.21: ValueError "the return value from a TensorFlow loop may only be a Tensor, int,
+    # float, bool or a list, tuple or dict thereof; got <class '...UndefinedReturnValue'>"
+    with pytest.raises(ValueError, match="the return value from a TensorFlow loop may only be"):
+        tf.function(return_the_first_iteration_skips)(tf.constant(3))
+
+
+# -- loops with an else block
+# TF 2.21 does not convert a function with a for/else or while/else at all: it warns "AutoGraph
+# could not transform <function ...> and will run it as-is. Cause: for/else statement not yet
+# supported" and runs it as Python (so a tensor condition anywhere in it is refused).
+def python_for_else(x):
+    s = x
+    for i in range(3):
+        s += i
+    else:
+        s += 100
+    return s
+
+
+def tensor_if_in_a_python_for_else(x):
+    for i in range(3):
+        if x > i:
+            x = x - 1
+    else:
+        x = x + 100
+    return x
+
+
+def tensor_if_after_a_loop_with_else(x):
+    for i in range(2):
+        x = x + 1
+    else:
+        x = x + 100
+    if x > 50:
+        x = x * 2
+    return x
+
+
+def tensor_loop_in_a_python_for_else(x):
+    for i in range(2):
+        for j in tf.range(2):
+            x = x + j
+    else:
+        x = x + 100
+    return x
+
+
+def test_a_python_loop_with_else_runs_as_python(caplog):
+    assert int(tf.function(python_for_else)(tf.constant(1))) == 104  # TF 2.21: 104
+    assert "for/else statement not yet supported" in caplog.text
+
+
+@pytest.mark.parametrize("fn,what", [
+    # TF 2.21: OperatorNotAllowedInGraphError "Using a symbolic `tf.Tensor` as a Python `bool`
+    # is not allowed." (tfgraph_edu answered 100 and 206 before)
+    (tensor_if_in_a_python_for_else, "as a Python `bool` is not allowed"),
+    (tensor_if_after_a_loop_with_else, "as a Python `bool` is not allowed"),
+    # TF 2.21: OperatorNotAllowedInGraphError "Iterating over a symbolic `tf.Tensor` is not
+    # allowed." (tfgraph_edu answered 103 before)
+    (tensor_loop_in_a_python_for_else, "Iterating over a symbolic `tf.Tensor` is not allowed"),
+])
+def test_a_function_with_a_loop_else_is_not_converted(fn, what):
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match=what):
+        tf.function(fn)(tf.constant(1))
+
+
+def test_to_code_refuses_a_loop_with_else():
+    # TF 2.21: tf.autograph.to_code raises UnsupportedLanguageElementError "for/else statement
+    # not yet supported"
+    from tfgraph_edu.autograph.conversion import UnsupportedLanguageElementError
+    with pytest.raises(UnsupportedLanguageElementError, match="for/else statement not yet"):
+        tf.autograph.to_code(python_for_else)

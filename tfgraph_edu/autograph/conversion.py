@@ -38,6 +38,11 @@ class ConversionError(Exception):
     """The function could not be converted (its source is unavailable or unsupported)."""
 
 
+class UnsupportedLanguageElementError(ConversionError):
+    """The function uses Python that AutoGraph does not convert (TF's class of the same name):
+    ``tf.function`` runs it as-is, ``tf.autograph.to_code`` raises this."""
+
+
 class _Context:
     def __init__(self, name, params, fn_node):
         self.name = name
@@ -217,6 +222,11 @@ def _convert(fn) -> Converted:
     node = _find_node(tree, fn)
     if analysis.has_yield(node):
         raise_unsupported_yield(fn)
+    loop_else = analysis.loop_with_else(node)
+    if loop_else is not None:
+        # as TF 2.21: the whole function runs unconverted (a Python loop with an else is then
+        # Python's; a tensor condition anywhere in it raises OperatorNotAllowedInGraphError)
+        raise UnsupportedLanguageElementError(f"{loop_else}/else statement not yet supported")
     if isinstance(node, ast.AsyncFunctionDef):
         raise ConversionError(f"{fn.__name__} is a coroutine function (async def), which "
                               "AutoGraph does not convert")

@@ -14,7 +14,6 @@ import numpy as np
 
 from ..control_flow import cond_while as cf
 from ..eager.tensor import EagerTensor
-from ..errors import OperatorNotAllowedInGraphError
 from ..graph.graph import Tensor
 from ..ops import _core, creation_ops, math_ops, shape_ops
 from ..ops.convert import is_tensor, to_tensor
@@ -223,11 +222,6 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
     set_state(init)
     for name, a, b in zip(symbol_names, results[0], results[1]):  # before any flattening
         _check_branch_values(name, a, b)
-    if _PROBING[0]:
-        results = [[b if isinstance(a, UndefinedReturnValue) else a
-                    for a, b in zip(results[0], results[1])],
-                   [a if isinstance(b, UndefinedReturnValue) else b
-                    for a, b in zip(results[0], results[1])]]
     for name, a, b in zip(symbol_names, results[0], results[1]):
         if cf._shape_of(a) != cf._shape_of(b) or len(cf.flatten([a])) != len(cf.flatten([b])):
             raise TypeError(f"'{name}' must have the same nested structure in the main and "
@@ -242,10 +236,6 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
     for i, name in enumerate(symbol_names):
         a, b = results[0][i], results[1][i]
         _check_branch_values(name, a, b)
-        if _PROBING[0] and isinstance(a, UndefinedReturnValue):
-            a = b
-        elif _PROBING[0] and isinstance(b, UndefinedReturnValue):
-            b = a
         if ((a is b or _same_python_value(a, b)) and not _python_number(a)) or (
                 isinstance(a, Undefined) and isinstance(b, Undefined)):
             merged[i] = a
@@ -291,13 +281,7 @@ def _same_python_value(a, b) -> bool:
         return False
 
 
-_PROBING = [0]  # >0 while a loop body is traced once to learn its variables' types
-
-
 def _check_branch_values(name, a, b):
-    if _PROBING[0] and (isinstance(a, UndefinedReturnValue) or isinstance(
-            b, UndefinedReturnValue)):
-        return  # the probe only needs the type of the value that is there
     for value, other, branch in ((a, b, "else"), (b, a, "main")):
         if isinstance(other, UndefinedReturnValue) and not isinstance(
                 value, UndefinedReturnValue):
@@ -320,19 +304,8 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     builder = building_graph()
     cond = cf.Subgraph(builder, "while_dispatch").run(test) if builder else test()
     if _symbolic(cond):
-        _refuse_loop_else(opts, "Using a symbolic `tf.Tensor` as a Python `bool`")
         return _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=cond)
     _py_loop_guard(lambda: bool(cond), body, test)
-
-
-def _refuse_loop_else(opts, what):
-    """TF 2.21's AutoGraph leaves a loop with an ``else`` block unconverted: on a tensor it is
-    Python's loop, which a symbolic tensor refuses (we must not answer as Python would)."""
-    if (opts or {}).get("loop_else"):
-        raise OperatorNotAllowedInGraphError(
-            f"{what} is not allowed: AutoGraph does not convert a loop that has an `else` "
-            "block. Remove the `else` (use a flag set before `break` and an `if` after the "
-            "loop) so the loop becomes a TensorFlow loop.")
 
 
 def _py_loop_guard(first_check, body, test, iterations=None):
@@ -373,8 +346,9 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
     # names only the body defines hold a made-up zero until the first iteration: as in TF,
     # a loop that runs zero times must not hand that zero on (a runtime error instead)
     iterates = set((opts or {}).get("iterate_names", "").replace(" ", "").split(","))
-    first_set = [symbol_names[i] for i in undefined if i not in unchanged and
-                 symbol_names[i] not in iterates | {"retval_", "do_return"}]
+    first_set = ["the function return value" if symbol_names[i] == "retval_" else
+                 symbol_names[i] for i in undefined if i not in unchanged and
+                 symbol_names[i] not in iterates | {"do_return"}]
     fixed = {i: init[i] for i in unchanged}
     if fixed:  # values no iteration sets do not become loop variables
         full_get, full_set = get_state, set_state
@@ -438,8 +412,8 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
     if first_set:
         from ..ops.control_flow_ops import assert_
         with _core.using_interpreter(builder):
-            assert_(out[n] > 0, ["loop must iterate at least once to initialize",
-                                 ", ".join(first_set)])
+            assert_(out[n] > 0, ["loop must iterate at least once to initialize "
+                                 + ", ".join(first_set)])
         out = out[:n]
     set_state(tuple(cf.pack_as(init, out)))
 
@@ -487,48 +461,47 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
     # Python numbers become tensors in the loop, so the probe sees them as tensors too (a
     # Python condition on them would hide what a tensor condition's branches assign)
     set_state(tuple(probe.run(_probe_values, init)))
-    _PROBING[0] += 1
     try:
         probe.run(body)
     except UnboundLocalError as exc:
         set_state(tuple(init))  # nothing of the probe may stay behind (a user finally runs)
+        if symbol_names[missing[0]] == "retval_":
+            raise NotImplementedError(_RETURN_IN_LOOP) from None
         name = str(exc).split("'")[1] if "'" in str(exc) else symbol_names[missing[0]]
         raise ValueError(f"'{name}' must be defined before the loop. {_DEFINE_FIX}") from None
     except (TypeError, ValueError, KeyError) as exc:
         set_state(tuple(init))
-        name = next((symbol_names[i] for i in missing if symbol_names[i] != "retval_"),
-                    symbol_names[missing[0]])
+        # as TF: the first name (in order) with no value decides; a return value the body
+        # does not always set (a return in one branch of a tensor if) cannot start the loop
+        name = symbol_names[missing[0]]
+        if name == "retval_":
+            raise NotImplementedError(_RETURN_IN_LOOP) from None
         first = str(exc).splitlines()[0] if str(exc) else ""
         raise ValueError(f"'{name}' must be defined before the loop. Note: AutoGraph tried to "
                          f"define it automatically, but ran into a {type(exc).__name__}: "
                          f"{first} {_DEFINE_FIX}") from None
-    finally:
-        _PROBING[0] -= 1
     after = list(get_state())
     set_state(tuple(init))
     out = list(init)
     unchanged: set[int] = set()
     probed: dict[int, list] = {}
-    if any(symbol_names[i] == "retval_" and not isinstance(after[i], UndefinedReturnValue)
-           for i in missing):
-        # TF 2.21 refuses a return inside a tensor loop (the return value has no value to
-        # start the loop with); answering as Python would is an answer TF never gives
-        raise NotImplementedError(_RETURN_IN_LOOP)
     with _core.using_interpreter(builder):
         for i in missing:
             v = after[i]
-            if isinstance(v, (Undefined, UndefinedReturnValue)):
-                if symbol_names[i] == "retval_":
-                    # the loop never returns: the return flag and value stay outside it
-                    unchanged.add(i)
-                    if "do_return" in symbol_names:
-                        j = list(symbol_names).index("do_return")
-                        if after[j] is init[j]:
-                            unchanged.add(j)
-                    continue
-                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. "
-                                 f"{_DEFINE_FIX}")
-            if v is None:
+            if symbol_names[i] == "retval_":
+                # as TF: a return the first iteration reaches starts the loop with a zero of
+                # its type (a runtime error if the loop then runs zero times); one it does not
+                # reach, or a bare `return`, is refused
+                if v is None:
+                    raise NotImplementedError(_RETURN_IN_LOOP)
+                if isinstance(v, (Undefined, UndefinedReturnValue)):
+                    raise ValueError(
+                        "the return value from a TensorFlow loop may only be a Tensor, int, "
+                        "float, bool or a list, tuple or dict thereof; got no value: the first "
+                        "iteration did not reach the return (a Python condition?). Set the "
+                        "result in a variable and `break` instead, then return it after the "
+                        "loop.")
+            elif isinstance(v, (Undefined, UndefinedReturnValue)) or v is None:
                 raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. "
                                  f"{_DEFINE_FIX}")
             out[i] = cf.pack_as(v, [_zeros_like_value(x) for x in cf.flatten(v)])
@@ -570,7 +543,6 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         return dataset_loop(extra_test, body, get_state, set_state, symbol_names, opts)
     # -- end tf.data
     if _symbolic(iter_):
-        _refuse_loop_else(opts, "Iterating over a symbolic `tf.Tensor`")
         return _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
     if isinstance(iter_, EagerTensor):
         iter_ = list(iter_) if iter_.shape.rank else [iter_]

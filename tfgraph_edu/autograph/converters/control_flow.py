@@ -263,14 +263,6 @@ def options_dict(pairs, extra=()) -> ast.Dict:
     return ast.Dict(keys=[ast.Constant(k) for k, _ in pairs], values=[v for _, v in pairs])
 
 
-def loop_else(node) -> list:
-    """The option that marks a loop with an ``else`` block: TF does not convert such loops,
-    so on a tensor they raise OperatorNotAllowedInGraphError (operators.py)."""
-    if node.orelse or getattr(node, "_ag_loop_else", False):
-        return [("loop_else", ast.Constant(True))]
-    return []
-
-
 def loop_composites(composites: dict, live_in: set) -> dict:
     """The composite names that are loop state: those whose every root is live into the loop
     (``x.y`` of an ``x`` the loop creates afresh is not)."""

@@ -40,7 +40,7 @@ def build(node: ast.For, live_out: set, again: set, ctx) -> list:
                      f"{tuple(symbols)!r}, {{'iterate_names': {names!r}}})").body[0]
     call.value.args[0] = node.iter
     call.value.args[6] = control_flow.options_dict(
-        node._ag_options, [("iterate_names", ast.Constant(names))] + control_flow.loop_else(node))
+        node._ag_options, [("iterate_names", ast.Constant(names))])
     out += [body] + ([test] if test else []) + [call]  # TF's order
     for n in out:
         for m in ast.walk(n):

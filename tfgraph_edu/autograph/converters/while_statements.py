@@ -26,8 +26,7 @@ def build(node: ast.While, live_out: set, again: set, ctx) -> list:
     body = control_flow.closure(body_name, [], node.body, ctx, origin)
     call = ast.parse(f"ag__.while_stmt({test_name}, {body_name}, {get_name}, {set_name}, "
                      f"{tuple(symbols)!r}, {{}})").body[0]
-    call.value.args[5] = control_flow.options_dict(node._ag_options,
-                                                   control_flow.loop_else(node))
+    call.value.args[5] = control_flow.options_dict(node._ag_options)
     for n in ast.walk(call):
         n._ag_line = origin
     for n in ast.walk(test):
