@@ -269,6 +269,8 @@ def _tf_cannot_convert(source):
             warnings.simplefilter("ignore")
             real_tf.autograph.to_code(ns["prog"])
     except Exception as exc:  # noqa: BLE001 - any failure to convert
+        if "else statement not yet supported" in str(exc):
+            return None  # a loop with an else: tfgraph_edu does not convert it either (issue 22)
         if ":=" in source:
             return "TF cannot convert a walrus"
         if ": int =" in source:

@@ -480,6 +480,9 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
         raise ValueError(f"'{name}' must be defined before the loop. Note: AutoGraph tried to "
                          f"define it automatically, but ran into a {type(exc).__name__}: "
                          f"{first} {_DEFINE_FIX}") from None
+    except BaseException:
+        set_state(tuple(init))  # the error stands as it is; the probe's values do not stay
+        raise
     after = list(get_state())
     set_state(tuple(init))
     out = list(init)

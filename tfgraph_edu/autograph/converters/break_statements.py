@@ -32,6 +32,9 @@ class _Breaks(ast.NodeTransformer):
         node.body = _blocks.guard_block(node.body, flag, ast.Break) or [ast.Pass()]
         if isinstance(node, ast.While):
             node.test = ast.BoolOp(op=ast.And(), values=[_blocks.not_flag(flag), node.test])
+            if getattr(node, "_ag_return_guard", False):  # TF's order: do_return first
+                node.test = ast.BoolOp(op=ast.And(),
+                                       values=[_blocks.not_flag("do_return"), node.test])
         else:
             node._ag_extra_test = flag
         return [_blocks.set_flag(flag, False, line), node]

@@ -33,7 +33,10 @@ def build(node: ast.For, live_out: set, again: set, ctx) -> list:
     extra, test = "None", None
     if flag:
         extra = ctx.namer.new("extra_test")
-        test = ast.parse(f"def {extra}():\n    return ag__.not_({flag})").body[0]
+        check = f"ag__.not_({flag})"
+        if getattr(node, "_ag_return_guard", False):  # as TF: not do_return, then not break_
+            check = f"ag__.and_(lambda: ag__.not_(do_return), lambda: {check})"
+        test = ast.parse(f"def {extra}():\n    return {check}").body[0]
         test._ag_generated, test._ag_nonlocal = True, set()
     names = ", ".join(sorted(targets))
     call = ast.parse(f"ag__.for_stmt(ITER, {extra}, {body_name}, {get_name}, {set_name}, "
