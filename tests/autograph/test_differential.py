@@ -135,8 +135,9 @@ def statements(draw, indent=1, depth=0, in_loop=False):
                 f"{pad}    {var} = w"]
     if kind == "delete":
         return [f"{pad}tmp = {draw(expressions())}", f"{pad}del tmp"]
-    if kind == "lambda":
-        return [f"{pad}f = lambda v, m={draw(st.integers(1, 3))}: v * m",
+    if kind == "lambda":  # issue 22: a default may read loop state (`lambda v, m=c: ...`)
+        default = draw(st.sampled_from(["1", "2", "3"] + list(VARS)))
+        return [f"{pad}f = lambda v, m={default}: v * m",
                 f"{pad}{var} = f({var}) % 97"]
     if kind in ("break", "continue", "return"):
         jump = "return a, b, c, d['k']" if kind == "return" else kind

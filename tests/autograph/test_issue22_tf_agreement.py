@@ -474,3 +474,90 @@ def test_to_code_refuses_a_loop_with_else():
     from tfgraph_edu.autograph.conversion import UnsupportedLanguageElementError
     with pytest.raises(UnsupportedLanguageElementError, match="for/else statement not yet"):
         tf.autograph.to_code(python_for_else)
+
+
+# -- global and nonlocal names set in a tensor if or loop; lambdas with defaults in loops
+# (tfgraph_edu's generated code raised SyntaxError and NameError for all of these before)
+COUNTER = 0
+
+
+def test_a_global_set_in_a_tensor_if_and_loop():
+    @tf.function
+    def in_if(x):
+        global COUNTER
+        if x > 0:
+            COUNTER = x
+        else:
+            COUNTER = -x
+        return COUNTER
+
+    @tf.function
+    def in_loop(n):
+        global COUNTER
+        COUNTER = tf.constant(0)
+        for i in tf.range(n):
+            COUNTER = COUNTER + i
+        return COUNTER
+
+    assert int(in_if(tf.constant(-3))) == 3  # TF 2.21: 3 (and the global holds a graph tensor)
+    assert tf.is_tensor(COUNTER)
+    assert int(in_loop(tf.constant(4))) == 6  # TF 2.21: 6
+
+
+def test_a_nonlocal_set_in_a_tensor_if_and_loop():
+    def loop(n):
+        acc = tf.constant(0)
+
+        @tf.function
+        def inner(n):
+            nonlocal acc
+            for i in tf.range(n):
+                acc = acc + i
+            return acc
+        return inner(n)
+
+    def branch(x):
+        y = tf.constant(0)
+
+        @tf.function
+        def inner(x):
+            nonlocal y
+            if x > 0:
+                y = x * 2
+            else:
+                y = x * 3
+            return y
+        return inner(x)
+
+    assert int(loop(tf.constant(4))) == 6    # TF 2.21: 6
+    assert int(branch(tf.constant(4))) == 8  # TF 2.21: 8
+
+
+def test_lambdas_with_defaults_in_converted_loops():
+    @tf.function
+    def tensor_loop(n):
+        s = tf.constant(0)
+        for i in tf.range(n):
+            f = lambda i=i: i * 2  # noqa: E731
+            s += f()
+        return s
+
+    @tf.function
+    def python_loop(x):
+        s = x
+        for i in range(3):
+            f = lambda i=i: i * 2  # noqa: E731
+            s += f()
+        return s
+
+    @tf.function
+    def default_reads_state(n):
+        s = tf.constant(0)
+        for i in tf.range(n):
+            f = lambda v=s: v + i  # noqa: E731, B023 - the program run under TF
+            s = f()
+        return s
+
+    assert int(tensor_loop(tf.constant(4))) == 12        # TF 2.21: 12
+    assert int(python_loop(tf.constant(1))) == 7         # TF 2.21: 7
+    assert int(default_reads_state(tf.constant(4))) == 6  # TF 2.21: 6

@@ -248,6 +248,12 @@ def _convert(fn) -> Converted:
     ctx = _Context(own_name if own_name != "<lambda>" else "lambda_", params, node)
     node = pipeline.run(node, ctx)
     _propagate_lines(node, node._ag_line)
+    # the defaults are the function's own values (set by convert()), never evaluated again:
+    # `lambda i=i: ...` made in a loop keeps the i it was made with
+    shown_defaults = (node.args.defaults, node.args.kw_defaults)
+    node.args.defaults = [ast.Constant(None) for _ in node.args.defaults]
+    node.args.kw_defaults = [None if d is None else ast.Constant(None)
+                             for d in node.args.kw_defaults]
     freevars = [v for v in fn.__code__.co_freevars if v != "ag__"]
     factory = ast.parse(f"def ag__factory(ag__{''.join(', ' + v for v in freevars)}):\n"
                         f"    pass\n    return {node.name}").body[0]
@@ -263,6 +269,7 @@ def _convert(fn) -> Converted:
     namespace: dict = {}
     exec(compile(generated, gen_filename, "exec"), namespace)  # noqa: S102 - generated from code
     inner = namespace["ag__factory"](operators, *[None] * len(freevars))
+    node.args.defaults, node.args.kw_defaults = shown_defaults
     code_source = textwrap.dedent(ast.unparse(node))
     entry = Converted(fn, generated, code_source, gen_filename, inner,
                       time.perf_counter() - start_time)
