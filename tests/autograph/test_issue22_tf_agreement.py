@@ -561,3 +561,22 @@ def test_lambdas_with_defaults_in_converted_loops():
     assert int(tensor_loop(tf.constant(4))) == 12        # TF 2.21: 12
     assert int(python_loop(tf.constant(1))) == 7         # TF 2.21: 7
     assert int(default_reads_state(tf.constant(4))) == 6  # TF 2.21: 6
+
+
+def read_in_a_branch_before_the_body_sets_it(n):
+    i = tf.constant(0)
+    while i < n:
+        if i > 0:
+            s = tf.shape(v)  # noqa: F821 - v is set below, in the previous iteration
+        v = tf.zeros([1, n - 1, 2])
+        s = tf.shape(v)
+        i += 1
+    return s
+
+
+def test_a_loop_variable_only_the_body_uses_is_loop_state():
+    # TF 2.21: ValueError "'s' must be defined before the loop. Note: AutoGraph tried to define
+    # it automatically, but ran into a UnboundLocalError: 'v' is used before assignment"
+    # (tfgraph_edu raised a NameError from its own generated code before)
+    with pytest.raises(ValueError, match="must be defined before the loop"):
+        tf.function(read_in_a_branch_before_the_body_sets_it)(tf.constant(2))

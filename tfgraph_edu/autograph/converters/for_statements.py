@@ -28,7 +28,8 @@ def build(node: ast.For, live_out: set, again: set, ctx) -> list:
     body_name = ctx.namer.new("loop_body")
     unpack = ast.Assign(targets=[node.target], value=ast.Name(id="itr", ctx=ast.Load()))
     ast.copy_location(unpack, node)
-    body = control_flow.closure(body_name, ["itr"], [unpack] + node.body, ctx, origin)
+    body = control_flow.closure(body_name, ["itr"], [unpack] + node.body, ctx, origin,
+                                declare=[s for s in symbols if s not in composites])
     out = list(state)
     extra, test = "None", None
     if flag:
