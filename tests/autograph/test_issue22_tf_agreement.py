@@ -464,8 +464,9 @@ def test_a_python_loop_with_else_runs_as_python(caplog):
     (tensor_loop_in_a_python_for_else, "Iterating over a symbolic `tf.Tensor` is not allowed"),
 ])
 def test_a_function_with_a_loop_else_is_not_converted(fn, what):
-    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match=what):
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match=what) as info:
         tf.function(fn)(tf.constant(1))
+    assert "AutoGraph could not convert" in str(info.value)  # why it ran as plain Python
 
 
 def test_to_code_refuses_a_loop_with_else():

@@ -107,6 +107,15 @@ def _self_converting(f) -> bool:
     return any(isinstance(f, cls) for cls in _SELF_CONVERTING)
 
 
+def unconverted_cause(f) -> str | None:
+    """Why AutoGraph runs ``f`` as it is (its conversion failed), or None."""
+    try:
+        cause = _UNCONVERTIBLE.get(f)
+    except TypeError:
+        return None
+    return cause if isinstance(cause, str) else None
+
+
 def convertible(f):
     """The converted version of ``f`` to call, or None to call ``f`` as it is."""
     if _self_converting(f):
@@ -132,7 +141,7 @@ def convertible(f):
     try:
         return convert(f)
     except ConversionError as exc:
-        _UNCONVERTIBLE[f] = True
+        _UNCONVERTIBLE[f] = str(exc)
         _log.warning("AutoGraph could not transform %r and will run it as-is.\nCause: %s\nTo "
                      "silence this warning, decorate the function with "
                      "@tf.autograph.experimental.do_not_convert", f, exc)

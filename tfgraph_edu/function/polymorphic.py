@@ -27,6 +27,7 @@ from ..control_flow.tensor_array import TensorArray
 from ..eager import context
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable, watching_creation
+from ..errors import OperatorNotAllowedInGraphError
 from ..graph.graph import FuncGraph, Graph, Tensor
 from ..ops import _core, identity_ops
 from ..ops.convert import is_tensor, to_tensor
@@ -401,6 +402,7 @@ class Function:
                     if _is_builtin(self._python_function) and isinstance(
                             exc, (TypeError, NotImplementedError, ValueError)):
                         raise _builtin_error(self._python_function, exc) from exc
+                    exc = _explain_unconverted(exc, self._python_function, self._autograph)
                     better = in_user_code(exc) if self._autograph else None
                     if better is None:
                         raise
@@ -441,6 +443,21 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
 
 
 # -- helpers -
+def _explain_unconverted(exc, fn, autograph):
+    """A symbolic tensor used as a Python bool or iterable in a function AutoGraph could not
+    convert: the error says why the function ran as plain Python."""
+    cause = autograph_conversion.unconverted_cause(fn) if autograph else None
+    if cause is None or not isinstance(exc, OperatorNotAllowedInGraphError):
+        return exc
+    name = getattr(fn, "__name__", "the function")
+    new = OperatorNotAllowedInGraphError(
+        f"{exc}\n\nAutoGraph could not convert {name} ({cause}), so it ran as plain Python, "
+        "where a tensor cannot be a condition or be iterated over. Remove what AutoGraph "
+        "cannot convert (e.g. the `else` of a loop: set a flag before `break` and test it after "
+        "the loop).")
+    return new.with_traceback(exc.__traceback__)
+
+
 def _feature_names(options) -> frozenset:
     """``experimental_autograph_options`` (a Feature or a tuple of them) as their names."""
     if options is None:
