@@ -337,7 +337,11 @@ def _warn_unroll(i, ops):
                  "range(...) to build one loop op.", i, names)
 
 
-def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, extra=None):
+def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, extra=None,
+             relax_shapes=False):
+    """A While op over the state; ``relax_shapes`` (dataset loops, as TF's ``Dataset.reduce``)
+    retraces with a less specific shape where a variable's shape changes, instead of TF's
+    AutoGraph error."""
     builder = building_graph()
     init = list(get_state())
     undefined = [i for i, v in enumerate(init) if isinstance(v, (Undefined, UndefinedReturnValue))]
@@ -405,10 +409,20 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
         return cf.flatten(after) + [vals[n] + 1 for _ in vals[n:]]
 
     opts = opts or {}
-    out = cf.build_while(builder, cond_fn, body_fn, list(range(len(tensors))), tensors,
-                         shape_invariants=invariants,
-                         maximum_iterations=opts.get("maximum_iterations"),
-                         parallel_iterations=opts.get("parallel_iterations", 10), names=names)
+    while True:
+        try:
+            out = cf.build_while(builder, cond_fn, body_fn, list(range(len(tensors))), tensors,
+                                 shape_invariants=invariants,
+                                 maximum_iterations=opts.get("maximum_iterations"),
+                                 parallel_iterations=opts.get("parallel_iterations", 10),
+                                 names=names)
+            break
+        except cf.LoopShapeChanged as exc:
+            if not relax_shapes:
+                raise
+            set_state(tuple(init))
+            invariants = list(invariants or [None] * len(tensors))
+            invariants[exc.index] = exc.relaxed
     if first_set:
         from ..ops.control_flow_ops import assert_
         with _core.using_interpreter(builder):

@@ -331,7 +331,7 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
                             f"dtype {after.dtype.name} after one iteration. Give it its final "
                             "dtype before the loop, e.g. with tf.cast.")
         if names is not None:
-            _check_autograph_loop_shape(label, before, after, spec)
+            _check_autograph_loop_shape(label, before, after, spec, i)
     outer = _union_captures([cond_sg, body_sg])
     n_loop = len(init)
     cond_inputs = cond_sg.arg_placeholders + _inputs_for(cond_sg, outer)
@@ -366,16 +366,30 @@ def _is_subshape(left, right) -> bool:
     return all(r is None or r == dim for dim, r in zip(left.dims, right.dims))
 
 
-def _check_autograph_loop_shape(label, before, after, spec) -> None:
+class LoopShapeChanged(ValueError):
+    """A loop variable's shape after one iteration is less specific than before the loop; it
+    carries the variable's position and the shape that covers both (for loops that relax)."""
+
+    def __init__(self, message, index, relaxed):
+        super().__init__(message)
+        self.index = index
+        self.relaxed = relaxed
+
+
+def _check_autograph_loop_shape(label, before, after, spec, index=0) -> None:
     """TF's AutoGraph checks: without an invariant the shape after one iteration must be as
     specific as before the loop (``(1,)`` to ``(None,)`` is refused too, as in TF); with one,
     the shapes before and after must both conform to it."""
     if not spec.explicit:
         if not _is_subshape(after.shape, before.shape):
-            raise ValueError(
+            relaxed = (before.shape.most_specific_compatible_shape(after.shape)
+                       if before.shape.rank is not None and before.shape.rank == after.shape.rank
+                       else TensorShape(None))
+            raise LoopShapeChanged(
                 f"'{label}' has shape {before.shape} before the loop, but shape {after.shape} "
                 "after one iteration. Use tf.autograph.experimental.set_loop_options to set "
-                "shape invariants (a less specific shape, e.g. None for a dim that changes).")
+                "shape invariants (a less specific shape, e.g. None for a dim that changes).",
+                index, relaxed)
         return
     if not _is_subshape(before.shape, spec.shape):
         raise ValueError(f"'{label}' has shape {before.shape} before the loop, which does not "
