@@ -202,6 +202,8 @@ TF_REFUSALS = ("must also have a return statement", "must also be initialized",
                # not converted, so a tensor condition in it is Python's (refused)
                "loop must iterate at least once to initialize",
                "the return value from a TensorFlow loop may only be",
+               # TF 2.21 too: a `finally` reads a value of a loop body that raised
+               "which is out of scope",
                "depend on a TF condition are not supported in Python for loops",
                "started as non-Tensor, then changed to Tensor",
                "as a Python `bool` is not allowed", "Iterating over a symbolic `tf.Tensor`",

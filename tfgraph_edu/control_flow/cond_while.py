@@ -370,7 +370,7 @@ class LoopShapeChanged(ValueError):
     """A loop variable's shape after one iteration is less specific than before the loop; it
     carries the variable's position and the shape that covers both (for loops that relax)."""
 
-    def __init__(self, message, index, relaxed):
+    def __init__(self, message, index=None, relaxed=None):  # rebuilt with a message alone
         super().__init__(message)
         self.index = index
         self.relaxed = relaxed
