@@ -196,6 +196,7 @@ def test_a_loop_variable_whose_shape_changes_needs_an_invariant(fn, before, afte
     # tfgraph_edu answered [1 2 3], [1] and [1 0 2] before: the shape from before the loop
     with pytest.raises(ValueError) as info:
         tf.function(fn)(tf.constant(1))
+    assert type(info.value) is ValueError  # TF's class exactly (the harness compares names)
     msg = str(info.value)
     assert f"'v' has shape {before} before the loop, but shape {after} after one" in msg
     assert "set_loop_options" in msg and "while i < n" in msg  # the fix and the user's line

@@ -418,8 +418,8 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
                                  names=names)
             break
         except cf.LoopShapeChanged as exc:
-            if not relax_shapes:
-                raise
+            if not relax_shapes:  # TF's class, ValueError (the subclass is only a signal)
+                raise ValueError(str(exc)).with_traceback(exc.__traceback__) from None
             set_state(tuple(init))
             invariants = list(invariants or [None] * len(tensors))
             invariants[exc.index] = exc.relaxed
