@@ -117,9 +117,11 @@ def expressions(draw, depth=0):
 def statements(draw, indent=1, depth=0, in_loop=False):
     pad = "    " * indent
     simple = ["assign", "assign", "aug", "annotated", "walrus", "delete"]
-    kinds = simple + (["if", "while", "for", "for", "return", "try"] if depth < 3 else [])
+    kinds = simple + (["if", "while", "for", "for", "return", "try", "pyfor"]
+                      if depth < 3 else [])
     if in_loop:
-        kinds += ["break", "continue", "lambda"]
+        # issue 22: returns TF converts in a tensor loop (on every path through the body)
+        kinds += ["break", "continue", "lambda", "return_always", "return_both"]
     kind = draw(st.sampled_from(kinds))
     var = draw(st.sampled_from(VARS))
     if kind == "assign":
@@ -133,12 +135,18 @@ def statements(draw, indent=1, depth=0, in_loop=False):
                 f"{pad}    {var} = w"]
     if kind == "delete":
         return [f"{pad}tmp = {draw(expressions())}", f"{pad}del tmp"]
-    if kind == "lambda":
-        return [f"{pad}f = lambda v, m={draw(st.integers(1, 3))}: v * m",
+    if kind == "lambda":  # issue 22: a default may read loop state (`lambda v, m=c: ...`)
+        default = draw(st.sampled_from(["1", "2", "3"] + list(VARS)))
+        return [f"{pad}f = lambda v, m={default}: v * m",
                 f"{pad}{var} = f({var}) % 97"]
     if kind in ("break", "continue", "return"):
         jump = "return a, b, c, d['k']" if kind == "return" else kind
         return [f"{pad}if {var} > {draw(st.integers(-5, 50))}:", f"{pad}    {jump}"]
+    if kind == "return_always":
+        return [f"{pad}return a, b, c, d['k']"]
+    if kind == "return_both":
+        return [f"{pad}if {var} > {draw(st.integers(-5, 50))}:", f"{pad}    return a, b, c, d['k']",
+                f"{pad}else:", f"{pad}    return b, a, c, d['k']"]
     body = [ln for _ in range(draw(st.integers(1, 2)))
             for ln in draw(statements(indent + 1, depth + 1,
                                       in_loop or kind in ("while", "for")))]
@@ -153,11 +161,17 @@ def statements(draw, indent=1, depth=0, in_loop=False):
         return out
     if kind == "for":
         bound = draw(st.sampled_from(["0", "1", "3", "a % 3", "b % 4"]))  # may not iterate
-        return [f"{pad}for i{depth} in tf.range({bound}):", f"{pad}    e += 1"] + body
-    k = draw(st.integers(0, 4))
-    counter = f"j{depth}"
-    return ([f"{pad}{counter} = tf.constant(0)", f"{pad}while {counter} < {k}:",
-             f"{pad}    {counter} += 1"] + body)
+        out = [f"{pad}for i{depth} in tf.range({bound}):", f"{pad}    e += 1"] + body
+    elif kind == "pyfor":  # a Python loop (unrolled); a tensor break or return in it is refused
+        out = [f"{pad}for p{depth} in range({draw(st.integers(0, 2))}):"] + body
+    else:
+        k = draw(st.integers(0, 4))
+        counter = f"j{depth}"
+        out = ([f"{pad}{counter} = tf.constant(0)", f"{pad}while {counter} < {k}:",
+                f"{pad}    {counter} += 1"] + body)
+    if draw(st.integers(0, 7)) == 0:  # issue 22: TF does not convert a function with a loop-else
+        out += [f"{pad}else:"] + draw(statements(indent + 1, depth + 1, in_loop))
+    return out
 
 
 @st.composite
@@ -183,6 +197,16 @@ def shift(fn):
 # what TensorFlow refuses too: a value (or a return) in only one branch of a tensor if, or a
 # loop variable first created in the loop that its probe cannot type
 TF_REFUSALS = ("must also have a return statement", "must also be initialized",
+               # issue 22, as TF 2.21: a loop that must set the return value runs zero times;
+               # a break or return on a tensor in a Python loop; a function with a loop-else is
+               # not converted, so a tensor condition in it is Python's (refused)
+               "loop must iterate at least once to initialize",
+               "the return value from a TensorFlow loop may only be",
+               # TF 2.21 too: a `finally` reads a value of a loop body that raised
+               "which is out of scope",
+               "depend on a TF condition are not supported in Python for loops",
+               "started as non-Tensor, then changed to Tensor",
+               "as a Python `bool` is not allowed", "Iterating over a symbolic `tf.Tensor`",
                "must be defined before the loop",
                # TF 2.21 refuses a return inside a tensor loop (NotImplementedError)
                "cannot be placed inside this TensorFlow loop")
@@ -274,6 +298,22 @@ REGRESSIONS = [
 @pytest.mark.parametrize("source", REGRESSIONS)
 @pytest.mark.parametrize("a,b", [(0, 0), (-1, 5), (2, 1)])
 def test_programs_found_by_the_generator(source, a, b):
+    assert check_four(source, a, b)
+
+
+RETURNS_TF_CONVERTS = [  # issue 22: TF 2.21 converts these (the return is on every path)
+    "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    for i0 in tf.range(a % 3 + 1):\n"
+    "        c = c + i0\n        return a, b, c, d['k']\n    return a, b, c, d['k']\n",
+    "def prog(a, b):\n    c = a - b\n    d = {'k': b}\n    j0 = tf.constant(0)\n"
+    "    while j0 < 4:\n        j0 += 1\n        for i1 in tf.range(2):\n"
+    "            if a > i1:\n                return a, b, c, d['k']\n            else:\n"
+    "                return b, a, c, d['k']\n    return a, b, c, d['k']\n",
+]
+
+
+@pytest.mark.parametrize("source", RETURNS_TF_CONVERTS)
+@pytest.mark.parametrize("a,b", [(0, 0), (-1, 5), (2, 1)])
+def test_returns_tf_converts_in_tensor_loops(source, a, b):
     assert check_four(source, a, b)
 
 

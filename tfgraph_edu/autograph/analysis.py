@@ -160,6 +160,14 @@ def _killed_block(stmts) -> set[str] | None:
     return out
 
 
+def loop_with_else(fn: ast.AST):
+    """``"for"`` or ``"while"`` for the first loop with an ``else`` block in ``fn``, else None."""
+    for n in ast.walk(fn):
+        if isinstance(n, (ast.For, ast.AsyncFor, ast.While)) and n.orelse:
+            return "while" if isinstance(n, ast.While) else "for"
+    return None
+
+
 def has_yield(fn: ast.AST) -> bool:
     for n in ast.walk(fn):
         if isinstance(n, (ast.Yield, ast.YieldFrom)):

@@ -39,6 +39,11 @@ class ConversionError(Exception):
     """The function could not be converted (its source is unavailable or unsupported)."""
 
 
+class UnsupportedLanguageElementError(ConversionError):
+    """The function uses Python that AutoGraph does not convert (TF's class of the same name):
+    ``tf.function`` runs it as-is, ``tf.autograph.to_code`` raises this."""
+
+
 class _Context:
     def __init__(self, name, params, fn_node):
         self.name = name
@@ -103,6 +108,15 @@ def _self_converting(f) -> bool:
     return any(isinstance(f, cls) for cls in _SELF_CONVERTING)
 
 
+def unconverted_cause(f) -> str | None:
+    """Why AutoGraph runs ``f`` as it is (its conversion failed), or None."""
+    try:
+        cause = _UNCONVERTIBLE.get(f)
+    except TypeError:
+        return None
+    return cause if isinstance(cause, str) else None
+
+
 def convertible(f):
     """The converted version of ``f`` to call, or None to call ``f`` as it is."""
     if _self_converting(f):
@@ -128,7 +142,7 @@ def convertible(f):
     try:
         return convert(f)
     except ConversionError as exc:
-        _UNCONVERTIBLE[f] = True
+        _UNCONVERTIBLE[f] = str(exc)
         _log.warning("AutoGraph could not transform %r and will run it as-is.\nCause: %s\nTo "
                      "silence this warning, decorate the function with "
                      "@tf.autograph.experimental.do_not_convert", f, exc)
@@ -218,6 +232,11 @@ def _convert(fn) -> Converted:
     node = _find_node(tree, fn)
     if analysis.has_yield(node):
         raise_unsupported_yield(fn)
+    loop_else = analysis.loop_with_else(node)
+    if loop_else is not None:
+        # as TF 2.21: the whole function runs unconverted (a Python loop with an else is then
+        # Python's; a tensor condition anywhere in it raises OperatorNotAllowedInGraphError)
+        raise UnsupportedLanguageElementError(f"{loop_else}/else statement not yet supported")
     if isinstance(node, ast.AsyncFunctionDef):
         raise ConversionError(f"{fn.__name__} is a coroutine function (async def), which "
                               "AutoGraph does not convert")
@@ -239,6 +258,12 @@ def _convert(fn) -> Converted:
     ctx = _Context(own_name if own_name != "<lambda>" else "lambda_", params, node)
     node = pipeline.run(node, ctx)
     _propagate_lines(node, node._ag_line)
+    # the defaults are the function's own values (set by convert()), never evaluated again:
+    # `lambda i=i: ...` made in a loop keeps the i it was made with
+    shown_defaults = (node.args.defaults, node.args.kw_defaults)
+    node.args.defaults = [ast.Constant(None) for _ in node.args.defaults]
+    node.args.kw_defaults = [None if d is None else ast.Constant(None)
+                             for d in node.args.kw_defaults]
     freevars = [v for v in fn.__code__.co_freevars if v != "ag__"]
     factory = ast.parse(f"def ag__factory(ag__{''.join(', ' + v for v in freevars)}):\n"
                         f"    pass\n    return {node.name}").body[0]
@@ -254,6 +279,7 @@ def _convert(fn) -> Converted:
     namespace: dict = {}
     exec(compile(generated, gen_filename, "exec"), namespace)  # noqa: S102 - generated from code
     inner = namespace["ag__factory"](operators, *[None] * len(freevars))
+    node.args.defaults, node.args.kw_defaults = shown_defaults
     code_source = textwrap.dedent(unparse(node))
     entry = Converted(fn, generated, code_source, gen_filename, inner,
                       time.perf_counter() - start_time)

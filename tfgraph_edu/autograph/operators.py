@@ -14,7 +14,6 @@ import numpy as np
 
 from ..control_flow import cond_while as cf
 from ..eager.tensor import EagerTensor
-from ..errors import OperatorNotAllowedInGraphError
 from ..graph.graph import Tensor
 from ..ops import _core, creation_ops, math_ops, shape_ops
 from ..ops.convert import is_tensor, to_tensor
@@ -102,11 +101,61 @@ class FunctionScope:
         return value
 
 
+# -- optional features (tf.function(experimental_autograph_options=...)) -
+_FEATURES: list[frozenset] = [frozenset()]  # those of the tf.function being traced
+
+
+class optional_features:  # noqa: N801 - used as a context manager, like TF's scopes
+    """While a tf.function traces, the optional features it was given (names of
+    ``tf.autograph.experimental.Feature``); the calls it converts read them."""
+
+    def __init__(self, features):
+        self.features = frozenset(features)
+
+    def __enter__(self):
+        _FEATURES.append(self.features)
+
+    def __exit__(self, *exc):
+        _FEATURES.pop()
+        return False
+
+
+def feature_enabled(name: str) -> bool:
+    return name in _FEATURES[-1] or "ALL" in _FEATURES[-1]
+
+
+def print_(*objects, **kwargs):
+    """``print`` under ``Feature.BUILTIN_FUNCTIONS``: with a symbolic tensor among its
+    arguments, a Python print that runs each time the graph runs (an ``EagerPyFunc`` op), with
+    the tensors' values; without one, Python's print, once, while tracing (as TF)."""
+    unknown = sorted(set(kwargs) - {"sep", "end", "file", "flush"})
+    if unknown:
+        raise ValueError(f"invalid keyword arguments: {tuple(unknown)}")
+    if not any(_symbolic(x) for x in objects):
+        return print(*objects, **kwargs)
+    from ..ops.script_ops import py_function
+    kwargs.setdefault("flush", True)  # as TF: flushed, so output does not interleave
+    where = [i for i, x in enumerate(objects) if _symbolic(x)]
+    others = list(objects)
+
+    def run_print(*values):
+        shown = list(others)
+        for i, v in zip(where, values):
+            v = v.numpy()
+            shown[i] = v.decode("utf-8") if isinstance(v, bytes) else v
+        print(*shown, **kwargs)
+        return []
+    py_function(run_print, [objects[i] for i in where], [])
+    return None
+
+
 # -- calls -
 def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
     """Call ``f``, converting it first when it is user code."""
     from . import conversion
     kwargs = kwargs or {}
+    if f is print and feature_enabled("BUILTIN_FUNCTIONS"):
+        return print_(*args, **kwargs)
     if f is range and any(_symbolic(a) for a in args):
         return creation_ops.range_(*args, **kwargs)
     if f is len and len(args) == 1 and _symbolic(args[0]):
@@ -173,11 +222,6 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
     set_state(init)
     for name, a, b in zip(symbol_names, results[0], results[1]):  # before any flattening
         _check_branch_values(name, a, b)
-    if _PROBING[0]:
-        results = [[b if isinstance(a, UndefinedReturnValue) else a
-                    for a, b in zip(results[0], results[1])],
-                   [a if isinstance(b, UndefinedReturnValue) else b
-                    for a, b in zip(results[0], results[1])]]
     for name, a, b in zip(symbol_names, results[0], results[1]):
         if cf._shape_of(a) != cf._shape_of(b) or len(cf.flatten([a])) != len(cf.flatten([b])):
             raise TypeError(f"'{name}' must have the same nested structure in the main and "
@@ -192,15 +236,11 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
     for i, name in enumerate(symbol_names):
         a, b = results[0][i], results[1][i]
         _check_branch_values(name, a, b)
-        if _PROBING[0] and isinstance(a, UndefinedReturnValue):
-            a = b
-        elif _PROBING[0] and isinstance(b, UndefinedReturnValue):
-            b = a
-        if a is b or _same_python_value(a, b) or (
+        if ((a is b or _same_python_value(a, b)) and not _python_number(a)) or (
                 isinstance(a, Undefined) and isinstance(b, Undefined)):
             merged[i] = a
             continue
-        outs_idx.append(i)
+        outs_idx.append(i)  # as in TF, a Python number (even one equal in both) leaves as a tensor
     if not outs_idx:
         # nothing flows out; still build the If when a branch has side effects
         if not (subgraphs[0].stateful or subgraphs[1].stateful):
@@ -228,6 +268,10 @@ def _flat_names(structure, names) -> list[str]:
     return out
 
 
+def _python_number(v) -> bool:
+    return isinstance(v, (bool, int, float, np.generic)) and not is_tensor(v)
+
+
 def _same_python_value(a, b) -> bool:
     if is_tensor(a) or is_tensor(b):
         return False
@@ -237,13 +281,7 @@ def _same_python_value(a, b) -> bool:
         return False
 
 
-_PROBING = [0]  # >0 while a loop body is traced once to learn its variables' types
-
-
 def _check_branch_values(name, a, b):
-    if _PROBING[0] and (isinstance(a, UndefinedReturnValue) or isinstance(
-            b, UndefinedReturnValue)):
-        return  # the probe only needs the type of the value that is there
     for value, other, branch in ((a, b, "else"), (b, a, "main")):
         if isinstance(other, UndefinedReturnValue) and not isinstance(
                 value, UndefinedReturnValue):
@@ -266,19 +304,8 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     builder = building_graph()
     cond = cf.Subgraph(builder, "while_dispatch").run(test) if builder else test()
     if _symbolic(cond):
-        _refuse_loop_else(opts, "Using a symbolic `tf.Tensor` as a Python `bool`")
         return _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=cond)
     _py_loop_guard(lambda: bool(cond), body, test)
-
-
-def _refuse_loop_else(opts, what):
-    """TF 2.21's AutoGraph leaves a loop with an ``else`` block unconverted: on a tensor it is
-    Python's loop, which a symbolic tensor refuses (we must not answer as Python would)."""
-    if (opts or {}).get("loop_else"):
-        raise OperatorNotAllowedInGraphError(
-            f"{what} is not allowed: AutoGraph does not convert a loop that has an `else` "
-            "block. Remove the `else` (use a flag set before `break` and an `if` after the "
-            "loop) so the loop becomes a TensorFlow loop.")
 
 
 def _py_loop_guard(first_check, body, test, iterations=None):
@@ -296,9 +323,10 @@ def _py_loop_guard(first_check, body, test, iterations=None):
         c = test()
         if _symbolic(c):
             raise NotImplementedError(
-                "A Python `while` loop became a loop on a tensor condition after it started "
-                "(the condition was a Python value first). Make the condition a tensor from the "
-                "start, e.g. with tf.constant, so the loop is a TF loop.")
+                "The condition of while loop started as non-Tensor, then changed to Tensor (a "
+                "Python `while` loop whose condition, or a break or return in it, came to depend "
+                "on a tensor after it started). Make the condition a tensor from the start, "
+                "e.g. with tf.constant, so the loop is a TF loop.")
         keep = bool(c)
 
 
@@ -309,17 +337,22 @@ def _warn_unroll(i, ops):
                  "range(...) to build one loop op.", i, names)
 
 
-def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, extra=None):
+def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, extra=None,
+             relax_shapes=False):
+    """A While op over the state; ``relax_shapes`` (dataset loops, as TF's ``Dataset.reduce``)
+    retraces with a less specific shape where a variable's shape changes, instead of TF's
+    AutoGraph error."""
     builder = building_graph()
     init = list(get_state())
     undefined = [i for i, v in enumerate(init) if isinstance(v, (Undefined, UndefinedReturnValue))]
-    init, unchanged = _initialise_undefined(init, body, get_state, set_state, symbol_names,
-                                            builder)
+    init, unchanged, probed = _initialise_undefined(init, body, get_state, set_state,
+                                                    symbol_names, builder)
     # names only the body defines hold a made-up zero until the first iteration: as in TF,
     # a loop that runs zero times must not hand that zero on (a runtime error instead)
     iterates = set((opts or {}).get("iterate_names", "").replace(" ", "").split(","))
-    first_set = [symbol_names[i] for i in undefined if i not in unchanged and
-                 symbol_names[i] not in iterates | {"retval_", "do_return"}]
+    first_set = ["the function return value" if symbol_names[i] == "retval_" else
+                 symbol_names[i] for i in undefined if i not in unchanged and
+                 symbol_names[i] not in iterates | {"do_return"}]
     fixed = {i: init[i] for i in unchanged}
     if fixed:  # values no iteration sets do not become loop variables
         full_get, full_set = get_state, set_state
@@ -335,6 +368,7 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
             full_set(tuple(merged[i] for i in range(len(merged))))
         symbol_names = tuple(symbol_names[i] for i in carried)
         init = [init[i] for i in carried]
+        probed = {carried.index(i): v for i, v in probed.items() if i in carried}
     for name, v in zip(symbol_names, init):
         if v is None:
             raise ValueError(f"'{name}' is not allowed to be None before the loop. Give it a "
@@ -345,6 +379,15 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
         for v in cf.flatten(init):
             tensors.append(v if isinstance(v, Tensor) else to_tensor(v))
     invariants = _shape_invariants((opts or {}).get("shape_invariants"), cf.flatten(init))
+    if probed:  # as TF: a made-up initial value's invariant is the shape the body gives it
+        given = invariants or [None] * len(tensors)
+        invariants, k = [], 0
+        for i, v in enumerate(init):
+            flat = cf.flatten([v])
+            shapes = probed.get(i, [None] * len(flat))
+            invariants += [g if g is not None else p for g, p in
+                           zip(given[k:k + len(flat)], shapes)]
+            k += len(flat)
 
     n = len(tensors)
     if first_set:  # an iteration count rides along as one more loop variable
@@ -366,15 +409,25 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
         return cf.flatten(after) + [vals[n] + 1 for _ in vals[n:]]
 
     opts = opts or {}
-    out = cf.build_while(builder, cond_fn, body_fn, list(range(len(tensors))), tensors,
-                         shape_invariants=invariants,
-                         maximum_iterations=opts.get("maximum_iterations"),
-                         parallel_iterations=opts.get("parallel_iterations", 10), names=names)
+    while True:
+        try:
+            out = cf.build_while(builder, cond_fn, body_fn, list(range(len(tensors))), tensors,
+                                 shape_invariants=invariants,
+                                 maximum_iterations=opts.get("maximum_iterations"),
+                                 parallel_iterations=opts.get("parallel_iterations", 10),
+                                 names=names)
+            break
+        except cf.LoopShapeChanged as exc:
+            if not relax_shapes:  # TF's class, ValueError (the subclass is only a signal)
+                raise ValueError(str(exc)).with_traceback(exc.__traceback__) from None
+            set_state(tuple(init))
+            invariants = list(invariants or [None] * len(tensors))
+            invariants[exc.index] = exc.relaxed
     if first_set:
         from ..ops.control_flow_ops import assert_
         with _core.using_interpreter(builder):
-            assert_(out[n] > 0, ["loop must iterate at least once to initialize",
-                                 ", ".join(first_set)])
+            assert_(out[n] > 0, ["loop must iterate at least once to initialize "
+                                 + ", ".join(first_set)])
         out = out[:n]
     set_state(tuple(cf.pack_as(init, out)))
 
@@ -417,56 +470,60 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
     them (traced once in a scratch graph); a variable the body reads first is an error."""
     missing = [i for i, v in enumerate(init) if isinstance(v, (Undefined, UndefinedReturnValue))]
     if not missing:
-        return init, set()
+        return init, set(), {}
     probe = cf.Subgraph(builder, "loop_probe")
     # Python numbers become tensors in the loop, so the probe sees them as tensors too (a
     # Python condition on them would hide what a tensor condition's branches assign)
     set_state(tuple(probe.run(_probe_values, init)))
-    _PROBING[0] += 1
     try:
         probe.run(body)
     except UnboundLocalError as exc:
         set_state(tuple(init))  # nothing of the probe may stay behind (a user finally runs)
+        if symbol_names[missing[0]] == "retval_":
+            raise NotImplementedError(_RETURN_IN_LOOP) from None
         name = str(exc).split("'")[1] if "'" in str(exc) else symbol_names[missing[0]]
         raise ValueError(f"'{name}' must be defined before the loop. {_DEFINE_FIX}") from None
     except (TypeError, ValueError, KeyError) as exc:
         set_state(tuple(init))
-        name = next((symbol_names[i] for i in missing if symbol_names[i] != "retval_"),
-                    symbol_names[missing[0]])
+        # as TF: the first name (in order) with no value decides; a return value the body
+        # does not always set (a return in one branch of a tensor if) cannot start the loop
+        name = symbol_names[missing[0]]
+        if name == "retval_":
+            raise NotImplementedError(_RETURN_IN_LOOP) from None
         first = str(exc).splitlines()[0] if str(exc) else ""
         raise ValueError(f"'{name}' must be defined before the loop. Note: AutoGraph tried to "
                          f"define it automatically, but ran into a {type(exc).__name__}: "
                          f"{first} {_DEFINE_FIX}") from None
-    finally:
-        _PROBING[0] -= 1
+    except BaseException:
+        set_state(tuple(init))  # the error stands as it is; the probe's values do not stay
+        raise
     after = list(get_state())
     set_state(tuple(init))
     out = list(init)
     unchanged: set[int] = set()
-    if any(symbol_names[i] == "retval_" and not isinstance(after[i], UndefinedReturnValue)
-           for i in missing):
-        # TF 2.21 refuses a return inside a tensor loop (the return value has no value to
-        # start the loop with); answering as Python would is an answer TF never gives
-        raise NotImplementedError(_RETURN_IN_LOOP)
+    probed: dict[int, list] = {}
     with _core.using_interpreter(builder):
         for i in missing:
             v = after[i]
-            if isinstance(v, (Undefined, UndefinedReturnValue)):
-                if symbol_names[i] == "retval_":
-                    # the loop never returns: the return flag and value stay outside it
-                    unchanged.add(i)
-                    if "do_return" in symbol_names:
-                        j = list(symbol_names).index("do_return")
-                        if after[j] is init[j]:
-                            unchanged.add(j)
-                    continue
-                raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. "
-                                 f"{_DEFINE_FIX}")
-            if v is None:
+            if symbol_names[i] == "retval_":
+                # as TF: a return the first iteration reaches starts the loop with a zero of
+                # its type (a runtime error if the loop then runs zero times); one it does not
+                # reach, or a bare `return`, is refused
+                if v is None:
+                    raise NotImplementedError(_RETURN_IN_LOOP)
+                if isinstance(v, (Undefined, UndefinedReturnValue)):
+                    raise ValueError(
+                        "the return value from a TensorFlow loop may only be a Tensor, int, "
+                        "float, bool or a list, tuple or dict thereof; got no value: the first "
+                        "iteration did not reach the return (a Python condition?). Set the "
+                        "result in a variable and `break` instead, then return it after the "
+                        "loop.")
+            elif isinstance(v, (Undefined, UndefinedReturnValue)) or v is None:
                 raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. "
                                  f"{_DEFINE_FIX}")
             out[i] = cf.pack_as(v, [_zeros_like_value(x) for x in cf.flatten(v)])
-    return out, unchanged
+            probed[i] = [x.shape if isinstance(x, Tensor) else None for x in cf.flatten(v)]
+    return out, unchanged, probed
 
 
 _RETURN_IN_LOOP = (
@@ -503,7 +560,6 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         return dataset_loop(extra_test, body, get_state, set_state, symbol_names, opts)
     # -- end tf.data
     if _symbolic(iter_):
-        _refuse_loop_else(opts, "Iterating over a symbolic `tf.Tensor`")
         return _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
     if isinstance(iter_, EagerTensor):
         iter_ = list(iter_) if iter_.shape.rank else [iter_]

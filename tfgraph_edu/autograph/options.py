@@ -19,8 +19,9 @@ def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterati
 class Feature(enum.Enum):
     """The optional conversions of ``tf.function(experimental_autograph_options=...)``.
 
-    They are accepted and recorded; tfgraph_edu's AutoGraph always converts the same way
-    (the features TF enables by default), which the docstring of ``tf.function`` says.
+    They are accepted and recorded. ``BUILTIN_FUNCTIONS`` (or ``ALL``) makes ``print`` with a
+    tensor argument print the tensor's value each time the graph runs, as TF does; for the
+    others tfgraph_edu's AutoGraph converts as TF does by default.
     """
 
     ALL = "ALL"

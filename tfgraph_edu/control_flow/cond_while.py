@@ -212,7 +212,8 @@ _STRUCTURE_HINT = (
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
-               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None,
+               _strict_shapes=True):
     """``tf.while_loop``: repeat ``body`` while ``cond``; inside a graph, a While op.
 
     Eagerly, as TF: the values go round as they are and the last ones come back as tensors,
@@ -237,7 +238,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     with using_interpreter(builder):
         init = [to_tensor(v) if not isinstance(v, Tensor) else v for v in flat]
     return build_while(builder, cond, body, loop_vars, init, shape_invariants,
-                       maximum_iterations, parallel_iterations, name)
+                       maximum_iterations, parallel_iterations, name,
+                       strict_shapes=_strict_shapes)
 
 
 def _eager_while(cond, body, loop_vars, maximum_iterations):
@@ -275,19 +277,23 @@ def _as_result(v):
 
 def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=None,
                 maximum_iterations=None, parallel_iterations=10, name=None, names=None,
-                call_with_structure=True):
-    """Trace ``cond_fn``/``body_fn`` over loop variables ``init`` and add the While op."""
+                call_with_structure=True, strict_shapes=True):
+    """Trace ``cond_fn``/``body_fn`` over loop variables ``init`` and add the While op.
+
+    ``strict_shapes=False`` (only the loops gradients build, whose shapes cannot change but
+    whose inferred shapes may be less known) accepts any compatible shape."""
     n = next(_uid)
     scope = builder.graph.get_name_scope()
     prefix = (scope.replace("/", "_") + "_") if scope else ""
     invariants = flatten(shape_invariants) if shape_invariants is not None else None
     specs = []
     for i, t in enumerate(init):
-        shape = t.shape
+        shape, explicit = t.shape, False
         if invariants is not None and invariants[i] is not None:
             shape = TensorShape(invariants[i]) if not isinstance(invariants[i], TensorShape) \
                 else invariants[i]
-        specs.append(_Spec(t, shape))
+            explicit = True
+        specs.append(_Spec(t, shape, explicit))
     inner = op_scope(builder, name or "while")
     cond_sg = Subgraph(builder, f"{prefix}while_cond_{n}", specs, scope=inner)
     body_sg = Subgraph(builder, f"{prefix}while_body_{n}", specs, scope=inner)
@@ -319,16 +325,13 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
     for i, (before, after, spec) in enumerate(zip(init, body_out, specs)):
         label = names[i] if names else f"loop variable {i}"
         if names is None:  # tf.while_loop itself: TF's while_v2 words
-            _check_direct_loop_var(before, after, spec)
+            _check_direct_loop_var(before, after, spec, strict_shapes)
         if before.dtype is not after.dtype:
             raise TypeError(f"'{label}' has dtype {before.dtype.name} before the loop, but "
                             f"dtype {after.dtype.name} after one iteration. Give it its final "
                             "dtype before the loop, e.g. with tf.cast.")
-        if not spec.shape.is_compatible_with(after.shape):
-            raise ValueError(
-                f"'{label}' has shape {before.shape} before the loop, but shape {after.shape} "
-                "after one iteration. Use tf.autograph.experimental.set_loop_options or "
-                "shape_invariants to declare a less specific shape.")
+        if names is not None:
+            _check_autograph_loop_shape(label, before, after, spec, i)
     outer = _union_captures([cond_sg, body_sg])
     n_loop = len(init)
     cond_inputs = cond_sg.arg_placeholders + _inputs_for(cond_sg, outer)
@@ -353,13 +356,57 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
     return pack_as(structure, outs[:n_loop])
 
 
-def _check_direct_loop_var(before, after, spec) -> None:
+def _is_subshape(left, right) -> bool:
+    """Whether ``left`` is at least as specific as ``right`` (every known dim of ``right``
+    equal in ``left``): a loop variable may keep or sharpen its shape, never lose a dim."""
+    if right.rank is None:
+        return True
+    if left.rank is None or left.rank != right.rank:
+        return False
+    return all(r is None or r == dim for dim, r in zip(left.dims, right.dims))
+
+
+class LoopShapeChanged(ValueError):
+    """A loop variable's shape after one iteration is less specific than before the loop; it
+    carries the variable's position and the shape that covers both (for loops that relax)."""
+
+    def __init__(self, message, index=None, relaxed=None):  # rebuilt with a message alone
+        super().__init__(message)
+        self.index = index
+        self.relaxed = relaxed
+
+
+def _check_autograph_loop_shape(label, before, after, spec, index=0) -> None:
+    """TF's AutoGraph checks: without an invariant the shape after one iteration must be as
+    specific as before the loop (``(1,)`` to ``(None,)`` is refused too, as in TF); with one,
+    the shapes before and after must both conform to it."""
+    if not spec.explicit:
+        if not _is_subshape(after.shape, before.shape):
+            relaxed = (before.shape.most_specific_compatible_shape(after.shape)
+                       if before.shape.rank is not None and before.shape.rank == after.shape.rank
+                       else TensorShape(None))
+            raise LoopShapeChanged(
+                f"'{label}' has shape {before.shape} before the loop, but shape {after.shape} "
+                "after one iteration. Use tf.autograph.experimental.set_loop_options to set "
+                "shape invariants (a less specific shape, e.g. None for a dim that changes).",
+                index, relaxed)
+        return
+    if not _is_subshape(before.shape, spec.shape):
+        raise ValueError(f"'{label}' has shape {before.shape} before the loop, which does not "
+                         f"conform with the shape invariant {spec.shape}.")
+    if not _is_subshape(after.shape, spec.shape):
+        raise ValueError(f"'{label}' has shape {after.shape} after one iteration, which does "
+                         f"not conform with the shape invariant {spec.shape}.")
+
+
+def _check_direct_loop_var(before, after, spec, strict=True) -> None:
     if before.dtype is not after.dtype:
         raise TypeError(
             f"Loop var {before.name} enters the loop with type <dtype: '{before.dtype.name}'> but "
             f"has type <dtype: '{after.dtype.name}'> after 1 iteration. {before.name} type should "
             "remain constant.")
-    if not spec.shape.is_compatible_with(after.shape):
+    if not (_is_subshape(after.shape, spec.shape) if strict  # as specific as before (TF)
+            else spec.shape.is_compatible_with(after.shape)):
         raise ValueError(
             f"Input tensor `{before.name}` enters the loop with shape {before.shape}, but has "
             f"shape {after.shape} after one iteration. To allow the shape to vary across "
@@ -368,9 +415,10 @@ def _check_direct_loop_var(before, after, spec) -> None:
 
 
 class _Spec:
-    def __init__(self, t, shape):
+    def __init__(self, t, shape, explicit=False):
         self.dtype = t.dtype
         self.shape = shape
+        self.explicit = explicit  # the shape is a shape invariant (given, or of a placeholder)
         self.handle_shape = getattr(t, "handle_shape", None)
         self.handle_dtype = getattr(t, "handle_dtype", None)
 
@@ -491,7 +539,8 @@ def _while_grad(op, *grads):
               for t in loop_in]
     max_iter = op.get_attr("maximum_iterations")
     count, _, lists = while_loop(fwd_cond, fwd_body, [0, loop_in, lists0],
-                                 maximum_iterations=None if max_iter < 0 else max_iter)
+                                 maximum_iterations=None if max_iter < 0 else max_iter,
+                                 _strict_shapes=False)
 
     # backward: cotangents of the loop variables flow from the last iteration to the first
     g_vars = [grads[i] if grads[i] is not None else zeros_for(op.outputs[i])
@@ -530,7 +579,7 @@ def _while_grad(op, *grads):
 
     from ..ops import math_ops
     _, g_vars, g_caps = while_loop(bwd_cond, bwd_body, [math_ops.subtract(count, 1), g_vars,
-                                                         g_caps])
+                                                         g_caps], _strict_shapes=False)
     out = [None] * n_all
     for i in diff:
         out[i] = g_vars[i]

@@ -31,8 +31,10 @@ class TensorArray:
                  tensor_array_name=None, handle=None, flow=None, infer_shape=True,
                  element_shape=None, colocate_with_first_write_call=True, name=None):
         self._dtype = _dt.as_dtype(dtype)
-        self._element_shape = (TensorShape(None) if element_shape is None
-                               else as_shape(element_shape))
+        # one cell shared by every array made from this one (as TF's): a write in a loop body
+        # tells the array after the loop the shape of its elements
+        self._shape_cell = [TensorShape(None) if element_shape is None
+                            else as_shape(element_shape)]
         self._dynamic_size = bool(dynamic_size)
         self._infer_shape = infer_shape
         if flow is None:
@@ -47,7 +49,8 @@ class TensorArray:
         self._cell = [flow, set()]
 
     dtype = property(lambda self: self._dtype)
-    element_shape = property(lambda self: self._element_shape)
+    element_shape = property(lambda self: self._shape_cell[0])
+    _element_shape = element_shape
     dynamic_size = property(lambda self: self._dynamic_size)
 
     @property
@@ -60,7 +63,9 @@ class TensorArray:
         ta._dtype, ta._dynamic_size, ta._infer_shape = (self._dtype, self._dynamic_size,
                                                         self._infer_shape)
         ta._clear_after_read = self._clear_after_read
-        ta._element_shape = element_shape if element_shape is not None else self._element_shape
+        if element_shape is not None:
+            self._shape_cell[0] = element_shape
+        ta._shape_cell = self._shape_cell
         ta._flow = flow
         if isinstance(flow, EagerTensor) and isinstance(self._flow, EagerTensor):
             ta._cell = self._cell  # eagerly one array: the old object sees the write too

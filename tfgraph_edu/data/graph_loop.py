@@ -63,5 +63,6 @@ def dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, o
         body(get_next(iterator, ds.element_spec))
         state["has"] = _core.bind(IteratorHasNext, (iterator,), None, "IteratorHasNext")
 
-    ag._tf_loop(test, loop_body, get_all, set_all, ("<has_next>",) + tuple(symbol_names), opts)
+    ag._tf_loop(test, loop_body, get_all, set_all, ("<has_next>",) + tuple(symbol_names), opts,
+                relax_shapes=True)  # as TF's dataset loops (Dataset.reduce relaxes shapes)
     return None

@@ -21,11 +21,13 @@ from .. import _gc
 from .. import dtypes as _dt
 from .._traceback import filter_traceback
 from ..autograph import conversion as autograph_conversion
+from ..autograph import operators as autograph_operators
 from ..autograph.errors import in_user_code
 from ..control_flow.tensor_array import TensorArray
 from ..eager import context
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable, watching_creation
+from ..errors import OperatorNotAllowedInGraphError
 from ..graph.graph import FuncGraph, Graph, Tensor
 from ..ops import _core, identity_ops
 from ..ops.convert import is_tensor, to_tensor
@@ -68,6 +70,7 @@ class Function:
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         self._autograph = autograph
+        self._autograph_features = _feature_names(experimental_autograph_options)
         self._converted = None
         self._jit_compile = jit_compile
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
@@ -149,6 +152,7 @@ class Function:
             bound = Function(functools.partial(self._python_function, instance),
                              name=self._name, input_signature=self._given_signature,
                              autograph=self._autograph, reduce_retracing=self._reduce_retracing)
+            bound._autograph_features = self._autograph_features
             bound._signature = _drop_first(self._signature)
             params = list(bound._signature.parameters.values())
             bound._fast_arity = (len(params) if all(p.kind == p.POSITIONAL_OR_KEYWORD
@@ -225,8 +229,18 @@ class Function:
         if not self._autograph:
             return self._python_function
         if self._converted is None:
-            self._converted = autograph_conversion.convertible(self._python_function) or \
+            converted = autograph_conversion.convertible(self._python_function) or \
                 self._python_function
+            if self._autograph_features:
+                features = self._autograph_features
+
+                @functools.wraps(converted)
+                def converted_with_features(*args, **kwargs):
+                    with autograph_operators.optional_features(features):
+                        return converted(*args, **kwargs)
+                self._converted = converted_with_features
+            else:
+                self._converted = converted
         return self._converted
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
@@ -388,6 +402,7 @@ class Function:
                     if _is_builtin(self._python_function) and isinstance(
                             exc, (TypeError, NotImplementedError, ValueError)):
                         raise _builtin_error(self._python_function, exc) from exc
+                    exc = _explain_unconverted(exc, self._python_function, self._autograph)
                     better = in_user_code(exc) if self._autograph else None
                     if better is None:
                         raise
@@ -420,6 +435,7 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
                         jit_compile=(jit_compile if jit_compile is not None
                                      else experimental_compile),
                         reduce_retracing=reduce_retracing,
+                        experimental_autograph_options=experimental_autograph_options,
                         experimental_relax_shapes=experimental_relax_shapes)
     if func is None:
         return make
@@ -427,6 +443,30 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
 
 
 # -- helpers -
+def _explain_unconverted(exc, fn, autograph):
+    """A symbolic tensor used as a Python bool or iterable in a function AutoGraph could not
+    convert: the error says why the function ran as plain Python."""
+    cause = autograph_conversion.unconverted_cause(fn) if autograph else None
+    if cause is None or not isinstance(exc, OperatorNotAllowedInGraphError):
+        return exc
+    name = getattr(fn, "__name__", "the function")
+    new = OperatorNotAllowedInGraphError(
+        f"{exc}\n\nAutoGraph could not convert {name} ({cause}), so it ran as plain Python, "
+        "where a tensor cannot be a condition or be iterated over. Remove what AutoGraph "
+        "cannot convert (e.g. the `else` of a loop: set a flag before `break` and test it after "
+        "the loop).")
+    return new.with_traceback(exc.__traceback__)
+
+
+def _feature_names(options) -> frozenset:
+    """``experimental_autograph_options`` (a Feature or a tuple of them) as their names."""
+    if options is None:
+        return frozenset()
+    if not isinstance(options, (list, tuple, set, frozenset)):
+        options = (options,)
+    return frozenset(getattr(o, "name", str(o)) for o in options)
+
+
 MAX_NESTED_TRACES = 50  # a tf.function calling itself while traced, at most this deep
 _GENERIC = inspect.Signature([inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
                               inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])

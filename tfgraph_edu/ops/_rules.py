@@ -76,6 +76,27 @@ def known_ints(t):
     return None if v is None else ints(v)
 
 
+def partial_ints(t):
+    """The entries of a 1-D int tensor input (a shape) known at build time, None for the others
+    (TF's ``constant_value_as_shape``): a constant, a ``tf.stack`` of scalars (``[1, n, 2]``),
+    a ``tf.shape``; None when not even its length is known."""
+    v = known_ints(t)
+    if v is not None:
+        return list(v)
+    op = getattr(t, "op", None)
+    if op is not None and op.type == "Pack" and all(
+            getattr(x, "shape", None) is not None and x.shape.rank == 0 for x in op.inputs):
+        out = []
+        for x in op.inputs:
+            k = known_ints(x)
+            out.append(None if k is None else k[0])
+        return out
+    if op is not None and op.type == "Shape" and op.inputs[0].shape.rank is not None:
+        return list(op.inputs[0].shape.dims)
+    n = vector_len(t)
+    return None if n is None else [None] * n
+
+
 def vector_len(t):
     """The length of a 1-D tensor if known, else None."""
     s = t.shape

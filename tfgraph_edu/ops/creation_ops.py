@@ -19,22 +19,21 @@ from . import (
     shape_ops,
 )
 from ._core import bind, constant_value, define, interpreter, shape_error, type_name
-from ._rules import fmt, ints, known_ints, same, vector_len
+from ._rules import fmt, ints, known_ints, partial_ints, same
 
 I32 = _dt.int32
 
 
 # -- Fill, zeros, ones ----------------------------------------------------------------------------
 def _fill_shape(dims, value):
-    want = known_ints(dims)
+    want = partial_ints(dims)
     if value.shape.rank not in (None, 0):
         raise shape_error(f"value must be a scalar, got shape {fmt(value.shape)}")
     if want is None:
-        n = vector_len(dims)
-        return TensorShape(None if n is None else [None] * n), value.dtype
-    if any(d < 0 for d in want):
+        return TensorShape(None), value.dtype
+    if any(d is not None and d < 0 for d in want):
         raise shape_error("Fill dimensions must be >= 0")
-    return TensorShape(list(want)), value.dtype
+    return TensorShape(want), value.dtype
 
 
 def _shape_text(dims) -> str:

@@ -121,7 +121,7 @@ def _strided_slice_shape(x, begin, end, strides, **masks):
         # go, the others stay known even though the indices are not
         return TensorShape(x.shape.dims[n:]), x.dtype
     if x.shape.rank is None or b is None or e is None or s is None:
-        return TensorShape(None), x.dtype
+        return _strided_slice_rank_only(x, n, s, masks), x.dtype
     if 0 in s:
         raise shape_error("strides[0] must be non-zero")
     idx = _index_tuple(b, e, s, **masks)
@@ -158,6 +158,24 @@ def _strided_slice_grad(op, g):
     masks = {k: op.get_attr(k) for k in _MASKS}
     return (bind(StridedSliceGrad, (shape_ops.shape(x), begin, end, strides, g), masks),
             None, None, None)
+
+
+def _strided_slice_rank_only(x, n, s, masks) -> TensorShape:
+    """``x[:k]`` with a tensor ``k``: the rank is known (each shrunk axis goes), a sliced
+    axis's length is not, the axes after the ``n`` indexed ones keep theirs (as in TF)."""
+    r = x.shape.rank
+    if (r is None or n is None or n > r or masks.get("ellipsis_mask", 0)
+            or masks.get("new_axis_mask", 0)):
+        return TensorShape(None)
+    shrink = masks.get("shrink_axis_mask", 0)
+    full = masks.get("begin_mask", 0) & masks.get("end_mask", 0)
+    dims = []
+    for i in range(n):
+        if shrink & (1 << i):
+            continue
+        whole = full & (1 << i) and s is not None and s[i] == 1
+        dims.append(x.shape.dims[i] if whole else None)
+    return TensorShape(dims + list(x.shape.dims[n:]))
 
 
 StridedSlice = define("StridedSlice", ("input", "begin", "end", "strides"),

@@ -24,7 +24,7 @@ from . import (
     reduction_ops,
 )
 from ._core import bind, const_input, constant_value, define, shape_error
-from ._rules import broadcast_shapes, fmt, ints, known_ints, same, vector_len
+from ._rules import broadcast_shapes, fmt, ints, known_ints, partial_ints, same, vector_len
 
 I32 = _dt.int32
 _INT_ARG = {1: I32}
@@ -63,8 +63,18 @@ def rank(input, name=None):  # noqa: A002
 def _reshape_shape(tensor, shape):
     want = known_ints(shape)
     if want is None:
-        n = vector_len(shape)
-        return TensorShape(None if n is None else [None] * n), tensor.dtype
+        part = partial_ints(shape)
+        if part is None:
+            return TensorShape(None), tensor.dtype
+        total = tensor.shape.num_elements()
+        open_dims = [i for i, d in enumerate(part) if d is None or d == -1]
+        if total is not None and len(open_dims) == 1 and all(
+                d is not None and d >= 0 for i, d in enumerate(part) if i != open_dims[0]):
+            # one dim not known here: the element count fixes it, as TF's shape rule does
+            known = int(np.prod([d for i, d in enumerate(part) if i != open_dims[0]]))
+            if known and total % known == 0:
+                part[open_dims[0]] = total // known
+        return TensorShape([None if d is None or d < 0 else d for d in part]), tensor.dtype
     if builtins.sum(1 for d in want if d == -1) > 1:
         raise shape_error(f"Only one input size may be -1, not both {want.index(-1)} and "
                           f"{len(want) - 1 - want[::-1].index(-1)}")

@@ -2,7 +2,8 @@
 
 ``break`` sets ``break_ = True``; the rest of the loop body runs only ``if not
 break_``; a ``while`` loop also tests ``not break_``, a ``for`` loop gets it as
-its extra test; a loop's ``else`` runs only if no break happened.
+its extra test.  (A function with a loop that has an ``else`` is not converted at all, as
+in TF: see ``analysis.loop_with_else``.)
 """
 
 from __future__ import annotations
@@ -31,15 +32,12 @@ class _Breaks(ast.NodeTransformer):
         node.body = _blocks.guard_block(node.body, flag, ast.Break) or [ast.Pass()]
         if isinstance(node, ast.While):
             node.test = ast.BoolOp(op=ast.And(), values=[_blocks.not_flag(flag), node.test])
+            if getattr(node, "_ag_return_guard", False):  # TF's order: do_return first
+                node.test = ast.BoolOp(op=ast.And(),
+                                       values=[_blocks.not_flag("do_return"), node.test])
         else:
             node._ag_extra_test = flag
-        out = [_blocks.set_flag(flag, False, line), node]
-        if node.orelse:
-            node._ag_loop_else = True  # TF leaves such a loop to Python (see for_stmt)
-            out.append(templates.mark(ast.If(test=_blocks.not_flag(flag), body=node.orelse,
-                                             orelse=[]), line))
-            node.orelse = []
-        return out
+        return [_blocks.set_flag(flag, False, line), node]
 
     visit_While = visit_For = _loop
 

@@ -97,6 +97,16 @@ def with_undefined(out: list, names, ctx) -> list:
     return out[:-1] + inits + out[-1:]
 
 
+def declarations(ctx, names, pad: str) -> str:
+    """``nonlocal`` for the names closures share, ``global`` for those the user declared
+    global (a closure assigning such a name assigns the module's)."""
+    names = list(names)
+    globals_ = [n for n in names if n in ctx.user_globals]
+    others = [n for n in names if n not in ctx.user_globals]
+    out = f"{pad}global {', '.join(globals_)}\n" if globals_ else ""
+    return out + (f"{pad}nonlocal {', '.join(others)}\n" if others else "")
+
+
 def state_closures(ctx, symbols, origin, composites=()):
     """``get_state``/``set_state`` functions over ``symbols``; returns (names, defs).
     Composite symbols (``x['b']``, ``obj.v``) are read with ``ag__.ldu`` (they may not exist
@@ -107,7 +117,7 @@ def state_closures(ctx, symbols, origin, composites=()):
     if symbols:
         getter = ", ".join(reads) + ("," if len(symbols) == 1 else "")
         targets = ", ".join(symbols) + ("," if len(symbols) == 1 else "")
-        declare = f"    nonlocal {', '.join(plain)}\n" if plain else ""
+        declare = declarations(ctx, plain, "    ")
         src = (f"def {get_name}():\n    return ({getter})\n"
                f"def {set_name}(vars_):\n{declare}    {targets} = vars_\n")
     else:
@@ -140,7 +150,7 @@ def closure(name: str, args: list[str], body: list, ctx, origin,
     owned = (nested - shared) - set(args)
     body = undefined_inits(needs_binding(body, owned)) + body
     fn = ast.parse(f"def {name}({', '.join(args)}):\n    pass").body[0]
-    fn.body = ([ast.Nonlocal(names=sorted(shared))] if shared else []) + body
+    fn.body = ast.parse(declarations(ctx, sorted(shared), "")).body + body
     fn._ag_generated = True
     fn._ag_nonlocal = shared
     return templates.mark(fn, origin)
@@ -263,18 +273,20 @@ def options_dict(pairs, extra=()) -> ast.Dict:
     return ast.Dict(keys=[ast.Constant(k) for k, _ in pairs], values=[v for _, v in pairs])
 
 
-def loop_else(node) -> list:
-    """The option that marks a loop with an ``else`` block: TF does not convert such loops,
-    so on a tensor they raise OperatorNotAllowedInGraphError (operators.py)."""
-    if node.orelse or getattr(node, "_ag_loop_else", False):
-        return [("loop_else", ast.Constant(True))]
-    return []
-
-
 def loop_composites(composites: dict, live_in: set) -> dict:
     """The composite names that are loop state: those whose every root is live into the loop
     (``x.y`` of an ``x`` the loop creates afresh is not)."""
     return {k: roots for k, roots in composites.items() if roots <= live_in}
+
+
+def _own_nodes(fn):
+    """The nodes of ``fn``'s own scope (not those of functions or classes nested in it)."""
+    todo = list(fn.body)
+    while todo:
+        n = todo.pop()
+        yield n
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(n))
 
 
 def transform(fn: ast.FunctionDef, ctx) -> ast.FunctionDef:
@@ -284,6 +296,8 @@ def transform(fn: ast.FunctionDef, ctx) -> ast.FunctionDef:
     ctx.total = user_counts(fn.body)
     ctx.user_declared = {name for n in ast.walk(fn) if isinstance(n, (ast.Global, ast.Nonlocal))
                          for name in n.names}
+    ctx.user_globals = {name for n in _own_nodes(fn) if isinstance(n, ast.Global)
+                        for name in n.names}
     fn.body = convert_block(fn.body, set(), ctx,
                             frozenset(ctx.params) | {"do_return", "retval_"})
     return fn

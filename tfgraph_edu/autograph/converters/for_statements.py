@@ -28,19 +28,23 @@ def build(node: ast.For, live_out: set, again: set, ctx) -> list:
     body_name = ctx.namer.new("loop_body")
     unpack = ast.Assign(targets=[node.target], value=ast.Name(id="itr", ctx=ast.Load()))
     ast.copy_location(unpack, node)
-    body = control_flow.closure(body_name, ["itr"], [unpack] + node.body, ctx, origin)
+    body = control_flow.closure(body_name, ["itr"], [unpack] + node.body, ctx, origin,
+                                declare=[s for s in symbols if s not in composites])
     out = list(state)
     extra, test = "None", None
     if flag:
         extra = ctx.namer.new("extra_test")
-        test = ast.parse(f"def {extra}():\n    return ag__.not_({flag})").body[0]
+        check = f"ag__.not_({flag})"
+        if getattr(node, "_ag_return_guard", False):  # as TF: not do_return, then not break_
+            check = f"ag__.and_(lambda: ag__.not_(do_return), lambda: {check})"
+        test = ast.parse(f"def {extra}():\n    return {check}").body[0]
         test._ag_generated, test._ag_nonlocal = True, set()
     names = ", ".join(sorted(targets))
     call = ast.parse(f"ag__.for_stmt(ITER, {extra}, {body_name}, {get_name}, {set_name}, "
                      f"{tuple(symbols)!r}, {{'iterate_names': {names!r}}})").body[0]
     call.value.args[0] = node.iter
     call.value.args[6] = control_flow.options_dict(
-        node._ag_options, [("iterate_names", ast.Constant(names))] + control_flow.loop_else(node))
+        node._ag_options, [("iterate_names", ast.Constant(names))])
     out += [body] + ([test] if test else []) + [call]  # TF's order
     for n in out:
         for m in ast.walk(n):

@@ -17,7 +17,8 @@ def transform(fn: ast.FunctionDef, ctx) -> ast.FunctionDef:
     shared: set[str] = set()
     for d in control_flow.generated_defs(fn.body):
         shared |= d._ag_nonlocal
-    shared -= set(ctx.params) | {"do_return", "retval_"}
+    # a name the user declared global or nonlocal is bound outside: no Undefined for it
+    shared -= set(ctx.params) | {"do_return", "retval_"} | ctx.user_declared
     head = ast.parse("do_return = False\nretval_ = ag__.UndefinedReturnValue()\n").body
     head += control_flow.undefined_inits(control_flow.needs_binding(fn.body, shared))
     tail = ast.parse("return fscope.ret(retval_, do_return)").body

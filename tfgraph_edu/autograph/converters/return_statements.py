@@ -89,6 +89,9 @@ def _rewrite_stmt(s, in_loop: bool) -> list:
     if isinstance(s, _blocks.FUNCS):
         return [s]
     if isinstance(s, (ast.For, ast.While)):
+        # as TF: a loop holding a return also tests `not do_return` before each iteration
+        # (break_statements adds it), so a Python loop refuses a return that became a tensor
+        s._ag_return_guard = _blocks.contains(s, ast.Return, into_loops=True)
         s.body = _rewrite_block(s.body, True) or [ast.Pass()]
         s.orelse = _rewrite_block(s.orelse, in_loop)
         return [s]

@@ -23,11 +23,12 @@ def build(node: ast.While, live_out: set, again: set, ctx) -> list:
     test = ast.parse(f"def {test_name}():\n    return COND").body[0]
     test.body[0].value = node.test
     test._ag_generated, test._ag_nonlocal = True, set()
-    body = control_flow.closure(body_name, [], node.body, ctx, origin)
+    # the loop's state is the body's to set, also a name only the body uses
+    body = control_flow.closure(body_name, [], node.body, ctx, origin,
+                                declare=[s for s in symbols if s not in composites])
     call = ast.parse(f"ag__.while_stmt({test_name}, {body_name}, {get_name}, {set_name}, "
                      f"{tuple(symbols)!r}, {{}})").body[0]
-    call.value.args[5] = control_flow.options_dict(node._ag_options,
-                                                   control_flow.loop_else(node))
+    call.value.args[5] = control_flow.options_dict(node._ag_options)
     for n in ast.walk(call):
         n._ag_line = origin
     for n in ast.walk(test):
