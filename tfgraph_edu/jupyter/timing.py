@@ -14,8 +14,7 @@ import time
 from dataclasses import dataclass
 
 from ..function import isolation
-from ..function.events import finished_timing as events_done
-from ..function.events import timing_runs
+from ..function.events import finished_timing, timing_runs
 
 
 @dataclass
@@ -122,8 +121,9 @@ def compare(function, number: int = 20, progress=None, raw: bool = False):
         runs = isolation.run_apart(task, [cf.graph], progress)
     except isolation.Declined as exc:
         return Timings((), 0, how, (exc.kind, exc.detail))
-    extra = len(labels) * (number + 1)
-    if how == "apart":
-        function.events.timing_apart += extra - (number + 1)  # the graph calls, made apart
-        events_done()
+    per_timing = number + 1  # a warm-up and the timed runs
+    if how == "apart":  # the calls of the tf.function (not of its eager Python), made apart
+        function.events.timing_apart += (len(labels) - 1) * per_timing
+        finished_timing()
+    extra = len(labels) * per_timing
     return Timings([Timing(label, r) for label, r in zip(labels, runs)], extra, how)
