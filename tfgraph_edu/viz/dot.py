@@ -56,12 +56,13 @@ from .scopes import (  # noqa: F401
     cluster_ids,
     default_collapse,
     drawn_names,
+    fold_members,
     node_ids,
     relative_names,
     scope_of,
     top_scopes,
 )
-from .series import SERIES_MIN, series_of  # noqa: F401
+from .series import PAGE, PAGE_ABOVE, SERIES_MIN, is_repeat, more_range, page_boxes, series_of  # noqa: F401
 
 _bodies, _has_bodies, _node_lines, _node_attrs = bodies, has_bodies, node_lines, node_attrs
 
@@ -86,7 +87,8 @@ def highlight_from_report(report, graph) -> dict[str, str]:
 
 
 # -- drawing ------------------------------------------------------------------------------------
-def graph_to_dot(graph, *, highlight=None, collapse=None, title=None, drawn=None) -> str:
+def graph_to_dot(graph, *, highlight=None, collapse=None, title=None, drawn=None,
+                 paged: bool = True) -> str:
     """The DOT text for ``graph``.
 
     ``collapse``: names drawn as one box each - scopes (``"layer"``, ``"layer/dense"``), series
@@ -98,10 +100,14 @@ def graph_to_dot(graph, *, highlight=None, collapse=None, title=None, drawn=None
     ``"hoisted"`` (see :func:`highlight_from_report`).  ``title``: a caption on top.
     ``drawn``: a dict to fill with node id -> the box it is folded into, for every op drawn
     inside a box (ops of collapsed bodies are not drawn at all, so not listed).
+    ``paged``: an open repeat, and an open series of more than ``PAGE_ABOVE`` members, is a
+    dashed frame showing its first and last members and "… N more" boxes (``fold/more[5:4995]``;
+    naming one in ``collapse`` shows its next ``PAGE`` members); ``False`` draws every op of
+    open folds, unframed.
     """
     if collapse is None:
         collapse = default_collapse(graph)
-    drawer = _Drawer(dict(highlight or {}), frozenset(collapse), drawn)
+    drawer = _Drawer(dict(highlight or {}), frozenset(collapse), drawn, paged)
     lines = ["digraph G {",
              "  rankdir=TB; compound=true; newrank=true;",
              f'  graph [fontname="{FONT}" fontsize=11];',
@@ -120,8 +126,9 @@ def graph_to_dot(graph, *, highlight=None, collapse=None, title=None, drawn=None
 class _Drawer:
     """One drawing: node and cluster lines go into nested lists, edges into ``edges``."""
 
-    def __init__(self, highlight: dict, collapse: frozenset, drawn=None):
+    def __init__(self, highlight: dict, collapse: frozenset, drawn=None, paged: bool = True):
         self.drawn = drawn
+        self.paged = paged
         self.highlight = highlight
         self.collapse = collapse
         self.edges: list[str] = []
@@ -133,15 +140,18 @@ class _Drawer:
         captures = {id(inner.op): outer for outer, inner in graph.captures}
         collapse, highlight = self.collapse, self.highlight
         scopes, series, size = _layout(graph)
+        members = fold_members(graph) if series else {}
+        pages = self._pages(prefix, members) if series and self.paged else {}
         rel_names = relative_names(graph)
         node_of: dict[int, str] = {}  # id(op) -> its node: itself or the box it is in
         boxes: dict[str, list] = {}  # box (relative name) -> [parent, ops, changed ops, change]
-        tree: dict[str, list[str]] = {"": []}  # scope -> its node lines
+        tree: dict[str, list[str]] = {"": []}  # scope (or open fold) -> its node lines
         children: dict[str, list[str]] = {"": []}
         box_of_scope: dict[str, str | None] = {"": None}
         feeds: dict[int, list] = {}  # id(op) -> per input: the body nodes it feeds
         for index, op in enumerate(ops):
             scope = scopes[index]
+            frame = scope  # the cluster the op's node is drawn in
             box = box_of_scope.get(scope, _UNKNOWN)
             if box is _UNKNOWN:
                 box = box_of_scope[scope] = self._collapsed(prefix, scope)
@@ -149,6 +159,9 @@ class _Drawer:
                 group = series.get(index)
                 if group is not None and prefix + group in collapse:
                     box = group
+                elif group is not None and group in pages:
+                    frame = group
+                    box = pages[group].get(index)
                 elif size and not scope and prefix + block_of(index, size) in collapse:
                     box = block_of(index, size)
             if box is not None:
@@ -157,7 +170,7 @@ class _Drawer:
                     self.drawn[prefix + rel_names[index]] = prefix + box
                 entry = boxes.get(box)
                 if entry is None:  # a block sits at the top, a scope's box in its parent scope
-                    parent = (scope if index in series and box == series[index]
+                    parent = (frame if frame != scope or (index in series and box == series[index])
                               else box.rsplit("/", 1)[0] if scope and "/" in box else "")
                     entry = boxes[box] = [parent, 0, 0, None, {}]
                 entry[1] += 1
@@ -171,7 +184,7 @@ class _Drawer:
             node_id = prefix + rel
             node_of[id(op)] = node_id
             kind = kind_of(op, captures)
-            lines = _ensure(tree, children, scope)
+            lines = _ensure(tree, children, frame)
             shown = rel[len(scope) + 1:] if scope else rel
             label = _label(*_node_lines(op, kind, captures.get(id(op)), shown))
             line = f"{quote(node_id)} [label={label} {_node_attrs(kind, highlight.get(node_id))}"
@@ -180,26 +193,40 @@ class _Drawer:
                 text = _label(_short(shown, NAME_LIMIT), op.type, sizes)
                 line = (f"{quote(node_id)} [label={text} "
                         f"{_node_attrs(kind, highlight.get(node_id))} peripheries=2")
-            lines.append(line + "];")
+            lines.append(line + f' class="{classes_of(op, kind)}"];')
             if _has_bodies(op) and node_id not in collapse:
                 feeds[id(op)] = self._bodies(op, node_id, lines)
-        named = set(series.values())
         for box, (parent, count, changed, change, types) in boxes.items():
-            if box in named:
-                type_, most = max(types.items(), key=lambda item: (item[1], item[0] != "Const"))
-                text = [_short(box.rsplit("/", 1)[-1] if parent else box, NAME_LIMIT),
-                        f"{most} × {type_}" + (f" ({count} ops)" if count != most else "")]
-            else:
-                text = [f"{_short(box, NAME_LIMIT)} ({count} ops)"]
-            attrs = BOX
+            text, extra = _box_text(box, parent, count, types, members)
+            attrs = BOX + extra
             if changed:
                 text.append(f"{changed} changed")
                 attrs += f' color="{HIGHLIGHTS.get(change, (_OTHER_HIGHLIGHT,))[0]}" penwidth=3'
             _ensure(tree, children, parent).append(
                 f"{quote(prefix + box)} [label={_label(*text)} {attrs}];")
-        _emit(tree, children, prefix, out)
+        _emit(tree, children, prefix, out, pages)
         self._edges(ops, node_of, set(boxes) and {prefix + b for b in boxes}, feeds)
         return node_of
+
+    def _pages(self, prefix: str, members: dict) -> dict[str, dict[int, str]]:
+        """Per open fold drawn framed (every open repeat, and every open fold of more than
+        ``PAGE_ABOVE`` members): op index -> the "… more" box it is in (ops shown: absent)."""
+        opened: dict[str, list[str]] = {}
+        for name in self.collapse:
+            if name.startswith(prefix) and "/more[" in name:
+                fold = name[len(prefix):name.rfind("/more[")]
+                opened.setdefault(fold, []).append(name[len(prefix):])
+        out: dict[str, dict[int, str]] = {}
+        for fold, group in members.items():
+            if prefix + fold in self.collapse or not (is_repeat(fold) or len(group) > PAGE_ABOVE):
+                continue
+            where: dict[int, str] = {}
+            for member, box in zip(group, page_boxes(fold, len(group), opened.get(fold, ()))):
+                if box is not None:
+                    for i in member:
+                        where[i] = box
+            out[fold] = where
+        return out
 
     def _collapsed(self, prefix: str, scope: str) -> str | None:
         """The outermost collapsed scope containing ``scope`` (relative name), or None."""
@@ -234,7 +261,7 @@ class _Drawer:
                         text = f"{t.dtype.name} {t.shape}"
                         if len(t.op.outputs) > 1:
                             text = f":{t.value_index} {text}"
-                        label = "label=" + _label(text)
+                        label = f"xlabel={_label(text)} {DTYPE_EDGE}"
                     labels[id(t)] = label
                 targets = into[i] if into is not None and i < len(into) else None
                 if targets is not None:  # into the bodies of control flow, not the op node
@@ -309,13 +336,44 @@ class _Drawer:
                 seen.add((src, str(o.shape), o.dtype.name))
                 style = ' style=dashed color="#8a63d2"' if label == "cond" else ""
                 self.edges.append(f"{quote(src)} -> {q_node} "
-                                  f"[label={_label(f'{o.dtype.name} {o.shape}')}{style}];")
+                                  f"[xlabel={_label(f'{o.dtype.name} {o.shape}')} {DTYPE_EDGE}"
+                                  f"{style}];")
         out.append("  " + node_line)
         out.append("}")
         return feeds
 
 
 _UNKNOWN = object()
+# a data edge's dtype and shape: an xlabel (placed after the layout, so it costs Graphviz
+# little), with a class the viewer uses to show it only when zoomed in
+DTYPE_EDGE = 'class="tfg-dtype"'
+
+
+def _box_text(box: str, parent: str, count: int, types: dict, members: dict):
+    """(label lines, extra attributes) of a box: a series, a repeat, a "… more" page box, or
+    a collapsed scope, block or body."""
+    span = more_range(box)
+    if span is not None:
+        n = span[1] - span[0]
+        return ([f"… {n:,} more", f"{count:,} ops · open: next {min(n, PAGE)}"],
+                ' class="tfg-box tfg-more"')
+    shown = _short(box.rsplit("/", 1)[-1] if parent else box, NAME_LIMIT)
+    if box in members:
+        if is_repeat(box):
+            return [shown, f"{count:,} ops"], ' class="tfg-box tfg-fold tfg-repeat"'
+        type_, most = max(types.items(), key=lambda item: (item[1], item[0] != "Const"))
+        return ([shown, f"{most} × {type_}" + (f" ({count} ops)" if count != most else "")],
+                ' class="tfg-box tfg-fold tfg-series"')
+    return [f"{_short(box, NAME_LIMIT)} ({count} ops)"], ' class="tfg-box"'
+
+
+def classes_of(op, kind: str) -> str:
+    """The SVG classes of an op's node: ``tfg-op tfg-kind-<kind>``, and ``tfg-grad`` for an op
+    of a gradient (named under ``gradient_tape/``)."""
+    out = f"tfg-op tfg-kind-{kind}"
+    if op.name.startswith("gradient_tape/") or "/gradient_tape/" in op.name:
+        out += " tfg-grad"
+    return out
 
 
 def _ensure(tree: dict, children: dict, scope: str) -> list[str]:
@@ -336,8 +394,9 @@ def _ensure(tree: dict, children: dict, scope: str) -> list[str]:
         child = parent
 
 
-def _emit(tree: dict, children: dict, prefix: str, out: list[str]) -> None:
-    """Append the scope tree as nested clusters: each scope's nodes, then its sub-scopes."""
+def _emit(tree: dict, children: dict, prefix: str, out: list[str], folds=()) -> None:
+    """Append the scope tree as nested clusters: each scope's nodes, then its sub-scopes; an
+    open fold (in ``folds``) is a dashed frame."""
     out.extend(tree[""])
     stack: list[tuple[str, int]] = [(c, 0) for c in reversed(children[""])]
     depth_open: list[int] = []
@@ -348,8 +407,10 @@ def _emit(tree: dict, children: dict, prefix: str, out: list[str]) -> None:
             out.append("  " * len(depth_open) + "}")
         pad = "  " * depth
         out.append(f"{pad}subgraph {quote('cluster_' + prefix + scope)} {{")
+        style = ('style="rounded,dashed"; color="#777777"; class="tfg-fold-frame";'
+                 if scope in folds else 'style=rounded; color="#aaaaaa";')
         out.append(f"{pad}  label={_label(_short(scope.rsplit('/', 1)[-1], NAME_LIMIT))}; "
-                   'style=rounded; color="#aaaaaa";')
+                   + style)
         out.extend(f"{pad}  {line}" for line in tree[scope])
         depth_open.append(depth)
         stack.extend((c, depth + 1) for c in reversed(children[scope]))

@@ -13,11 +13,11 @@ import weakref
 from .escaping import svg_title
 from .kinds import bodies as _bodies
 from .kinds import has_bodies as _has_bodies
-from .series import series_of
+from .series import folds_of, is_repeat
 
 __all__ = ["relative_names", "drawn_names", "scope_of", "block_size", "block_of", "layout",
-           "top_scopes", "default_collapse", "node_ids", "cluster_ids", "COLLAPSE_ABOVE",
-           "BLOCKS_ABOVE", "BODY_COLLAPSE_ABOVE", "SERIES_ABOVE"]
+           "top_scopes", "default_collapse", "fold_members", "node_ids", "cluster_ids",
+           "COLLAPSE_ABOVE", "BLOCKS_ABOVE", "BODY_COLLAPSE_ABOVE", "SERIES_ABOVE"]
 
 COLLAPSE_ABOVE = 50  # graphs with more ops start with their top-level scopes collapsed
 BLOCKS_ABOVE = 200  # more ops than this outside every scope and series: drawn in blocks
@@ -75,7 +75,7 @@ def block_size(graph, scopes=None, series=None) -> int:
         names = set(rel)
         scopes = [scope_of(r, names) for r in rel]
     if series is None:
-        series = series_of(ops, scopes, rel)
+        series = folds_of(ops, scopes, rel)[0]
     folded = n > SERIES_ABOVE  # series are folded by default only in graphs this big
     loose = sum(1 for i, s in enumerate(scopes) if not s and not (folded and i in series))
     return 0 if loose <= BLOCKS_ABOVE else max(50, -(-n // 100))
@@ -87,26 +87,37 @@ def block_of(index: int, size: int) -> str:
     return f"ops[{start}:{start + size}]"
 
 
-_LAST_LAYOUT: list = [None, -1, None]  # (weak reference to a graph, its op count, layout)
+_LAST_LAYOUT: list = [None, -1, None, None]  # (weak ref to a graph, op count, layout, members)
 
 
 def _layout(graph):
-    """(scopes, series, block size) of a graph's ops; the last one is remembered, since
-    drawing, collapsing and the viewer's name maps all ask for it."""
-    ref, n, found = _LAST_LAYOUT
+    """(scopes, folds, block size) of a graph's ops (folds: op index -> the series or repeat
+    it is in); the last one is remembered, since drawing, collapsing and the viewer's name
+    maps all ask for it."""
+    _remember(graph)
+    return _LAST_LAYOUT[2]
+
+
+def fold_members(graph) -> dict[str, list[list[int]]]:
+    """Fold name -> its members in order (lists of op indices): see :func:`.series.folds_of`."""
+    _remember(graph)
+    return _LAST_LAYOUT[3]
+
+
+def _remember(graph) -> None:
+    ref, n = _LAST_LAYOUT[0], _LAST_LAYOUT[1]
     ops = graph.operations
     if ref is not None and ref() is graph and n == len(ops):
-        return found
+        return
     rel = relative_names(graph)
     names = set(rel)
     scopes = [scope_of(r, names) for r in rel]
-    series = series_of(ops, scopes, rel)
-    found = scopes, series, block_size(graph, scopes, series)
+    folds, members = folds_of(ops, scopes, rel)
+    found = scopes, folds, block_size(graph, scopes, folds)
     try:
-        _LAST_LAYOUT[:] = [weakref.ref(graph), len(ops), found]
-    except TypeError:  # not weakly referable: not remembered
-        pass
-    return found
+        _LAST_LAYOUT[:] = [weakref.ref(graph), len(ops), found, members]
+    except TypeError:  # not weakly referable: remembered until the next graph
+        _LAST_LAYOUT[:] = [lambda: graph, len(ops), found, members]
 
 
 def top_scopes(graph) -> set:
@@ -128,12 +139,15 @@ def top_scopes(graph) -> set:
 
 
 def _series_everywhere(graph, prefix: str = "") -> set:
-    """The series names of ``graph`` and of the graphs its control flow runs, in each graph
-    of more than ``SERIES_ABOVE`` ops (in a smaller graph, folding ops that merely share a
-    name would hide more than it shows)."""
+    """The folds of ``graph`` and of the graphs its control flow runs that start folded: in
+    a graph of more than ``SERIES_ABOVE`` ops, every series and repeat; in one of more than
+    ``COLLAPSE_ABOVE``, its repeats (in a smaller graph, folding ops that merely share a name
+    would hide more than it shows)."""
     out = set()
-    if len(graph.operations) > SERIES_ABOVE:
-        out = {prefix + s for s in set(_layout(graph)[1].values())}
+    n = len(graph.operations)
+    if n > COLLAPSE_ABOVE:
+        out = {prefix + s for s in set(_layout(graph)[1].values())
+               if n > SERIES_ABOVE or is_repeat(s)}
     names = drawn_names(graph)
     for op in graph.operations:
         if _has_bodies(op):
@@ -199,6 +213,8 @@ def cluster_ids(graph, prefix: str = "") -> dict:
     """SVG cluster title -> scope name (or ``cond/then``-style body name), for expanding and
     collapsing scopes and the branches and bodies of control flow, at every depth."""
     out = {svg_title("cluster_" + prefix + p): prefix + p for p in _scope_paths(graph)}
+    for fold in fold_members(graph):  # the frame of an open series or repeat
+        out.setdefault(svg_title("cluster_" + prefix + fold), prefix + fold)
     names = drawn_names(graph)
     for op in graph.operations:
         if _has_bodies(op):
