@@ -180,7 +180,8 @@ def test_if_and_while_are_clusters_holding_their_bodies_above_the_op(example):
     body = cluster_block(dot, "cluster_while/body")
     assert body in loop and has_node(body, "while/body/add_1") and has_node(loop, "while")
     found = {(a, b): attrs for a, b, attrs in edges(dot)}
-    assert found[("while/body/add_1", "while/body/Identity_1")] == 'xlabel="float32 (2,)" class="tfg-dtype"'
+    assert (found[("while/body/add_1", "while/body/Identity_1")]
+            == 'xlabel="float32 (2,)" class="tfg-dtype"')
 
 
 def test_outer_tensors_flow_into_the_body_inputs_and_body_outputs_into_the_op():

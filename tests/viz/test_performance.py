@@ -85,7 +85,8 @@ def test_a_scoped_10000_op_graph():
 
     graph = tf.function(layers, autograph=False).get_concrete_function(tf.constant(0.0)).graph
     assert len(graph.operations) >= 10_000
-    full = _timed("DOT of 50 scopes x 200 ops", lambda: vdot.graph_to_dot(graph, collapse=set(), paged=False))
+    full = _timed("DOT of 50 scopes x 200 ops",
+                  lambda: vdot.graph_to_dot(graph, collapse=set(), paged=False))
     assert full.count("subgraph ") == 50
     summary = vdot.graph_to_dot(graph)
     assert summary.count("shape=folder") == 50 and "layer49 (200 ops)" in summary
