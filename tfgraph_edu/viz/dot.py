@@ -39,6 +39,7 @@ from .kinds import (  # noqa: F401
     NAME_LIMIT,
     _fed_inputs,
     bodies,
+    classes_of,
     has_bodies,
     kind_of,
     kinds_in,
@@ -365,15 +366,6 @@ def _box_text(box: str, parent: str, count: int, types: dict, members: dict):
         return ([shown, f"{most} × {type_}" + (f" ({count} ops)" if count != most else "")],
                 ' class="tfg-box tfg-fold tfg-series"')
     return [f"{_short(box, NAME_LIMIT)} ({count} ops)"], ' class="tfg-box"'
-
-
-def classes_of(op, kind: str) -> str:
-    """The SVG classes of an op's node: ``tfg-op tfg-kind-<kind>``, and ``tfg-grad`` for an op
-    of a gradient (named under ``gradient_tape/``)."""
-    out = f"tfg-op tfg-kind-{kind}"
-    if op.name.startswith("gradient_tape/") or "/gradient_tape/" in op.name:
-        out += " tfg-grad"
-    return out
 
 
 def _ensure(tree: dict, children: dict, scope: str) -> list[str]:

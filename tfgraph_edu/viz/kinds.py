@@ -17,7 +17,7 @@ import numpy as np
 from .escaping import short as _short
 
 __all__ = ["KINDS", "HIGHLIGHTS", "BOX", "NAME_LIMIT", "FONT", "kind_of", "kinds_in",
-           "node_lines", "node_attrs", "bodies", "has_bodies"]
+           "node_lines", "node_attrs", "bodies", "has_bodies", "classes_of", "MINOR_TYPES"]
 
 NAME_LIMIT = 40  # names longer than this are shortened in labels (the SVG title keeps all)
 FONT = "Helvetica,Arial,sans-serif"
@@ -206,3 +206,23 @@ def _fed_inputs(op) -> int:
     return 1 if op.type in ("If", "StatelessIf") else 0
 
 
+
+
+# ops the viewer may hide until zoomed in: constants, shape arithmetic, plumbing
+MINOR_TYPES = frozenset({"Const", "Shape", "ShapeN", "Size", "Rank", "Identity", "IdentityN",
+                         "NoOp", "StopGradient", "Cast"})
+
+
+def classes_of(op, kind: str) -> str:
+    """The SVG classes of an op's node (for the viewer): ``tfg-op tfg-kind-<kind>``;
+    ``tfg-input`` for an argument of the function; ``tfg-minor`` for the ops of
+    ``MINOR_TYPES``; ``tfg-grad`` for an op of a gradient (named under ``gradient_tape/``)."""
+    out = f"tfg-op tfg-kind-{kind}"
+    if kind == "input":
+        out += " tfg-input"
+    elif op.type in MINOR_TYPES:
+        out += " tfg-minor"
+    name = op.name
+    if name.startswith("gradient_tape/") or "/gradient_tape/" in name:
+        out += " tfg-grad"
+    return out
