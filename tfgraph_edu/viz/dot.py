@@ -30,6 +30,7 @@ __all__ = ["graph_to_dot", "COLLAPSE_ABOVE", "KINDS", "HIGHLIGHTS", "kind_of", "
 from .escaping import ID_LIMIT, quote, short, svg_title, visible  # noqa: F401 - re-exported
 from .escaping import label as _label
 from .escaping import short as _short
+from .gradients import is_gradient_scope
 from .kinds import (  # noqa: F401
     _OTHER_HIGHLIGHT,
     BOX,
@@ -399,8 +400,13 @@ def _emit(tree: dict, children: dict, prefix: str, out: list[str], folds=()) -> 
             out.append("  " * len(depth_open) + "}")
         pad = "  " * depth
         out.append(f"{pad}subgraph {quote('cluster_' + prefix + scope)} {{")
-        style = ('style="rounded,dashed"; color="#777777"; class="tfg-fold-frame";'
-                 if scope in folds else 'style=rounded; color="#aaaaaa";')
+        if scope in folds:
+            style = 'style="rounded,dashed"; color="#777777"; class="tfg-fold-frame";'
+        elif is_gradient_scope(scope):  # the gradient frame and the scopes it mirrors
+            style = 'style=rounded; color="#d99a9a"; class="tfg-grad";'
+        else:
+            style = 'style=rounded; color="#aaaaaa";'
+
         out.append(f"{pad}  label={_label(_short(scope.rsplit('/', 1)[-1], NAME_LIMIT))}; "
                    + style)
         out.extend(f"{pad}  {line}" for line in tree[scope])
