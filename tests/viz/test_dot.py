@@ -213,9 +213,16 @@ def test_outer_tensors_flow_into_the_body_inputs_and_body_outputs_into_the_op():
 
     def rel(t):
         return t.op.name.removeprefix("while/")
+    n_loop = len(body.loop_var_names)
+    assert n_loop == 2  # AutoGraph's counter and x
     for i, t in enumerate(loop.inputs):
         for label, fn in (("body", body), ("cond", test)):
-            assert (t.op.name, f"while/{label}/{rel(fn.inputs[i])}") in found
+            # loop variables feed both; a captured value only the graph that uses it (the
+            # other one's input for it, "unused_capture", is not drawn)
+            used = i < n_loop or any(fn.inputs[i] is u for op in fn.graph.operations
+                                     for u in op.inputs)
+            edge = (t.op.name, f"while/{label}/{rel(fn.inputs[i])}")
+            assert (edge in found) == used, edge
     assert (f"while/body/{rel(body.outputs[1])}", "while") in found
     assert "style=dashed" in found[(f"while/cond/{rel(test.outputs[0])}", "while")]
     assert not any(b == "while" and a in {t.op.name for t in loop.inputs} for a, b in found)

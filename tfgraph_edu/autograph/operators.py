@@ -256,6 +256,9 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
                             f"but dtype {b.dtype.name} in the else branch. Use tf.cast so "
                             "both branches give it the same dtype.")
     out = cf.make_if(builder, cond, subgraphs[0], subgraphs[1], list(range(len(outs_idx))))
+    if out:  # the learner's names of the If's outputs, for the graph viewer's ports
+        for attr in ("then_branch", "else_branch"):
+            out[0].op.attrs[attr].output_names = tuple(symbol_names[i] for i in outs_idx)
     for k, i in enumerate(outs_idx):
         merged[i] = out[k]
     set_state(tuple(cf.pack_as(structure, merged)))

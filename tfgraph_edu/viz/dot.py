@@ -47,6 +47,7 @@ from .kinds import (  # noqa: F401
     node_attrs,
     node_lines,
 )
+from .ports import body_ports
 from .scopes import (  # noqa: F401
     BLOCKS_ABOVE,
     BODY_COLLAPSE_ABOVE,
@@ -134,6 +135,8 @@ class _Drawer:
         self.highlight = highlight
         self.collapse = collapse
         self.edges: list[str] = []
+        self.ports: dict[int, str] = {}  # id(op) -> port name, for body inputs and outputs
+        self.hidden: set[int] = set()  # ids of body inputs not drawn (captures left unused)
 
     def draw(self, graph, prefix: str, out: list[str]) -> dict:
         """Append the lines of ``graph`` (node ids prefixed with ``prefix``) to ``out``; return
@@ -151,7 +154,10 @@ class _Drawer:
         children: dict[str, list[str]] = {"": []}
         box_of_scope: dict[str, str | None] = {"": None}
         feeds: dict[int, list] = {}  # id(op) -> per input: the body nodes it feeds
+        port_lines: list[str] = []
         for index, op in enumerate(ops):
+            if id(op) in self.hidden:
+                continue
             scope = scopes[index]
             frame = scope  # the cluster the op's node is drawn in
             box = box_of_scope.get(scope, _UNKNOWN)
@@ -187,6 +193,10 @@ class _Drawer:
             node_of[id(op)] = node_id
             kind = kind_of(op, captures)
             lines = _ensure(tree, children, frame)
+            port = self.ports.get(id(op))
+            if port is not None:
+                lines.append(self._port(op, node_id, kind, port, port_lines))
+                continue
             shown = rel[len(scope) + 1:] if scope else rel
             label = _label(*_node_lines(op, kind, captures.get(id(op)), shown))
             line = f"{quote(node_id)} [label={label} {_node_attrs(kind, highlight.get(node_id))}"
@@ -207,8 +217,21 @@ class _Drawer:
             _ensure(tree, children, parent).append(
                 f"{quote(prefix + box)} [label={_label(*text)} {attrs}];")
         _emit(tree, children, prefix, out, pages)
+        if len(port_lines) > 1:  # the body's input ports side by side at its top
+            out.append("{ rank=same; " + " ".join(port_lines) + " }")
         self._edges(ops, node_of, set(boxes) and {prefix + b for b in boxes}, feeds)
         return node_of
+
+    def _port(self, op, node_id: str, kind: str, name: str, inputs: list) -> str:
+        """The node line of a body's input (a placeholder) or output (its Identity) as a
+        port named by the learner's name; input ports are collected in ``inputs``."""
+        q = quote(node_id)
+        if op.type == "Placeholder":
+            inputs.append(q)
+            return (f'{q} [label={_label(_short(name, NAME_LIMIT))} {PORT} fillcolor="#d6eaff" '
+                    f'class="tfg-op tfg-port tfg-input tfg-kind-{kind}"];')
+        return (f'{q} [label={_label(_short(name, NAME_LIMIT))} {PORT} fillcolor="#e6f4ea" '
+                'class="tfg-op tfg-port tfg-output"];')
 
     def _pages(self, prefix: str, members: dict) -> dict[str, dict[int, str]]:
         """Per open fold drawn framed (every open repeat, and every open fold of more than
@@ -248,7 +271,9 @@ class _Drawer:
         seen: set = set()  # edges into or out of a box are drawn once per dtype and shape
         labels: dict[int, str] = {}
         for op in ops:
-            dst = node_of[id(op)]
+            dst = node_of.get(id(op))
+            if dst is None:  # not drawn (a capture its body leaves unused)
+                continue
             q_dst = None
             into = feeds.get(id(op))
             for i, t in enumerate(op.inputs):
@@ -321,6 +346,9 @@ class _Drawer:
             out.append(f"    label={_label(f'{label}: {_short(fn.name, NAME_LIMIT)}')}; "
                        'style="rounded,filled"; fillcolor="#f3ecff"; color="#b79cf0";')
             inner: list[str] = []
+            ports, hidden = body_ports(op, label, fn)
+            self.ports.update(ports)
+            self.hidden |= hidden
             node_of = self.draw(fn.graph, body_id + "/", inner)
             if not node_of:  # an empty graph: a cluster needs a node to be drawn
                 inner.append(f'{quote(body_id + "/(empty)")} [label="(no ops)" shape=plaintext];')
@@ -346,6 +374,8 @@ class _Drawer:
 
 
 _UNKNOWN = object()
+# a body's input or output, named by the learner's name: a small rounded box
+PORT = 'shape=box style="rounded,filled" fontsize=9 height=0.25 margin="0.06,0.02"'
 # a data edge's dtype and shape: an xlabel (placed after the layout, so it costs Graphviz
 # little), with a class the viewer uses to show it only when zoomed in
 DTYPE_EDGE = 'class="tfg-dtype"'

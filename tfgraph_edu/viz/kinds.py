@@ -88,7 +88,7 @@ def kinds_in(graph) -> set[str]:
     return out
 
 
-def _preview(value) -> str | None:
+def preview(value) -> str | None:
     """A short text for a small constant value, or None."""
     try:
         a = np.asarray(value)
@@ -110,7 +110,7 @@ def _outer_text(outer, kind: str) -> str:
     dtype = getattr(getattr(outer, "dtype", None), "name", "")
     shape = getattr(outer, "shape", "")
     text = f"captured {dtype} {shape}".strip()
-    value = _preview(handle) if isinstance(handle, np.ndarray) else None
+    value = preview(handle) if isinstance(handle, np.ndarray) else None
     return f"{text} = {value}" if value is not None else text
 
 
@@ -140,7 +140,7 @@ def node_lines(op, kind: str, outer, shown: str | None = None) -> list[str]:
     cluster does not already say), its type when the name does not say it, what it holds."""
     name = _short(op.name if shown is None else shown, NAME_LIMIT)
     if kind == "constant":
-        value = _preview(op.attrs.get("value"))
+        value = preview(op.attrs.get("value"))
         return [value] if value is not None else [name]
     lines = [name] if _same_word(op.name, op.type) else [name, op.type]
     if kind == "input":  # the shape says it is a placeholder
