@@ -216,3 +216,25 @@ def test_control_flow_bodies_are_clusters_that_collapse():
     viewer._on_message(viewer, {"type": "toggle_scope", "scope": "cond/then"}, [])
     assert 'subgraph "cluster_cond/then"' not in viewer.dot
     assert '"cond/then" [label="then: cond_true_' in viewer.dot and "<svg" in viewer.svg
+
+
+def test_the_viewer_opens_a_5000_op_series_page_by_page():
+    from tfgraph_edu.jupyter.widgets import GraphViewer
+
+    @tf.function(autograph=False)
+    def series(x):
+        for _ in range(5000):
+            x = x * 1.0001
+        return x
+
+    series(tf.constant(1.0))
+    viewer = GraphViewer(series)
+    name = "mul, mul_[1-4999]"
+    assert name in viewer.collapsed
+    viewer._on_message(viewer, {"type": "toggle_scope", "scope": name}, [])  # double-click
+    more = f"{name}/more[5:4995]"
+    assert "… 4,990 more" in viewer.dot and viewer.folded["mul_2000"] == more
+    assert viewer.svg.count('class="node') < 30
+    # double-clicking the "… more" box (its id is its SVG title) shows the next 50 ops
+    viewer._on_message(viewer, {"type": "toggle_scope", "scope": more}, [])
+    assert '"mul_54" [label="mul_54"' in viewer.dot and f"{name}/more[55:4995]" in viewer.dot

@@ -385,7 +385,7 @@ def _box_text(box: str, parent: str, count: int, types: dict, members: dict):
     """(label lines, extra attributes) of a box: a series, a repeat, a "… more" page box, or
     a collapsed scope, block or body."""
     span = more_range(box)
-    if span is not None:
+    if span is not None and box[:box.rfind("/more[")] in members:
         n = span[1] - span[0]
         return ([f"… {n:,} more", f"{count:,} ops · open: next {min(n, PAGE)}"],
                 ' class="tfg-box tfg-more"')
