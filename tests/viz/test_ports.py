@@ -46,3 +46,19 @@ def test_ports_are_classed_for_the_viewer():
     dot = vdot.graph_to_dot(graph, collapse=set())
     body = cluster_block(dot, "cluster_while/body")
     assert "tfg-port tfg-input" in body and "tfg-port tfg-output" in body
+
+
+def test_a_variable_captured_by_a_loop_body_is_a_port_named_by_the_variable():
+    v = tf.Variable(2.0, name="w")
+
+    @tf.function
+    def f(x):
+        total = tf.constant(0.0)
+        for _ in tf.range(3):
+            total += x * v
+        return total
+
+    graph = f.get_concrete_function(tf.constant(1.0)).graph
+    body = cluster_block(vdot.graph_to_dot(graph, collapse=set()), "cluster_while/body")
+    assert {"w", "x", "total", "iteration"} <= set(_labels(body).values())
+    assert not any("resource" in name for name in _labels(body).values())

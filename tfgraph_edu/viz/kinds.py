@@ -114,7 +114,7 @@ def _outer_text(outer, kind: str) -> str:
     return f"{text} = {value}" if value is not None else text
 
 
-def _variable_name(outer) -> str:
+def variable_name(outer) -> str:
     """The name of the variable whose handle ``outer`` is (``dense/kernel``), or ''."""
     handle = getattr(outer, "_value", None)
     if not hasattr(handle, "var_dtype"):
@@ -148,8 +148,8 @@ def node_lines(op, kind: str, outer, shown: str | None = None) -> list[str]:
     elif kind in ("captured", "variable"):
         if getattr(outer, "op", None) is not None and hasattr(outer, "value_index"):
             lines = [name]  # a tensor of the enclosing graph: an edge comes from it
-        elif kind == "variable" and _variable_name(outer):  # under its own name
-            lines = [_short(_variable_name(outer), NAME_LIMIT), "variable"]
+        elif kind == "variable" and variable_name(outer):  # under its own name
+            lines = [_short(variable_name(outer), NAME_LIMIT), "variable"]
         elif outer is not None:
             lines = [name, _short(_outer_text(outer, kind), NAME_LIMIT)]
         else:

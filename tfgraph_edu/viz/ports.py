@@ -11,7 +11,7 @@ that a While op returns).  A captured value a body does not use is not drawn the
 
 from __future__ import annotations
 
-from .kinds import preview
+from .kinds import preview, variable_name
 
 __all__ = ["python_name", "body_ports", "ITERATION"]
 
@@ -31,8 +31,15 @@ def python_name(t) -> str | None:
     op = getattr(t, "op", None)
     if op is None:
         return None
-    if op.type == "Placeholder" and not op.graph.base_scope:
-        return op.name
+    if op.type == "Placeholder":
+        if op.graph.base_scope:  # a body's own input: its port says its name
+            return None
+        outer = next((o for o, inner in op.graph.captures if inner is t), None)
+        if outer is None:  # an argument of the function
+            return op.name
+        if getattr(outer, "op", None) is not None and hasattr(outer, "value_index"):
+            return python_name(outer)  # a tensor of the enclosing function
+        return variable_name(outer) or None  # a variable: its name
     if op.type == "Const":  # a constant: its value says what it is
         return preview(op.attrs.get("value"))
     if op.type in _WHILE:
