@@ -62,3 +62,21 @@ def test_a_variable_captured_by_a_loop_body_is_a_port_named_by_the_variable():
     body = cluster_block(vdot.graph_to_dot(graph, collapse=set()), "cluster_while/body")
     assert {"w", "x", "total", "iteration"} <= set(_labels(body).values())
     assert not any("resource" in name for name in _labels(body).values())
+
+
+def test_a_branch_input_is_named_by_the_variable_the_if_reads():
+    @tf.function
+    def f(x):
+        with tf.name_scope("layer"):
+            x = tf.nn.relu(x * 2.0)
+        if tf.reduce_sum(x) > 0:
+            x = x * 2.0
+        return x
+
+    graph = f.get_concrete_function(tf.constant([1.0, -1.0])).graph
+    dot = vdot.graph_to_dot(graph, collapse=set())
+    # the branches capture layer/Relu:0 (the engine names the placeholder "layer_relu"): the
+    # learner calls it x
+    for branch in ("then", "else"):
+        assert sorted(_labels(cluster_block(dot, f"cluster_cond/{branch}")).values()) == [
+            "x", "x"]

@@ -4,9 +4,10 @@ Python names (layer 8).
 A body's inputs are placeholders the engine names ``Placeholder_1``, ``unused_capture`` or
 after the outer op a value was captured from (``cond/while``); the picture labels them with
 what the learner wrote: the loop variables' names (AutoGraph records them,
-``GraphFunction.loop_var_names``), the names an ``if`` assigns (``output_names``), and for a
-captured value the name it has outside (a function argument ``x``, a loop variable ``total``
-that a While op returns).  A captured value a body does not use is not drawn there at all.
+``GraphFunction.loop_var_names``), the names an ``if`` reads and assigns (``input_names``,
+``output_names``), and for a captured value the name it has outside (a function argument
+``x``, a loop variable ``total`` that a While op returns, a variable ``w``), else the op it
+comes from (``Relu``).  A captured value a body does not use is not drawn there at all.
 """
 
 from __future__ import annotations
@@ -87,7 +88,11 @@ def body_ports(op, label: str, fn) -> tuple[dict[int, str], set[int]]:
         if id(t) not in users:
             hidden.add(id(t.op))
             continue
-        name = python_name(outer[k]) if k < len(outer) else None
+        given = getattr(fn, "input_names", ()) or ()
+        name = given[k] if k < len(given) and given[k] else None
+        if name is None and k < len(outer):
+            # the name it has outside, else the op it comes from ("Relu")
+            name = python_name(outer[k]) or outer[k].op.name.rsplit("/", 1)[-1]
         if name is not None:
             names[id(t.op)] = name
     if label == "body":
