@@ -14,6 +14,7 @@ import re
 
 import numpy as np
 
+from ..dtypes import DType
 from .escaping import short as _short
 
 __all__ = ["KINDS", "HIGHLIGHTS", "BOX", "NAME_LIMIT", "FONT", "kind_of", "kinds_in",
@@ -190,14 +191,16 @@ def _is_function(value) -> bool:
 
 
 def has_bodies(op) -> bool:
+    """Whether ``op`` runs graphs of its own (control flow, function-valued attrs)."""
     if op.type in _FLOW_TYPES:
         return True
-    attrs = op.attrs
-    return bool(attrs) and any(_is_function(v) for v in attrs.values()
-                               if not isinstance(v, _PLAIN))
+    for v in op.attrs.values():  # asked for every op, often: plain values skipped by type
+        if type(v) not in _PLAIN and _is_function(v):
+            return True
+    return False
 
 
-_PLAIN = (str, int, float, bool, np.ndarray, np.generic, type(None))
+_PLAIN = frozenset({str, int, float, bool, tuple, list, np.ndarray, type(None), DType})
 
 
 def _fed_inputs(op) -> int:
