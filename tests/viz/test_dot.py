@@ -101,8 +101,10 @@ def test_inputs_from_outside_are_drawn_as_such(example):
     captured = node_attrs(dot, "while_input_2")
     assert "shape=invhouse" in captured and "captured float32 (2,)" in captured
     assert "dashed" in captured
-    # inside a branch, the placeholder of a value of the outer graph gets an edge from it
-    assert node_attrs(dot, "cond/then/layer_relu").startswith('label="layer_relu" ')
+    # inside a branch, the placeholder of a value of the outer graph gets an edge from it; it
+    # is a port named as the learner named the value (y), not as the engine named it
+    port = node_attrs(dot, "cond/then/layer_relu")
+    assert port.startswith('label="y" ') and "tfg-port tfg-input" in port
     assert ("layer/Relu", "cond/then/layer_relu") in [e[:2] for e in edges(dot)]
 
 

@@ -71,7 +71,8 @@ def test_dot_text_quotes_every_name(hostile):
     # every statement line is one well-formed statement: strings never end early
     string = r'"(?:[^"\\]|\\.)*"'
     statement = re.compile(rf"^\s*(?:{string} \[.*\];|{string} -> {string} \[.*\];|"
-                           rf"subgraph {string} {{|}}|label={string};.*|\w.*)$")
+                           rf"subgraph {string} {{|}}|label={string};.*|\w.*|"
+                           rf"{{ rank=same;(?: {string})+ }})$")
     for line in dot.splitlines():
         assert statement.match(line), line
     assert "\x00" not in dot and "\x01" not in dot and "\t" not in dot
