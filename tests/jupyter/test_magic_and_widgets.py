@@ -133,7 +133,8 @@ def test_graph_viewer_state_and_messages():
     viewer.optimized = False
     viewer.concrete_index = 1
     viewer._on_message(viewer, {"type": "step"}, [])
-    assert viewer.step == 1 and viewer.step_order[0] == "x"
+    # steps are real ops: the argument x (a placeholder) is not one
+    assert viewer.step == 1 and "x" not in viewer.step_order
     relu_step = viewer.step_order.index("layer/Relu")
     assert viewer.step_outputs[relu_step]["layer/Relu:0"]["text"] == "[[2.]]"
 
@@ -179,7 +180,7 @@ def test_large_graphs_start_collapsed():
     assert viewer.folded["encoder/mul"] == "encoder"
 
 
-def test_a_flat_10000_op_graph_is_drawn_as_series():
+def test_a_flat_10000_op_chain_is_drawn_as_one_repeat_box():
     def unrolled(x):
         for _ in range(2500):
             x = x * 1.0001 + 1.0
@@ -189,11 +190,14 @@ def test_a_flat_10000_op_graph_is_drawn_as_series():
         tf.constant(0.0)).graph
     assert len(graph.operations) > 10_000
     dot = viz.graph_to_dot(graph)  # big graphs start summarised
-    assert dot.count("shape=folder") == 2
-    assert '"add, add_[1-2499]" [label="add, add_[1-2499]\\n2500 × AddV2 (5000 ops)"' in dot
+    assert dot.count("shape=folder") == 1
+    assert '"[mul → add] × 2500" [label="[mul → add] × 2500\\n10,000 ops"' in dot
     assert "<svg" in viz.to_svg(dot)
-    expanded = viz.graph_to_dot(graph, collapse={"add, add_[1-2499]"})
-    assert '"mul_1" [label="mul_1"' in expanded
+    # opened: the first and last repetitions, the rest in a "… more" box
+    expanded = viz.graph_to_dot(graph, collapse=set())
+    assert '"mul_1" [label="mul_1"' in expanded and '"mul_2499" [label="mul_2499"' in expanded
+    assert '"[mul → add] × 2500/more[5:2495]" [label="… 2,490 more' in expanded
+    assert "<svg" in viz.to_svg(expanded)
 
 
 def test_control_flow_bodies_are_clusters_that_collapse():
@@ -212,3 +216,25 @@ def test_control_flow_bodies_are_clusters_that_collapse():
     viewer._on_message(viewer, {"type": "toggle_scope", "scope": "cond/then"}, [])
     assert 'subgraph "cluster_cond/then"' not in viewer.dot
     assert '"cond/then" [label="then: cond_true_' in viewer.dot and "<svg" in viewer.svg
+
+
+def test_the_viewer_opens_a_5000_op_series_page_by_page():
+    from tfgraph_edu.jupyter.widgets import GraphViewer
+
+    @tf.function(autograph=False)
+    def series(x):
+        for _ in range(5000):
+            x = x * 1.0001
+        return x
+
+    series(tf.constant(1.0))
+    viewer = GraphViewer(series)
+    name = "mul, mul_[1-4999]"
+    assert name in viewer.collapsed
+    viewer._on_message(viewer, {"type": "toggle_scope", "scope": name}, [])  # double-click
+    more = f"{name}/more[5:4995]"
+    assert "… 4,990 more" in viewer.dot and viewer.folded["mul_2000"] == more
+    assert viewer.svg.count('class="node') < 30
+    # double-clicking the "… more" box (its id is its SVG title) shows the next 50 ops
+    viewer._on_message(viewer, {"type": "toggle_scope", "scope": more}, [])
+    assert '"mul_54" [label="mul_54"' in viewer.dot and f"{name}/more[55:4995]" in viewer.dot

@@ -213,3 +213,24 @@ def test_the_timing_panel_shows_a_speed_up_or_no_clear_difference_never_both(lan
     assert no_clear in html and f"{speedup}:" not in html
     html = panels.timing_panel(apart, lang)
     assert f"{speedup}: 4.48×" in html and no_clear not in html
+
+
+def test_steps_are_real_ops_not_placeholders_or_body_ports():
+    x0 = np.array([1.0, 5.0], np.float32)
+    graph = loop_and_branch.get_concrete_function(tf.constant(x0)).graph
+    _, steps = step_through(graph, graph.inputs, [x0], graph.outputs)
+    ops = {}
+
+    def collect(g, prefix=""):
+        from tfgraph_edu.viz.dot import _bodies, drawn_names
+        names = drawn_names(g)
+        for op in g.operations:
+            ops[prefix + names[id(op)]] = op
+            for label, fn in _bodies(op):
+                for t in fn.outputs:  # a body's outputs: ports on its frame
+                    ops[f"{prefix}{names[id(op)]}/{label}/{drawn_names(fn.graph)[id(t.op)]}"] \
+                        = "port"
+                collect(fn.graph, f"{prefix}{names[id(op)]}/{label}/")
+    collect(graph)
+    assert steps and all(ops[s.node] != "port" for s in steps)
+    assert not any(ops[s.node].type == "Placeholder" for s in steps)

@@ -101,8 +101,10 @@ def test_inputs_from_outside_are_drawn_as_such(example):
     captured = node_attrs(dot, "while_input_2")
     assert "shape=invhouse" in captured and "captured float32 (2,)" in captured
     assert "dashed" in captured
-    # inside a branch, the placeholder of a value of the outer graph gets an edge from it
-    assert node_attrs(dot, "cond/then/layer_relu").startswith('label="layer_relu" ')
+    # inside a branch, the placeholder of a value of the outer graph gets an edge from it; it
+    # is a port named as the learner named the value (y), not as the engine named it
+    port = node_attrs(dot, "cond/then/layer_relu")
+    assert port.startswith('label="y" ') and "tfg-port tfg-input" in port
     assert ("layer/Relu", "cond/then/layer_relu") in [e[:2] for e in edges(dot)]
 
 
@@ -123,18 +125,18 @@ def test_a_variable_passed_as_an_argument_is_a_variable_input():
     assert ("AssignAddVariableOp", "PrintV2") in control
     assert ("PrintV2", "ReadVariableOp") in control
     data = {(a, b): attrs for a, b, attrs in edges(dot) if "style" not in attrs}
-    assert data[("var", "AssignAddVariableOp")] == 'label="resource ()"'
+    assert data[("var", "AssignAddVariableOp")] == 'xlabel="resource ()" class="tfg-dtype"'
 
 
 def test_data_edges_carry_dtype_and_shape(example):
     _, dot = example
     found = {(a, b): attrs for a, b, attrs in edges(dot)}
-    assert found[("x", "layer/mul")] == 'label="float32 (2,)"'
+    assert found[("x", "layer/mul")] == 'xlabel="float32 (2,)" class="tfg-dtype"'
     assert found[("Sum/reduction_indices", "Sum")] == "arrowsize=0.5"  # a constant: its value
-    assert found[("Greater", "cond")] == 'label="bool ()"'
-    assert found[("StringFormat", "PrintV2")] == 'label="string ()"'
+    assert found[("Greater", "cond")] == 'xlabel="bool ()" class="tfg-dtype"'
+    assert found[("StringFormat", "PrintV2")] == 'xlabel="string ()" class="tfg-dtype"'
     # an op with several outputs: the output index comes first
-    assert found[("while", "Identity")] == 'label=":1 float32 (2,)"'
+    assert found[("while", "Identity")] == 'xlabel=":1 float32 (2,)" class="tfg-dtype"'
     assert found[("layer/ReadVariableOp", "PrintV2")].startswith("style=dashed")
 
 
@@ -180,7 +182,8 @@ def test_if_and_while_are_clusters_holding_their_bodies_above_the_op(example):
     body = cluster_block(dot, "cluster_while/body")
     assert body in loop and has_node(body, "while/body/add_1") and has_node(loop, "while")
     found = {(a, b): attrs for a, b, attrs in edges(dot)}
-    assert found[("while/body/add_1", "while/body/Identity_1")] == 'label="float32 (2,)"'
+    assert (found[("while/body/add_1", "while/body/Identity_1")]
+            == 'xlabel="float32 (2,)" class="tfg-dtype"')
 
 
 def test_outer_tensors_flow_into_the_body_inputs_and_body_outputs_into_the_op():
@@ -204,17 +207,24 @@ def test_outer_tensors_flow_into_the_body_inputs_and_body_outputs_into_the_op():
     # their ids leave that prefix out: "cond/then/mul")
     for label, fn in (("then", then), ("else", other)):
         inside = f"cond/{label}/{fn.inputs[0].op.name.removeprefix('cond/')}"
-        assert found[("x", inside)] == 'label="float32 (2,)"'
+        assert found[("x", inside)] == 'xlabel="float32 (2,)" class="tfg-dtype"'
         out = f"cond/{label}/{fn.outputs[0].op.name.removeprefix('cond/')}"
-        assert found[(out, "cond")] == 'label="float32 (2,)"'
+        assert found[(out, "cond")] == 'xlabel="float32 (2,)" class="tfg-dtype"'
     # the While: each loop input feeds cond and body; body outputs come back to the op
     body, test = loop.get_attr("body"), loop.get_attr("cond")
 
     def rel(t):
         return t.op.name.removeprefix("while/")
+    n_loop = len(body.loop_var_names)
+    assert n_loop == 2  # AutoGraph's counter and x
     for i, t in enumerate(loop.inputs):
         for label, fn in (("body", body), ("cond", test)):
-            assert (t.op.name, f"while/{label}/{rel(fn.inputs[i])}") in found
+            # loop variables feed both; a captured value only the graph that uses it (the
+            # other one's input for it, "unused_capture", is not drawn)
+            used = i < n_loop or any(fn.inputs[i] is u for op in fn.graph.operations
+                                     for u in op.inputs)
+            edge = (t.op.name, f"while/{label}/{rel(fn.inputs[i])}")
+            assert (edge in found) == used, edge
     assert (f"while/body/{rel(body.outputs[1])}", "while") in found
     assert "style=dashed" in found[(f"while/cond/{rel(test.outputs[0])}", "while")]
     assert not any(b == "while" and a in {t.op.name for t in loop.inputs} for a, b in found)
@@ -273,8 +283,8 @@ def test_collapse_draws_a_scope_as_one_box_and_reroutes_edges():
     assert node_attrs(dot, "encoder").startswith('label="encoder (5 ops)" shape=folder')
     assert "cluster_encoder" not in dot
     found = {(a, b): attrs for a, b, attrs in edges(dot)}
-    assert found[("x", "encoder")] == 'label="float32 (2,)"'
-    assert found[("encoder", "sub")] == 'label="float32 (2,)"'
+    assert found[("x", "encoder")] == 'xlabel="float32 (2,)" class="tfg-dtype"'
+    assert found[("encoder", "sub")] == 'xlabel="float32 (2,)" class="tfg-dtype"'
     assert not any(a == b for a, b, _ in edges(dot))
     # a nested scope collapses inside its parent's cluster
     dot = graph_to_dot(graph, collapse={"encoder/dense"})
@@ -311,7 +321,7 @@ def test_big_graphs_start_with_top_level_scopes_collapsed():
     assert ("encoder", "decoder") in [e[:2] for e in edges(dot)]
     assert ("decoder", "Identity") in [e[:2] for e in edges(dot)]
     # an explicit collapse (even an empty one) wins over the default
-    assert "shape=folder" not in graph_to_dot(graph, collapse=set())
+    assert "shape=folder" not in graph_to_dot(graph, collapse=set(), paged=False)
     partly = graph_to_dot(graph, collapse={"encoder"})
     assert "cluster_decoder/step_29" in partly and "encoder (120 ops)" in partly
 

@@ -198,6 +198,8 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
         raise TypeError(f"The condition of an `if` on a tensor must be a bool tensor, got "
                         f"{cond!r}. Compare it explicitly, e.g. `if x > 0:`.")
     init = get_state()
+    # the learner's names of the values the branches may read (for the graph viewer's ports)
+    known = {id(v): name for name, v in zip(symbol_names, init)}
     nouts = len(symbol_names) if nouts is None else nouts
     keep_after = list(init[nouts:])
     if nouts < len(symbol_names):  # only the outputs flow through the If
@@ -256,6 +258,11 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
                             f"but dtype {b.dtype.name} in the else branch. Use tf.cast so "
                             "both branches give it the same dtype.")
     out = cf.make_if(builder, cond, subgraphs[0], subgraphs[1], list(range(len(outs_idx))))
+    if out:  # the learner's names of the If's outputs and inputs, for the viewer's ports
+        op = out[0].op
+        for attr in ("then_branch", "else_branch"):
+            op.attrs[attr].output_names = tuple(symbol_names[i] for i in outs_idx)
+            op.attrs[attr].input_names = tuple(known.get(id(t), "") for t in op.inputs[1:])
     for k, i in enumerate(outs_idx):
         merged[i] = out[k]
     set_state(tuple(cf.pack_as(structure, merged)))

@@ -229,8 +229,8 @@ class GradientTape:
                 "derivatives.")
         elif self._recording:  # a non-persistent tape stops recording for good
             self._recording = False
-        with name_scope("gradient_tape"):  # in a graph, TF's scope of the gradient ops
-            result = self._gradients(targets, flat_sources, out_grads, unconnected)
+        with name_scope("gradient_tape") as scope:  # in a graph, TF's scope of the gradients
+            result = self._gradients(targets, flat_sources, out_grads, unconnected, scope)
         self._finish_use()
         return _pack_like(sources, iter(result))
 
@@ -244,9 +244,11 @@ class GradientTape:
         if not self._persistent:
             self._entries = []
 
-    def _gradients(self, targets, flat_sources, out_grads, unconnected) -> list:
+    def _gradients(self, targets, flat_sources, out_grads, unconnected, scope="") -> list:
         """The gradients of ``flat_sources`` from the cotangents ``out_grads`` (ones where
-        None) of ``targets``; a persistent tape in its context records these ops too."""
+        None) of ``targets``; a persistent tape in its context records these ops too.
+        ``scope``: in a graph, the tape's name scope (``gradient_tape/``), under which each
+        op's gradient ops are named as TF names them (see :func:`gradient_scope`)."""
         from ..ops import math_ops
         grads: dict[int, object] = {}
         for i, t in enumerate(targets):
@@ -258,7 +260,7 @@ class GradientTape:
             g = out_grads[i] if out_grads is not None else None
             g = creation_ops.ones_like(like) if g is None else _convert.to_tensor(g)
             _accumulate(grads, key, g, math_ops)
-        backprop(list(self._entries), grads)
+        backprop(list(self._entries), grads, scope)
         result = []
         for s in flat_sources:
             g = grads.get(_key(s))
@@ -410,13 +412,34 @@ def _stack(col, source, axis=0):
     return creation_ops.zeros(shape, source.dtype)
 
 
-def backprop(entries, grads: dict) -> None:
+# The names of ops TF's Python wrappers make inside a name scope of their own (the operators
+# x*y, x+y, x-y, x/y, x//y, x%y, x**y, tf.add, tf.matmul, tf.nn.bias_add, divide_no_nan).
+# In a graph TF names the gradient ops of an op under "gradient_tape/" and the name scope the
+# op was made in: such an op's own name (gradient_tape/layer/mul/Mul), any other op's scope
+# (gradient_tape/layer/ReluGrad) - as a TF 2.21 run shows (tests/eager/test_gradient_names.py).
+_OWN_SCOPE = frozenset({"mul", "add", "Add", "sub", "truediv", "floordiv", "mod", "pow",
+                        "MatMul", "BiasAdd", "div_no_nan"})
+
+
+def gradient_scope(op) -> str:
+    """The name scope (relative to the tape's) of the gradient ops of graph op ``op``: its
+    name if TF's wrapper of it opens a scope of its own, else the scope it is in."""
+    name = op.name
+    head, _, base = name.rpartition("/")
+    stem, _, number = base.rpartition("_")
+    if not (stem and number.isdigit()):
+        stem = base
+    return name if stem in _OWN_SCOPE else head
+
+
+def backprop(entries, grads: dict, scope: str = "") -> None:
     """Run the gradients of ``entries`` (ops in program order) backwards.
 
     ``grads`` maps ``id(tensor)`` to the gradient reaching it so far; it starts with
     the targets' cotangents and ends with every tensor's gradient.  An op whose
     OpDef sets ``none_cotangents`` receives None (not zeros) for outputs no
-    gradient reached.
+    gradient reached.  ``scope``: in a graph, the tape's name scope; each op's gradient ops
+    are named under it and the forward op's scope (:func:`gradient_scope`).
     """
     from ..ops import math_ops
     for entry in reversed(entries):
@@ -428,10 +451,31 @@ def backprop(entries, grads: dict) -> None:
             continue
         if not getattr(entry.opdef, "none_cotangents", False):
             gs = [zeros_for(o) if g is None else g for g, o in zip(gs, entry.outputs)]
-        in_grads = grad_fn(entry, *gs)
+        forward = _graph_op(entry) if scope else None
+        if forward is not None:
+            inner = gradient_scope(forward)
+            made = forward.graph.operations
+            start = len(made)
+            with name_scope(scope + inner + "/" if inner else scope):
+                in_grads = grad_fn(entry, *gs)
+            marks = getattr(forward.graph, "gradient_of", None)
+            if marks is not None:
+                for op in made[start:]:
+                    marks[op.name] = forward.name
+        else:
+            in_grads = grad_fn(entry, *gs)
         for x, g in zip(entry.inputs, in_grads):
             if g is not None:
                 _accumulate(grads, id(x), g, math_ops)
+
+
+def _graph_op(entry):
+    """The graph op an entry recorded, or None (eagerly, or no outputs)."""
+    from .tensor import EagerTensor
+    if not entry.outputs or isinstance(entry.outputs[0], EagerTensor):
+        return None
+    op = getattr(entry.outputs[0], "op", None)
+    return op if isinstance(getattr(op, "name", None), str) else None
 
 
 def differentiable(t) -> bool:

@@ -240,6 +240,9 @@ class Graph:
         self.outer_graph = None
         self._control_stack: list[list[Operation]] = []
         self.node_limit: int | None = None  # None: graph/limits.py's MAX_NODES
+        # gradient op name -> the name of the forward op it differentiates (filled by the
+        # gradient tape, for the graph viewer's link between the two)
+        self.gradient_of: dict[str, str] = {}
 
     # -- names -------------------------------------------------------------------------
     def unique_name(self, name: str, mark_as_used: bool = True, scoped: bool = True) -> str:

@@ -6,6 +6,8 @@ values, non-strict scheduling), except that control flow is opened up: a branch'
 loop body's ops are steps of their own, named like the viewer's nodes (``while/body/add``)
 and tagged with where they ran (``while: 2 (i = 2, total = 3)``: iterations counted from 0,
 as a loop variable counts them, with the loop variables' values as the iteration starts).
+Only real ops are steps: the placeholders fed with the arguments and a body's inputs and
+outputs (drawn as ports on its frame) are not.
 Stepping runs the function once more, side effects included, like a call: the graph viewer
 runs it apart (:func:`~tfgraph_edu.function.isolation.run_apart`), so that nothing changes in
 the learner's world.
@@ -79,9 +81,10 @@ def step_through(graph, inputs, feeds, outputs) -> tuple[list, list[Step]]:
 def _run(graph, inputs, feeds, outputs, prefix: str, where: str, steps: list) -> list:
     env: dict[int, object] = {}
     names = drawn_names(graph)  # node ids as the viewer draws them ("while/body/add")
-    for t, v in zip(inputs, feeds):
+    for t, v in zip(inputs, feeds):  # fed placeholders: not steps
         env[id(t)] = v
-        _record(steps, prefix + names.get(id(t.op), t.op.name), where, [t], [v])
+    # a body's outputs are ports on its frame: they run, but are not steps
+    ports = {id(t.op) for t in outputs if t.op.type == "Identity"} if prefix else ()
     for op in schedule(graph, outputs):
         if op.outputs and id(op.outputs[0]) in env:
             continue  # a fed placeholder
@@ -104,7 +107,8 @@ def _run(graph, inputs, feeds, outputs, prefix: str, where: str, steps: list) ->
             results = [out] if n == 1 else list(out) if n else []
         for t, v in zip(op.outputs, results):
             env[id(t)] = v
-        _record(steps, node, where, op.outputs, results)
+        if id(op) not in ports:
+            _record(steps, node, where, op.outputs, results)
     return [env[id(t)] for t in outputs]
 
 

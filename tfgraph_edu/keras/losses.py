@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..eager.context import name_scope
 from ..ops import creation_ops, math_ops, reduction_ops, shape_ops
 from ..ops.convert import to_tensor
 
@@ -24,7 +25,8 @@ class Loss:
     name = "loss"
 
     def __call__(self, y_true, y_pred):
-        return self.call(y_true, y_pred)
+        with name_scope(self.name):  # in a graph, the loss's ops sit in a scope of its name
+            return self.call(y_true, y_pred)
 
 
 class MeanSquaredError(Loss):

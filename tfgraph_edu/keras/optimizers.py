@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from ..eager.context import init_scope
+from ..eager.context import init_scope, name_scope
 from ..eager.variables import Variable
 from ..ops import creation_ops, math_ops
 
 
 class Optimizer:
+    name = "optimizer"
+
     def __init__(self, learning_rate):
         self.learning_rate = float(learning_rate)
         self._slots: dict = {}
@@ -33,8 +35,9 @@ class Optimizer:
     def apply_gradients(self, grads_and_vars):
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         t = self._step()
-        for g, v in pairs:
-            self._apply(g, v, t)
+        with name_scope(self.name):  # in a graph, the updates sit in a scope of its name
+            for g, v in pairs:
+                self._apply(g, v, t)
         return t
 
     def minimize(self, loss_fn, var_list, tape=None):
@@ -46,6 +49,8 @@ class Optimizer:
 
 
 class SGD(Optimizer):
+    name = "sgd"
+
     def __init__(self, learning_rate=0.01, momentum=0.0):
         super().__init__(learning_rate)
         self.momentum = float(momentum)
@@ -60,6 +65,8 @@ class SGD(Optimizer):
 
 
 class Adam(Optimizer):
+    name = "adam"
+
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7):
         super().__init__(learning_rate)
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)

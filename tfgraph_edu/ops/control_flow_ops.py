@@ -32,6 +32,8 @@ class GraphFunction:
         self.function_name = name
         self._fn = None
         self.loop_var_names: tuple = ()  # a While body's: the learner's names of its loop vars
+        self.output_names: tuple = ()  # an If branch's: the learner's names of its outputs
+        self.input_names: tuple = ()  # an If branch's: the learner's names of its inputs ("")
 
     @property
     def name(self) -> str:

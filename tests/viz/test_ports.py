@@ -1,0 +1,82 @@
+"""Inputs and outputs of branches and loop bodies are ports named by the learner's names."""
+
+from __future__ import annotations
+
+import re
+
+import tfgraph_edu as tf
+from tfgraph_edu.viz import dot as vdot
+
+from .helpers import cluster_block
+
+
+@tf.function
+def _program(x):
+    if tf.reduce_sum(x) > 0:
+        x = x * 2.0
+    total = tf.constant(0.0)
+    for i in tf.range(3):
+        total += tf.reduce_sum(x) * tf.cast(i, tf.float32)
+    return total
+
+
+def _labels(block: str) -> dict[str, str]:
+    """node id -> (first line of) label, for the port nodes of a DOT block."""
+    return {a: b.split("\\n")[0] for a, b in
+            re.findall(r'^\s*"([^"]*)" \[label="((?:[^"\\]|\\.)*)"[^\n]*tfg-port', block, re.M)}
+
+
+def test_loop_ports_carry_the_loop_variable_names_and_captures_their_outer_names():
+    graph = _program.get_concrete_function(tf.constant([1.0, 2.0])).graph
+    dot = vdot.graph_to_dot(graph, collapse=set())
+    body = cluster_block(dot, "cluster_while/body")
+    shown = set(_labels(body).values())
+    # the loop variables (AutoGraph's counter shown as "iteration") and x: captured from the
+    # If's output, which the engine names after the op ("cond"), but which is the learner's x
+    assert {"iteration", "total", "x"} <= shown
+    assert not shown & {"cond", "Placeholder", "Placeholder_1", "unused_capture"}
+    assert "unused_capture" not in cluster_block(dot, "cluster_while/cond")
+    # the If's branches: x comes in, x goes out
+    then = _labels(cluster_block(dot, "cluster_cond/then"))
+    assert sorted(then.values()) == ["x", "x"]
+
+
+def test_ports_are_classed_for_the_viewer():
+    graph = _program.get_concrete_function(tf.constant([1.0, 2.0])).graph
+    dot = vdot.graph_to_dot(graph, collapse=set())
+    body = cluster_block(dot, "cluster_while/body")
+    assert "tfg-port tfg-input" in body and "tfg-port tfg-output" in body
+
+
+def test_a_variable_captured_by_a_loop_body_is_a_port_named_by_the_variable():
+    v = tf.Variable(2.0, name="w")
+
+    @tf.function
+    def f(x):
+        total = tf.constant(0.0)
+        for _ in tf.range(3):
+            total += x * v
+        return total
+
+    graph = f.get_concrete_function(tf.constant(1.0)).graph
+    body = cluster_block(vdot.graph_to_dot(graph, collapse=set()), "cluster_while/body")
+    assert {"w", "x", "total", "iteration"} <= set(_labels(body).values())
+    assert not any("resource" in name for name in _labels(body).values())
+
+
+def test_a_branch_input_is_named_by_the_variable_the_if_reads():
+    @tf.function
+    def f(x):
+        with tf.name_scope("layer"):
+            x = tf.nn.relu(x * 2.0)
+        if tf.reduce_sum(x) > 0:
+            x = x * 2.0
+        return x
+
+    graph = f.get_concrete_function(tf.constant([1.0, -1.0])).graph
+    dot = vdot.graph_to_dot(graph, collapse=set())
+    # the branches capture layer/Relu:0 (the engine names the placeholder "layer_relu"): the
+    # learner calls it x
+    for branch in ("then", "else"):
+        assert sorted(_labels(cluster_block(dot, f"cluster_cond/{branch}")).values()) == [
+            "x", "x"]

@@ -1,0 +1,109 @@
+"""The inputs and outputs of If branches and While bodies as ports named by the learner's
+Python names (layer 8).
+
+A body's inputs are placeholders the engine names ``Placeholder_1``, ``unused_capture`` or
+after the outer op a value was captured from (``cond/while``); the picture labels them with
+what the learner wrote: the loop variables' names (AutoGraph records them,
+``GraphFunction.loop_var_names``), the names an ``if`` reads and assigns (``input_names``,
+``output_names``), and for a captured value the name it has outside (a function argument
+``x``, a loop variable ``total`` that a While op returns, a variable ``w``), else the op it
+comes from (``Relu``).  A captured value a body does not use is not drawn there at all.
+"""
+
+from __future__ import annotations
+
+from .kinds import preview, variable_name
+
+__all__ = ["python_name", "body_ports", "ITERATION"]
+
+ITERATION = "iteration"  # AutoGraph's own loop counter ("<index>")
+_IF = frozenset({"If", "StatelessIf"})
+_WHILE = frozenset({"While", "StatelessWhile"})
+
+
+def _shown(name: str) -> str:
+    return ITERATION if name.startswith("<") else name
+
+
+def python_name(t) -> str | None:
+    """The learner's name for tensor ``t`` as the picture can tell it: an argument's name, a
+    loop variable a While returns, a name an ``if`` assigns, a small constant's value; else
+    None."""
+    op = getattr(t, "op", None)
+    if op is None:
+        return None
+    if op.type == "Placeholder":
+        if op.graph.base_scope:  # a body's own input: its port says its name
+            return None
+        outer = next((o for o, inner in op.graph.captures if inner is t), None)
+        if outer is None:  # an argument of the function
+            return op.name
+        if getattr(outer, "op", None) is not None and hasattr(outer, "value_index"):
+            return python_name(outer)  # a tensor of the enclosing function
+        return variable_name(outer) or None  # a variable: its name
+    if op.type == "Const":  # a constant: its value says what it is
+        return preview(op.attrs.get("value"))
+    if op.type in _WHILE:
+        names = getattr(op.attrs.get("body"), "loop_var_names", ()) or ()
+        if t.value_index < len(names):
+            return _shown(names[t.value_index])
+    if op.type in _IF:
+        names = getattr(op.attrs.get("then_branch"), "output_names", ()) or ()
+        if t.value_index < len(names):
+            return names[t.value_index]
+    return None
+
+
+def _used(op) -> bool:
+    """Whether an op's outputs feed anything in its graph (or leave it)."""
+    graph = op.graph
+    outs = {id(t) for t in op.outputs}
+    if any(id(t) in outs for t in getattr(graph, "outputs", ())):
+        return True
+    return any(id(t) in outs for other in graph.operations for t in other.inputs)
+
+
+def body_ports(op, label: str, fn) -> tuple[dict[int, str], set[int]]:
+    """For the graph ``fn`` that control-flow op ``op`` runs as ``label`` (then, else, cond,
+    body): (id(placeholder or output op) -> port name, ids of input placeholders not drawn:
+    captures this graph does not use)."""
+    names: dict[int, str] = {}
+    hidden: set[int] = set()
+    if op.type in _IF:
+        outer = list(op.inputs[1:])
+        loop = ()
+    elif op.type in _WHILE:
+        outer = list(op.inputs)
+        loop = getattr(op.attrs.get("body"), "loop_var_names", ()) or ()
+    else:
+        return names, hidden
+    users = None
+    for k, t in enumerate(fn.inputs):
+        if k < len(loop):
+            names[id(t.op)] = _shown(loop[k])
+            continue
+        if users is None:
+            users = {id(x) for other in fn.graph.operations for x in other.inputs}
+            users |= {id(x) for x in fn.outputs[len(loop):]} if label != "body" else set()
+        if id(t) not in users:
+            hidden.add(id(t.op))
+            continue
+        given = getattr(fn, "input_names", ()) or ()
+        name = given[k] if k < len(given) and given[k] else None
+        if name is None and k < len(outer):
+            # the name it has outside, else the op it comes from ("Relu")
+            name = python_name(outer[k]) or outer[k].op.name.rsplit("/", 1)[-1]
+        if name is not None:
+            names[id(t.op)] = name
+    if label == "body":
+        outs = [(k, o) for k, o in enumerate(fn.outputs[:len(loop)])]
+    elif label in ("then", "else"):
+        given = getattr(fn, "output_names", ()) or ()
+        outs = [(k, o) for k, o in enumerate(fn.outputs) if k < len(given)]
+        loop = given
+    else:
+        outs = []
+    for k, o in outs:
+        if o.op.type == "Identity":
+            names.setdefault(id(o.op), _shown(loop[k]))
+    return names, hidden
