@@ -20,9 +20,10 @@ from html import escape
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
+from .. import labels
 from ..function import isolation
 from ..function.polymorphic import Function
-from . import labels, panels, timing
+from . import panels, timing
 
 PANELS = ("source", "code", "graph", "concrete", "timing")
 

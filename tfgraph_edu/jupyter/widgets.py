@@ -15,11 +15,12 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from .. import labels
 from ..function import events as _events
 from ..function import isolation
 from ..function.concrete import ConcreteFunction
 from ..function.polymorphic import Function
-from . import labels, panels, timing
+from . import panels, timing
 
 
 def _widgets_dir() -> Path:
