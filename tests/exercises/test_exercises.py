@@ -66,7 +66,7 @@ def test_an_error_in_the_learners_code_becomes_feedback():
 
     fb = ex.traces_at_most(f, [(tf.constant([1.0, 2.0]),)])
     assert not fb.ok
-    assert "raised ValueError" in repr(fb) and "MatMul" in repr(fb)  # TF's shape error
+    assert "raised `ValueError`" in repr(fb) and "MatMul" in repr(fb)  # TF's shape error
 
 
 def test_graph_has_looks_inside_loop_bodies():
@@ -104,7 +104,7 @@ def test_same_results_against_numpy():
         return np.mean((a - b) ** 2)
     assert ex.same_results(mse, reference, calls).ok
     fb = ex.same_results(wrong, reference, calls)
-    assert not fb.ok and "expected 0.4167" in repr(fb)
+    assert not fb.ok and "expected `0.4167`" in repr(fb)
 
 
 def test_calls_differ_and_returns_in_order():
@@ -165,7 +165,8 @@ def test_feedback_speaks_chinese_and_renders_html():
     ex.set_language("zh-Hans")
     fb = ex.all_of(ex.is_tf_function(tf.function(lambda x: x)))
     assert "全部检查通过" in repr(fb)
-    assert "<script" not in ex.Feedback().wrong("<script>")._repr_html_()
+    assert "<script" not in ex.Feedback().wrong("<script>", "<b>")._repr_html_()
+    assert "<b>" not in ex.Feedback().wrong("x", "<b>")._repr_html_()
     assert ex.say("a", "b", "c") == "c"
 
 
@@ -191,4 +192,4 @@ def test_traced_at_most_reads_what_the_learners_calls_did():
 def test_value_is():
     assert ex.value_is("x", tf.constant([1.0, 2.0]), [1.0, 2.0]).ok
     fb = ex.value_is("x", tf.constant([1.0, 2.0]), [1.0, 2.5])
-    assert not fb.ok and "expected [1. , 2.5]" in repr(fb)
+    assert not fb.ok and "expected `[1. , 2.5]`" in repr(fb)
