@@ -503,6 +503,11 @@ def _name(fn) -> str:
 def _show(value) -> str:
     if hasattr(value, "numpy"):
         value = value.numpy()
+    if isinstance(value, (list, tuple)) and any(hasattr(v, "numpy") for v in value):
+        try:
+            value = _as_array(value)
+        except ValueError:  # tensors of different shapes
+            return "[" + ", ".join(_show(v) for v in value) + "]"
     if isinstance(value, (np.ndarray, np.generic)):
         value = np.asarray(value)
         if value.ndim == 0:
@@ -525,6 +530,8 @@ def _call_text(args) -> str:
 def _as_array(value):
     if hasattr(value, "numpy"):
         value = value.numpy()
+    if isinstance(value, (list, tuple)):
+        return np.asarray([_as_array(v) for v in value])
     return np.asarray(value)
 
 
@@ -655,9 +662,9 @@ def graph_has(fn, args: tuple = (), ops: Iterable = (), absent: Iterable = (),
         return _raised(fb, fn, args, exc)
     for want in ops:
         options = {want} if isinstance(want, str) else set(want)
-        label = " / ".join(sorted(options)) if len(options) <= 3 else sorted(options)[0] + " …"
+        label = " / ".join(sorted(options)[:3]) + (" / …" if len(options) > 3 else "")
         if options & set(types):
-            fb.right(_say("has_op", op=label))
+            fb.right(_say("has_op", op=" / ".join(sorted(options & set(types)))))
         else:
             known = sorted(_OP_HINTS[o] for o in options if o in _OP_HINTS)
             fb.wrong(_say("lacks_op", op=label), hint or (
