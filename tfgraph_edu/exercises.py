@@ -244,6 +244,12 @@ _TEXT = {
     "sequence_bad": ("Calls of `{name}` returned `{got}`, expected `{want}`.",
                      "連續呼叫 `{name}` 得到 `{got}`，預期是 `{want}`。",
                      "连续调用 `{name}` 得到 `{got}`，预期是 `{want}`。"),
+    "hint_sequence": ("Each call starts from the state the previous one left (its variables): "
+                      "follow what one call should change, and check that yours changes it.",
+                      "每次呼叫都從上一次呼叫留下的狀態（變數）開始：想想一次呼叫應該改變什麼，"
+                      "再檢查你的函式有沒有改變它。",
+                      "每次调用都从上一次调用留下的状态（变量）开始：想想一次调用应该改变什么，"
+                      "再检查你的函数有没有改变它。"),
     "optimised_ok": ("The optimiser's `{pass_}` pass changed {n} node(s): `{nodes}`.",
                      "最佳化器的 `{pass_}` 步驟改動了 {n} 個節點：`{nodes}`。",
                      "优化器的 `{pass_}` 步骤改动了 {n} 个节点：`{nodes}`。"),
@@ -455,7 +461,8 @@ class Feedback:
         lines = [f"{'✔' if good else '✘'} {text}" for good, text in self.items]
         if self.ok:
             lines.append(_say("all_right"))
-        lines += [f"{_say('hint')}: {h}" for h in self.hints]
+        colon = ": " if language() == "en" else "："
+        lines += [f"{_say('hint')}{colon}{h}" for h in self.hints]
         return lines
 
     def __repr__(self) -> str:
@@ -503,7 +510,8 @@ def _name(fn) -> str:
 def _show(value) -> str:
     if hasattr(value, "numpy"):
         value = value.numpy()
-    if isinstance(value, (list, tuple)) and any(hasattr(v, "numpy") for v in value):
+    if isinstance(value, (list, tuple)) and any(
+            hasattr(v, "numpy") or isinstance(v, np.ndarray) for v in value):
         try:
             value = _as_array(value)
         except ValueError:  # tensors of different shapes
@@ -763,7 +771,8 @@ def returns_in_order(fn, expected: list, args: tuple = (), hint: str | None = No
                      ) -> Feedback:
     """Calling ``fn(*args)`` len(expected) times returns ``expected`` in order (state kept
     between calls, as with a variable)."""
-    return results_in_order(fn, [tuple(args)] * len(expected), expected, hint)
+    return results_in_order(fn, [tuple(args)] * len(expected), expected,
+                            hint or _say("hint_assign"))
 
 
 @_apart
@@ -784,7 +793,7 @@ def results_in_order(fn, calls: Iterable[tuple], expected: list, hint: str | Non
         return fb.right(_say("sequence_ok", name=_name(fn), got=", ".join(shown)))
     return fb.wrong(_say("sequence_bad", name=_name(fn), got=", ".join(shown),
                          want=", ".join(_show(np.asarray(w)) for w in want)),
-                    hint or _say("hint_assign"))
+                    hint or _say("hint_sequence"))
 
 
 @_apart

@@ -65,10 +65,9 @@ def answer_feedback(stem: str, number: int, answer: str) -> ex.Feedback:
 def english_words(text: str, code: str) -> list[str]:
     """Words of English in ``text`` outside backtick-quoted code, other than identifiers of
     ``code`` (names the learner chose, such as an argument's) and NAMES."""
-    prose = re.sub(r"`[^`]*`", " ", text)
+    prose = re.sub(r"`[^`]*`|\b[A-Za-z_]\w*(\.[A-Za-z_]\w*)+", " ", text)  # code, API names
     allowed = set(re.findall(r"[A-Za-z_]\w*", code)) | NAMES
-    return [w for w in re.findall(r"[A-Za-z][A-Za-z_']+", prose) if w not in allowed
-            and not re.fullmatch(r"tf\.\w+", w)]
+    return [w for w in re.findall(r"[A-Za-z][A-Za-z_']+", prose) if w not in allowed]
 
 
 CASES = [(stem, n, label, code) for (stem, n), case in ANSWERS.items()
@@ -119,3 +118,5 @@ def test_the_english_detector_finds_english():
     """The test above means something: prose is caught, code and names are not."""
     assert english_words("`f(x)` 得到 `2`，traced again", "f(x)") == ["traced", "again"]
     assert english_words("Python 參數 lr 從 0.1 變為 0.05", "step(x, lr)") == []
+    assert english_words("`f` 不是 tf.function", "") == []
+    assert english_words("not a tf.function", "") == ["not"]
