@@ -212,7 +212,7 @@ ANSWERS = {
                                        "for lr in tf.constant([0.1, 0.05, 0.02, 0.01]):\n"
                                        "    x = step(x, lr)\n",
     }},
-    ("04", 1): {"setup": "", "wrong": {
+    ("05", 1): {"setup": "", "wrong": {
         "left as it was": "tf.config.run_functions_eagerly(True)\n\n@tf.function\n"
                           "def normalise(x):\n    print('inside normalise:', x)\n"
                           "    return x / tf.reduce_sum(x)\n\n"
@@ -241,7 +241,7 @@ ANSWERS = {
                                               "    return tf.math.divide(x, tf.reduce_sum(x))\n"
                                               "\nnormalise(tf.constant([1.0, 3.0]))\n",
     }},
-    ("04", 2): {"setup": "import random\n", "wrong": {
+    ("04", 1): {"setup": "import random\n", "wrong": {
         "left as it was": "@tf.function\ndef noisy(x):\n    return x + random.random()\n",
         "noise of the wrong shape": "@tf.function\ndef noisy(x):\n"
                                     "    return x + tf.random.uniform([2])\n",
@@ -260,7 +260,49 @@ ANSWERS = {
                                           "    noise = tf.random.truncated_normal(x.shape)\n"
                                           "    return x + noise\n",
     }},
-    ("05", 1): {"setup": "", "wrong": {
+    ("04", 2): {"setup": "", "wrong": {
+        "left as it was": "scale = 2.0\n\n@tf.function\ndef scaled(x):\n    return x * scale\n\n"
+                          "first = scaled(tf.constant([1.0, 2.0]))\nscale = 3.0\n"
+                          "second = scaled(tf.constant([1.0, 2.0]))\n",
+        "a new variable instead of assign": "scale = tf.Variable(2.0)\n\n@tf.function\n"
+                                            "def scaled(x):\n    return x * scale\n\n"
+                                            "first = scaled(tf.constant([1.0, 2.0]))\n"
+                                            "scale = tf.Variable(3.0)\n"
+                                            "second = scaled(tf.constant([1.0, 2.0]))\n",
+        "Python scale as an argument: two traces": "@tf.function\ndef scaled(x, s):\n"
+                                                   "    return x * s\n\n"
+                                                   "first = scaled(tf.constant([1.0, 2.0]), 2.0)\n"
+                                                   "second = scaled(tf.constant([1.0, 2.0]), "
+                                                   "3.0)\n",
+        "second typed in": "scale = 2.0\n\n@tf.function\ndef scaled(x):\n    return x * scale\n\n"
+                           "first = scaled(tf.constant([1.0, 2.0]))\n"
+                           "second = tf.constant([3.0, 6.0])\n",
+    }, "right": {
+        "variable and assign": "scale = tf.Variable(2.0)\n\n@tf.function\ndef scaled(x):\n"
+                               "    return x * scale\n\nfirst = scaled(tf.constant([1.0, 2.0]))\n"
+                               "scale.assign(3.0)\nsecond = scaled(tf.constant([1.0, 2.0]))\n",
+        "scale as a tensor argument": "@tf.function\ndef scaled(x, s):\n    return x * s\n\n"
+                                      "first = scaled(tf.constant([1.0, 2.0]), tf.constant(2.0))\n"
+                                      "second = scaled(tf.constant([1.0, 2.0]), "
+                                      "tf.constant(3.0))\n",
+    }},
+    ("05", 2): {"setup": "", "wrong": {
+        "left as it was": "@tf.function\ndef safe_log(x):\n    print('x is', x)\n"
+                          "    return tf.math.log(x)\n",
+        "print removed": "@tf.function\ndef safe_log(x):\n    return tf.math.log(x)\n",
+        "tf.print, decorator removed": "def safe_log(x):\n    tf.print('x is', x)\n"
+                                       "    return tf.math.log(x)\n",
+        "tf.print, but log1p": "@tf.function\ndef safe_log(x):\n    tf.print(x)\n"
+                               "    return tf.math.log1p(x)\n",
+    }, "right": {
+        "tf.print": "@tf.function\ndef safe_log(x):\n    tf.print('x is', x)\n"
+                    "    return tf.math.log(x)\n",
+        "tf.print to stdout, both prints": "import sys\n\n@tf.function\ndef safe_log(x):\n"
+                                           "    print('tracing with', x)\n"
+                                           "    tf.print('x =', x, output_stream=sys.stdout)\n"
+                                           "    return tf.math.log(x)\n",
+    }},
+    ("06", 1): {"setup": "", "wrong": {
         "left as it was (unrolled)": "@tf.function\ndef row_norms(m):\n    norms = []\n"
                                      "    for i in range(8):\n"
                                      "        norms.append(tf.sqrt(tf.reduce_sum(m[i] * m[i])))\n"
@@ -278,7 +320,7 @@ ANSWERS = {
         "square, keep the axis -1": "@tf.function\ndef row_norms(m):\n"
                                     "    return tf.math.sqrt(tf.reduce_sum(tf.square(m), -1))\n",
     }},
-    ("05", 2): {"setup": T5_SETUP, "wrong": {
+    ("06", 2): {"setup": T5_SETUP, "wrong": {
         "left as it was": "power_graph = tf.function(power)\n"
                           "powers = [power_graph(x, y) for y in (10, 20, 30)]\n",
         "numpy does the work, graph never called": "power_graph = tf.function(power)\n"
@@ -300,7 +342,7 @@ ANSWERS = {
                                            "powers = [power_graph(x, y) for y in "
                                            "tf.constant([10, 20, 30])]\n",
     }},
-    ("06", 1): {"setup": "", "wrong": {
+    ("07", 1): {"setup": "", "wrong": {
         "left as it was": "count = 0\n\n@tf.function\ndef count_up():\n    global count\n"
                           "    count += 1\n    return count\n",
         "plain Python counter": "count = 0\n\ndef count_up():\n    global count\n"
@@ -322,7 +364,7 @@ ANSWERS = {
         "return what assign_add gives": "n = tf.Variable(0)\n\n@tf.function\ndef count_up():\n"
                                         "    return n.assign_add(1)\n",
     }},
-    ("06", 2): {"setup": "", "wrong": {
+    ("07", 2): {"setup": "", "wrong": {
         "left as it was": "def row_mean(x):\n    pass\n",
         "no signature: one trace per batch": "@tf.function\ndef row_mean(x):\n"
                                              "    return tf.reduce_mean(x, axis=1)\n",
@@ -340,7 +382,7 @@ ANSWERS = {
                                          " dtype=tf.float32)])\ndef row_mean(x):\n"
                                          "    return tf.reduce_sum(x, 1) / 4.0\n",
     }},
-    ("07", 1): {"setup": T7_SETUP, "wrong": {
+    ("08", 1): {"setup": T7_SETUP, "wrong": {
         "left eager": "def full_step(W, b, x, y):" + FULL_STEP_BODY +
                       "    W.assign_sub(0.1 * gW)\n    b.assign_sub(0.1 * gb)\n    return loss\n",
         "only the loss is a tf.function": "@tf.function\ndef loss_fn(W, b, x, y):\n"
@@ -366,7 +408,7 @@ ANSWERS = {
                          "def full_step(W, b, x, y):" + FULL_STEP_BODY +
                          "    sgd.apply_gradients(zip([gW, gb], [W, b]))\n    return loss\n",
     }},
-    ("07", 2): {"setup": T7_SETUP, "wrong": {
+    ("08", 2): {"setup": T7_SETUP, "wrong": {
         "left as it was": "W4, b4 = make_model()\n\n@tf.function\ndef train(steps):\n"
                           "    loss = tf.constant(0.0)\n    for _ in range(steps):\n"
                           "        loss = graph_step(W4, b4, X, Y)\n    return loss\n",
