@@ -215,9 +215,10 @@ class Function:
             raise RecursionError(
                 f"tf.function '{self._name}' called itself more than {MAX_NESTED_TRACES} levels "
                 "deep while being traced. Its arguments are Python values, so the recursion "
-                "would stop, but every level is traced into the graph: TensorFlow does not "
-                "support recursive tf.functions either. Write the recursion as a loop (a "
-                "`for i in tf.range(n)` or `while` loop on a tensor stays one graph loop).")
+                "would stop, but every level is traced into the graph (TensorFlow goes on until "
+                "Python's recursion limit; tfgraph_edu stops here). Write the recursion as a "
+                "loop (a `for i in tf.range(n)` or `while` loop on a tensor stays one graph "
+                "loop).")
         self._tracing_depth += 1
         try:
             return self._traced_callable()(*args, **kwargs)
