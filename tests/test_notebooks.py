@@ -23,7 +23,7 @@ def test_built_notebooks_match_their_sources():
 
 def test_every_tutorial_exists_in_every_language_with_links():
     stems = [p.stem for p in build.sources()]
-    assert len(stems) == 8 and stems[0] == "00_your_tools"
+    assert len(stems) == 9 and stems[0] == "00_your_tools"
     for lang in build.LANGS:
         for stem in stems:
             nb = nbformat.read(ROOT / "notebooks" / lang / f"{stem}.ipynb", 4)

@@ -19,8 +19,7 @@ from pathlib import Path
 import jupytext  # noqa: F401 - build.py reads the sources with it (dev extra)
 import opencc  # dev extra: a missing one fails here, it is not skipped
 
-from tfgraph_edu import exercises
-from tfgraph_edu.jupyter import labels
+from tfgraph_edu import exercises, labels
 
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("build_notebooks", ROOT / "notebooks" / "build.py")

@@ -6,6 +6,7 @@ Program sources:
   executors  the tf.cond / tf.while_loop generator of tests/function/test_control_flow_executors.py
   gradients  the gradient programs of tests/gradients/test_gradient_properties.py
   probes     hand-written probes of what learners do in the guides (probes.py)
+  tutorials  every code cell of the tutorials (notebooks/src/*.md), cell by cell (tutorials.py)
 
 For each program both runs are turned into records (tensors as dtype, shape and values; printed
 text; the error class and message; tracing counts; gradients, None kept apart from zeros) and
@@ -375,19 +376,28 @@ def probe_programs(tally, verbose):
         tally.add("probes", name, recs["tf"], recs["ours"], verbose)
 
 
+# -- source 5: the tutorials' code cells -----------------------------------------------------
+def tutorial_cells(tally, verbose, names=()):
+    import tutorials
+    tutorials.compare(tally, verbose, SIDES, captured, _close_text, names)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sources", nargs="*",
-                        default=["probes", "autograph", "executors", "gradients"])
+                        default=["probes", "autograph", "executors", "gradients", "tutorials"])
     parser.add_argument("-n", type=int, default=300, help="programs per generator")
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--tutorial", action="append", default=[],
+                        help="with the tutorials source: only this one (e.g. 04 or 04_...)")
     args = parser.parse_args(argv)
     print(f"TensorFlow {real_tf.__version__} against tfgraph_edu ({ours.__file__})")
     tally = Tally()
     runners = {"autograph": lambda: autograph_programs(tally, args.n, args.verbose),
                "executors": lambda: executor_programs(tally, args.n, args.verbose),
                "gradients": lambda: gradient_programs(tally, args.n, args.verbose),
-               "probes": lambda: probe_programs(tally, args.verbose)}
+               "probes": lambda: probe_programs(tally, args.verbose),
+               "tutorials": lambda: tutorial_cells(tally, args.verbose, args.tutorial)}
     for source in args.sources:
         try:
             runners[source]()

@@ -66,7 +66,7 @@ def test_an_error_in_the_learners_code_becomes_feedback():
 
     fb = ex.traces_at_most(f, [(tf.constant([1.0, 2.0]),)])
     assert not fb.ok
-    assert "raised ValueError" in repr(fb) and "MatMul" in repr(fb)  # TF's shape error
+    assert "raised `ValueError`" in repr(fb) and "MatMul" in repr(fb)  # TF's shape error
 
 
 def test_graph_has_looks_inside_loop_bodies():
@@ -104,7 +104,7 @@ def test_same_results_against_numpy():
         return np.mean((a - b) ** 2)
     assert ex.same_results(mse, reference, calls).ok
     fb = ex.same_results(wrong, reference, calls)
-    assert not fb.ok and "expected 0.4167" in repr(fb)
+    assert not fb.ok and "expected `0.4167`" in repr(fb)
 
 
 def test_calls_differ_and_returns_in_order():
@@ -165,7 +165,8 @@ def test_feedback_speaks_chinese_and_renders_html():
     ex.set_language("zh-Hans")
     fb = ex.all_of(ex.is_tf_function(tf.function(lambda x: x)))
     assert "全部检查通过" in repr(fb)
-    assert "<script" not in ex.Feedback().wrong("<script>")._repr_html_()
+    assert "<script" not in ex.Feedback().wrong("<script>", "<b>")._repr_html_()
+    assert "<b>" not in ex.Feedback().wrong("x", "<b>")._repr_html_()
     assert ex.say("a", "b", "c") == "c"
 
 
@@ -191,4 +192,38 @@ def test_traced_at_most_reads_what_the_learners_calls_did():
 def test_value_is():
     assert ex.value_is("x", tf.constant([1.0, 2.0]), [1.0, 2.0]).ok
     fb = ex.value_is("x", tf.constant([1.0, 2.0]), [1.0, 2.5])
-    assert not fb.ok and "expected [1. , 2.5]" in repr(fb)
+    assert not fb.ok and "expected `[1. , 2.5]`" in repr(fb)
+
+
+def test_predict_counts_what_the_block_printed_and_traced(capsys):
+    @tf.function
+    def f(x):
+        print("tracing")
+        tf.print("running")
+        return x
+
+    with ex.predict(..., "prints") as none:
+        f(tf.constant(1.0))
+    assert not none.feedback.ok and none.feedback.hints  # no prediction yet, stable
+    with ex.predict(1, "prints") as seen:  # traced already: only tf.print's line
+        f(tf.constant(2.0))
+    assert seen.feedback.ok, repr(seen.feedback)
+    with ex.predict(1, "traces") as traced:
+        f(tf.constant([1.0, 2.0]))  # a new shape
+        f(tf.constant(3.0))
+    assert traced.feedback.ok
+    ex.set_language("zh-Hant")
+    with ex.predict(0, "traces") as wrong:
+        f(tf.constant([1.0, 2.0, 3.0]))
+    text = repr(wrong.feedback)
+    assert not wrong.feedback.ok and "形狀 (3,) 之前沒出現過" in text  # the engine's reason
+    assert ex.PREDICTIONS[-1] == {"what": "traces", "predicted": 0, "seen": 1, "right": False}
+    assert "tracing" in capsys.readouterr().out  # the block's output still shows
+
+
+def test_check_prediction_compares_sets_and_values():
+    assert ex.check_prediction({"Mul", "Const"}, {"Const", "Mul"}, "ops").ok
+    fb = ex.check_prediction(["Mul"], {"Const", "Mul"}, "ops")
+    assert not fb.ok and "missing: `{'Const'}`" in repr(fb)
+    assert ex.check_prediction((3, 1), [3, 1]).ok
+    assert not ex.check_prediction(2, tf.constant(3)).ok

@@ -5,7 +5,7 @@ code cells are the same in notebooks/en, zh-Hant and zh-Hans, so the folder deci
 import pytest
 
 import tfgraph_edu as tf
-from tfgraph_edu.jupyter import labels
+from tfgraph_edu import labels
 from tfgraph_edu.jupyter.widgets import GraphViewer, TraceExplorer
 
 

@@ -238,3 +238,36 @@ def test_the_viewer_opens_a_5000_op_series_page_by_page():
     # double-clicking the "… more" box (its id is its SVG title) shows the next 50 ops
     viewer._on_message(viewer, {"type": "toggle_scope", "scope": more}, [])
     assert '"mul_54" [label="mul_54"' in viewer.dot and f"{name}/more[55:4995]" in viewer.dot
+
+
+def test_trace_cells_name_their_source_in_n_line_k_as_other_cells():
+    """An op made in a %%trace cell names its source as any cell's: ``In [n]`` with the
+    cell's own number (IPython has counted the cell when the magic runs its body), and
+    the line as the learner sees it, counted from the %%trace line."""
+    script = textwrap.dedent("""
+        import json
+        from IPython.core.interactiveshell import InteractiveShell
+        shell = InteractiveShell.instance()
+        cells = [
+            "%load_ext tfgraph_edu",
+            "import tfgraph_edu as tf\\nfrom tfgraph_edu.jupyter.widgets import node_details",
+            "%%trace -p concrete -n 1\\n@tf.function\\ndef f(x):\\n    y = x * 2.0\\n"
+            "    return y + 1.0\\nf(tf.constant([1.0, 2.0]))",
+            "@tf.function\\ndef g(x):\\n    return x * 3.0\\ng(tf.constant(1.0))",
+        ]
+        for cell in cells:  # as a kernel runs them: counted, In [1] .. In [4]
+            assert shell.run_cell(cell, store_history=True).success, cell
+        ns = shell.user_ns
+        out = {k: ns["node_details"](ns[k].concrete_functions[0].graph)["mul"]["source"]
+               for k in ("f", "g")}
+        print("@@" + json.dumps(out))
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=180)
+    assert out.returncode == 0, out.stderr + out.stdout
+    got = json.loads(out.stdout.split("@@", 1)[1])
+    # f's cell is the third; its fourth line (counted from the %%trace line) makes the mul
+    assert (got["f"]["file"], got["f"]["line"], got["f"]["text"]) == ("In [3]", 4,
+                                                                      "y = x * 2.0")
+    assert (got["g"]["file"], got["g"]["line"], got["g"]["text"]) == ("In [4]", 3,
+                                                                      "return x * 3.0")

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 import tfgraph_edu as tf
+from tfgraph_edu import labels
 from tfgraph_edu.function.events import timing_runs
-from tfgraph_edu.jupyter import labels, panels, timing
+from tfgraph_edu.jupyter import panels, timing
 from tfgraph_edu.jupyter.stepper import step_through, summary
 from tfgraph_edu.jupyter.widgets import GraphViewer, TraceExplorer
 

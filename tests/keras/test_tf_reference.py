@@ -171,3 +171,21 @@ def test_a_functional_model_casts_to_the_dtype_of_its_layers():
     model = tf.keras.Model(i, tf.keras.layers.Lambda(lambda t: t)(i))
     assert model(np.ones((1, 3))).dtype == tf.float32
     assert model(np.ones((1, 3), np.float32)).dtype == tf.float32
+
+
+def test_fit_traces_with_the_batch_dimension_unknown(capsys):
+    """TF 2.21 + Keras 3.15 printed, for this program, three lines, all ``(None, 5)``: the
+    symbolic call that builds the Sequential model and the real call, both in the first trace
+    of the train step, then the second trace TF makes because the first created variables;
+    the last, smaller batch (100 = 3 x 32 + 4) reuses the same graph."""
+    class PrintingLayer(tf.keras.layers.Layer):
+        def call(self, inputs):
+            print("shape", inputs.shape)
+            return inputs
+
+    rng = np.random.default_rng(0)
+    model = tf.keras.Sequential([PrintingLayer(), tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    features = rng.normal(size=(100, 5)).astype(np.float32)
+    model.fit(features, features[:, :1], batch_size=32, epochs=3, verbose=0)
+    assert capsys.readouterr().out.splitlines() == ["shape (None, 5)"] * 3

@@ -17,6 +17,34 @@ from ..tracing.graph_builder import GENERATED_SOURCES
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+class PyCTError(Exception):
+    """The base of AutoGraph's own errors (TF: ``autograph.pyct.errors.PyCTError``)."""
+
+
+class AutoGraphError(PyCTError):
+    """TF: ``autograph.impl.api.AutoGraphError``."""
+
+
+class StagingError(AutoGraphError):
+    """An error of a class TF's AutoGraph does not rebuild, raised while a converted function
+    was traced (a ``RecursionError``, ``IndexError``, ``ZeroDivisionError``...): TF reports it
+    as this class, the original class and message on the last line of "in user code:".
+    Neither TF nor tfgraph_edu exports it under ``tf.``; catch ``Exception``."""
+
+
+# the builtin classes TF's AutoGraph re-raises as themselves; other builtins become StagingError
+_REBUILT = (AssertionError, AttributeError, NameError, NotImplementedError, RuntimeError,
+            StopIteration, TypeError, UnboundLocalError, ValueError, KeyError)
+
+
+def _kept_class(cls) -> bool:
+    if cls.__module__.startswith("tfgraph_edu") or issubclass(cls, PyCTError):
+        return True  # our classes stand for TF's own, which TF rebuilds
+    if cls.__module__ == "builtins":
+        return cls in _REBUILT
+    return cls.__init__ is Exception.__init__  # a user's class TF can rebuild from a message
+
+
 def user_frames(tb) -> list[tuple[str, int, str, bool]]:
     """(file, line, function, converted) for each user frame of a traceback."""
     out = []
@@ -80,6 +108,8 @@ def in_user_code(exc: BaseException, skip_frames: int = 0):
     try:
         if isinstance(exc, OpError):
             new = type(exc)(exc.node_def, exc.op, message)
+        elif not _kept_class(type(exc)):
+            new = StagingError(message)
         else:
             new = type(exc)(message)
     except Exception:  # noqa: BLE001 - an exception type we cannot rebuild keeps its message

@@ -162,8 +162,9 @@ class ConcreteFunction:
     def _bind_leaves(self, args, kwargs) -> tuple[list, list]:
         """The leaf values of a direct call and the leaves themselves (tensors, variables, Python
         values), bound to the traced parameters as TensorFlow binds them: Python arguments may
-        be left out (they keep their traced value) but must equal it when given; anything else
-        is TF's "Binding inputs to tf.function failed" TypeError.
+        be given and equal their traced value (leaving one out binds only through the flat
+        signature, the graph's tensor inputs as eager tensors); anything else is TF's "Binding
+        inputs to tf.function failed" TypeError.
         """
         from .trace_key import encode
         try:
@@ -206,7 +207,10 @@ class ConcreteFunction:
             raise _BindError(f"{summary} got unexpected keyword arguments: "
                              f"{', '.join(sorted(kwargs))}.")
         for i, arg in enumerate(args):
-            if not isinstance(arg, (EagerTensor, Variable)):
+            if isinstance(arg, Variable):  # TF's flat call takes eager tensors only
+                raise _BindError("provided list of inputs contains objects other than "
+                                 f"'EagerTensor'. Item {i} is type: ResourceVariable")
+            if not isinstance(arg, EagerTensor):
                 raise _BindError(f"{summary}: expected argument #{i}(zero-based) to be a Tensor; "
                                  f"got {type(arg).__name__} ({arg}).")
         return args
@@ -226,11 +230,8 @@ class ConcreteFunction:
             given[key] = value
         values = []
         for name, _kind, spec in params:
-            if name not in given:
-                if _has_leaves(spec):
-                    raise _BindError(f"missing a required argument: '{name}'")
-                values.append(spec)
-                continue
+            if name not in given:  # a Python one too (TF: only the flat signature may omit it)
+                raise _BindError(f"missing a required argument: '{name}'")
             value = given[name]
             if not _has_leaves(spec) and not _same_python_value(value, spec):
                 raise _BindError(f"Can not cast {value!r} to {signatures.type_text(spec)}")

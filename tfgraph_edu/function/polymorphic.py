@@ -215,9 +215,10 @@ class Function:
             raise RecursionError(
                 f"tf.function '{self._name}' called itself more than {MAX_NESTED_TRACES} levels "
                 "deep while being traced. Its arguments are Python values, so the recursion "
-                "would stop, but every level is traced into the graph: TensorFlow does not "
-                "support recursive tf.functions either. Write the recursion as a loop (a "
-                "`for i in tf.range(n)` or `while` loop on a tensor stays one graph loop).")
+                "would stop, but every level is traced into the graph (TensorFlow goes on until "
+                "Python's recursion limit; tfgraph_edu stops here). Write the recursion as a "
+                "loop (a `for i in tf.range(n)` or `while` loop on a tensor stays one graph "
+                "loop).")
         self._tracing_depth += 1
         try:
             return self._traced_callable()(*args, **kwargs)
@@ -334,7 +335,7 @@ class Function:
         if self._created_variables is None:  # the first trace may create variables
             cf, created = self._build(params, "allow")
             self._created_variables = bool(created)
-            if any(in_graph for in_graph in created):  # as TF: trace again, reusing them
+            if created:  # as TF: trace again, reusing them (also those made in tf.init_scope)
                 self._initializing_traces += 1
                 reason += ("; it created tf.Variables, so it was traced a second time that "
                            "must not create any (as TensorFlow does)")
@@ -364,10 +365,9 @@ class Function:
         the graph, False if inside tf.init_scope).  ``variables`` is "allow" or "singleton"
         (creating one raises TF's ValueError).
 
-        Deliberate difference: TensorFlow traces a first call again when it created variables
-        in any way; here only variables created in the graph itself cause the second trace
-        (those made under tf.init_scope - Keras weights, optimizer slots - are kept, and
-        their creation cannot differ between the two traces)."""
+        A first trace that created variables in any way (in the graph, or under tf.init_scope
+        as Keras weights and optimizer slots are) is followed by a second one that may not
+        create any, as TensorFlow does (so a ``print`` in a Keras layer shows both traces)."""
         _refuse_generators(self._python_function)
         name = f"__inference_{self._name}_{next(_uid)}"
         graph = FuncGraph(name)

@@ -20,9 +20,10 @@ from html import escape
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
+from .. import labels
 from ..function import isolation
 from ..function.polymorphic import Function
-from . import labels, panels, timing
+from . import panels, timing
 
 PANELS = ("source", "code", "graph", "concrete", "timing")
 
@@ -71,6 +72,16 @@ class TraceResult:
 
     def __repr__(self):
         return self._text()
+
+
+def _as_in_the_cell(line: str, cell: str) -> str:
+    """The body of a ``%%trace`` cell with the magic's line kept as a comment, so that the
+    lines IPython compiles it into (registered in its compile cache under the cell's
+    number, as every cell) are numbered as the learner sees them: a source reference
+    reads ``In [n], line k`` with ``k`` counted from the ``%%trace`` line."""
+    if cell.lstrip().startswith("%%"):  # another cell magic must stay on the first line
+        return cell
+    return f"# %%trace {line}".rstrip() + "\n" + cell
 
 
 def _functions(namespace) -> dict:
@@ -129,7 +140,7 @@ class TraceMagics(Magics):
             raise ValueError("-n/--number must be at least 1")
         ns = self.shell.user_ns
         before = {name: (id(fn), len(fn.events)) for name, fn in _functions(ns).items()}
-        result = self.shell.run_cell(cell, store_history=False)
+        result = self._run_as_this_cell(_as_in_the_cell(line, cell))
         if not result.success:
             return None
         entries = []
@@ -155,6 +166,19 @@ class TraceMagics(Magics):
         if args.output:
             ns[args.output] = out
         return out
+
+    def _run_as_this_cell(self, body: str):
+        """Run ``body`` as this cell: IPython has counted this cell already (its number is
+        ``execution_count - 1`` while it runs), and a nested ``run_cell`` would register
+        its code under the next number; so it runs under this cell's number and its
+        source reads ``In [n]`` as every cell's does."""
+        shell = self.shell
+        count = shell.execution_count
+        shell.execution_count = max(1, count - 1)
+        try:
+            return shell.run_cell(body, store_history=False)
+        finally:
+            shell.execution_count = count
 
     @line_magic
     def graph_viewer(self, line):

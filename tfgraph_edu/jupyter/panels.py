@@ -14,9 +14,9 @@ import itertools
 import textwrap
 from html import escape
 
+from .. import labels
 from ..autograph import conversion
 from ..function import trace_key
-from . import labels
 from .timing import format_seconds, within_noise
 
 _uid = itertools.count(1)

@@ -15,11 +15,12 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from .. import labels
 from ..function import events as _events
 from ..function import isolation
 from ..function.concrete import ConcreteFunction
 from ..function.polymorphic import Function
-from . import labels, panels, timing
+from . import panels, timing
 
 
 def _widgets_dir() -> Path:
@@ -83,11 +84,16 @@ def node_details(graph, prefix: str = "", function: str = "", inside: str = "") 
 
 @functools.lru_cache(maxsize=256)
 def _cell_name(filename: str) -> str:
-    """``In [3]`` for the file IPython compiled a notebook cell into; other files as they are."""
+    """``In [3]`` for the file IPython compiled a notebook cell into (also the body of a
+    ``%%trace`` cell, which IPython's compile cache registers under the cell's number);
+    other files as they are."""
     try:
         from IPython import get_ipython
         shell = get_ipython()
         if shell is not None:
+            named = shell.compile.format_code_name(filename)
+            if named is not None and named[1].startswith("In["):
+                return "In [" + named[1][3:]
             for n, text in enumerate(shell.user_ns.get("_ih", [])):
                 if text and shell.compile.get_code_name(text, None, n) == filename:
                     return f"In [{n}]"

@@ -15,7 +15,7 @@ import numpy as np
 from ..eager.tape import GradientTape
 from ..function.polymorphic import Function
 from ..ops import convert
-from ..shapes import TensorShape
+from ..shapes import TensorShape, TensorSpec
 from . import callbacks as callbacks_mod
 from . import functional
 from . import losses as losses_mod
@@ -113,11 +113,19 @@ class Model(Layer):
         self.optimizer.apply_gradients(zip(grads, variables))
         return loss, pred
 
-    def _make_train_function(self):
+    def _make_train_function(self, xb=None, yb=None):
+        """The train step as a Function.  Keras 3 traces it with the batch dimension unknown
+        (``(None, ...)``: its data pipeline's last batch may be smaller), once for every batch
+        size: given a first batch of plain tensors, the signature says so."""
         if self.train_function is None:
             step = self.train_step
+            signature = None
+            if all(hasattr(t, "shape") and hasattr(t, "dtype") and t.shape.rank
+                   for t in (xb, yb)):
+                signature = [TensorSpec([None, *t.shape.as_list()[1:]], t.dtype)
+                             for t in (xb, yb)]
             self.train_function = step if self.run_eagerly else Function(
-                step, name="train_function", reduce_retracing=True)
+                step, name="train_function", reduce_retracing=True, input_signature=signature)
         return self.train_function
 
     def _batches(self, x, y, batch_size, shuffle, rng):
@@ -138,7 +146,7 @@ class Model(Layer):
             raise RuntimeError("You must call `compile()` before calling `fit()`, with a "
                                "loss and an optimizer.")
         batch_size = 32 if batch_size is None else int(batch_size)
-        step_fn = self._make_train_function()
+        step_fn = None
         history = callbacks_mod.History()
         cbs = [history] + list(callbacks or [])
         steps_hint = (len(x) if hasattr(x, "_flat_iter") else
@@ -156,6 +164,7 @@ class Model(Layer):
             start = time.perf_counter()
             total, seen, steps = 0.0, 0, 0
             for xb, yb in self._batches(x, y, batch_size, shuffle, rng):
+                step_fn = step_fn or self._make_train_function(xb, yb)
                 loss, pred = step_fn(xb, yb)
                 n = int(xb.shape[0])
                 total += float(loss) * n
@@ -292,7 +301,14 @@ class Sequential(Model):
         self.built = True
 
     def _call_eager_or_traced(self, inputs, kwargs):
-        self.built = True  # a first call builds each layer as it reaches it, not symbolically
+        # Keras 3 builds a Sequential model on its first call by calling its layers once
+        # symbolically, batch dimension None (a layer's ``call`` runs then, and again for the
+        # real call), when the input is one tensor of known rank
+        if not self.built and self._input is None and self._layers:
+            shape = getattr(inputs, "shape", None)
+            if isinstance(shape, TensorShape) and shape.rank:
+                self.build([None, *shape.as_list()[1:]])
+        self.built = True  # otherwise each layer is built as the call reaches it
         return super()._call_eager_or_traced(inputs, kwargs)
 
     def call(self, inputs, training=None):

@@ -1,8 +1,9 @@
-"""Every word the panels and widgets show, in English, Traditional and Simplified Chinese
-(layer 9): one table, one row per key (en, zh-Hant, zh-Hans).  Terms follow
-shared/GLOSSARY.md.  The widgets receive the column of their language as a dict
-(:func:`table`); the panels call :func:`label`; trace reasons are translated by
-:func:`reason`.
+"""Every word the panels, widgets, legends and exercise checks show, in English,
+Traditional and Simplified Chinese (layer 0, so every layer that shows text uses it): one
+table, one row per key (en, zh-Hant, zh-Hans).  Terms follow shared/GLOSSARY.md.  The
+widgets receive the column of their language as a dict (:func:`table`); the panels call
+:func:`label`; the engine's retrace reasons (``function/trace_key.py``) are translated by
+:func:`reason`, its trace-key descriptions by :func:`key`.
 """
 
 from __future__ import annotations
@@ -157,28 +158,46 @@ _LABELS = {
     "runs": ("runs", "次執行", "次运行"),
 }
 
-# trace reasons (function/trace_key.py) -> their translations, by pattern
+# retrace reasons (function/trace_key.SeenArguments.reason, function/polymorphic._trace)
+# -> their translations, by pattern; tests/test_labels.py checks each reason the engine
+# can produce has one
 _REASONS = [
     (r"first call", ("第一次呼叫", "第一次调用")),
+    (r"argument (?P<n>.+?) was not given before",
+     ("參數 {n} 之前沒有傳入過", "参数 {n} 之前没有传入过")),
     (r"argument (?P<n>.+?): (?P<x>.+) was not seen before \(last call: (?P<y>.+)\)",
      ("參數 {n}：{x} 之前沒出現過（上次呼叫：{y}）",
       "参数 {n}：{x} 之前没出现过（上次调用：{y}）")),
-    (r"Python argument (?P<n>.+) changed from (?P<a>.+) to (?P<b>.+)",
+    (r"Python argument (?P<n>.+?) changed from (?P<a>.+) to (?P<b>.+)",
      ("Python 參數 {n} 從 {a} 變為 {b}", "Python 参数 {n} 从 {a} 变为 {b}")),
-    (r"argument (?P<n>.+): shape (?P<s>.+) was not seen before",
+    (r"argument (?P<n>.+?): shape (?P<s>.+) was not seen before",
      ("參數 {n}：形狀 {s} 之前沒出現過", "参数 {n}：形状 {s} 之前没出现过")),
-    (r"argument (?P<n>.+): dtype (?P<d>.+) was not seen before",
+    (r"argument (?P<n>.+?): dtype (?P<d>.+) was not seen before",
      ("參數 {n}：資料型別 {d} 之前沒出現過", "参数 {n}：数据类型 {d} 之前没出现过")),
     (r"this combination of arguments was not seen before",
      ("這組參數組合之前沒出現過", "这组参数组合之前没出现过")),
+    (r"it created tf\.Variables, so it was traced a second time that must not create any "
+     r"\(as TensorFlow does\)",
+     ("它建立了 tf.Variable，所以像 TensorFlow 一樣再追蹤一次，這次不得再建立變數",
+      "它创建了 tf.Variable，所以像 TensorFlow 一样再追踪一次，这次不得再创建变量")),
 ]
 
 
 # trace-key descriptions (function/trace_key.describe) -> their translations
 _KEYS = [
+    (r"(?P<d>\S+) tensor of shape <unknown rank>",
+     ("{d} 張量，秩未知", "{d} 张量，秩未知")),
     (r"(?P<d>\S+) tensor of shape (?P<s>.+)", ("{d} 張量，形狀 {s}", "{d} 张量，形状 {s}")),
+    (r"non-trainable (?P<d>\S+) variable of shape (?P<s>.+) \(alias (?P<a>\d+)\)",
+     ("不可訓練的 {d} 變數，形狀 {s}（別名 {a}）", "不可训练的 {d} 变量，形状 {s}（别名 {a}）")),
+    (r"(?P<d>\S+) variable of shape (?P<s>.+) \(alias (?P<a>\d+)\)",
+     ("{d} 變數，形狀 {s}（別名 {a}）", "{d} 变量，形状 {s}（别名 {a}）")),
     (r"(?P<d>\S+) variable of shape (?P<s>.+)", ("{d} 變數，形狀 {s}", "{d} 变量，形状 {s}")),
     (r"a (?P<t>\S+) object \(id (?P<i>\S+)\)", ("{t} 物件 (id {i})", "{t} 对象 (id {i})")),
+    (r"a list of (?P<n>\d+)", ("含 {n} 個元素的 list", "含 {n} 个元素的 list")),
+    (r"a tuple of (?P<n>\d+)", ("含 {n} 個元素的 tuple", "含 {n} 个元素的 tuple")),
+    (r"a dict of (?P<n>\d+)", ("含 {n} 個項目的 dict", "含 {n} 个项目的 dict")),
+    (r"<unknown>", ("未知", "未知")),  # a shape in a reason
 ]
 
 
