@@ -99,7 +99,8 @@ def symbolic_call(layer, inputs, kwargs):
     with using_interpreter(builder):
         placeholders = [builder.placeholder(t.dtype, t.shape, "input")
                         if isinstance(t, KerasTensor) else t for t in flat]
-        outs = layer._call_eager_or_traced(_pack(inputs, iter(placeholders)), kwargs)
+        outs = layer._call_eager_or_traced(_pack(inputs, iter(placeholders)), kwargs,
+                                           symbolic=inputs)
     flat_out = _flatten(outs)
     node = (layer, inputs, kwargs)
     result = [KerasTensor(o.shape, o.dtype, _unique("keras_tensor"), node, i)

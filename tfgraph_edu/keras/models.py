@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
 
 import numpy as np
 
+from .. import dtypes as _dt
 from ..eager.tape import GradientTape
 from ..function.polymorphic import Function
 from ..ops import convert
@@ -23,6 +25,7 @@ from . import metrics as metrics_mod
 from . import optimizers as optimizers_mod
 from . import summary as summary_mod
 from .layers import Layer
+from .variables import keras_scope
 
 
 class Model(Layer):
@@ -38,6 +41,7 @@ class Model(Layer):
         self.optimizer = None
         self.loss = None
         self.compiled_metrics = []
+        self.compiled = False
         self.run_eagerly = False
         self.train_function = None
         self.predict_function = None
@@ -101,14 +105,25 @@ class Model(Layer):
         self.loss = losses_mod.get(loss)
         self.compiled_metrics = [metrics_mod.get(m) for m in (metrics or [])]
         self.run_eagerly = bool(run_eagerly)
+        self.compiled = True
         self.train_function = None
         self.predict_function = None
+
+    def _assert_compiled(self):
+        """Keras 3's errors for ``fit``/``evaluate`` on a model not compiled (or compiled
+        without a loss)."""
+        if not getattr(self, "compiled", False):
+            raise ValueError("You must call `compile()` before using the model.")
+        if self.loss is None:
+            raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
 
     def train_step(self, x, y):
         with GradientTape() as tape:
             pred = self(x, training=True)
             loss = self.loss(y, pred)
         variables = list(self.trainable_variables)
+        if not variables:  # Keras 3's warning (raw tf.Variables are not a model's weights)
+            warnings.warn("The model does not have any trainable weights.", stacklevel=2)
         grads = tape.gradient(loss, variables)
         self.optimizer.apply_gradients(zip(grads, variables))
         return loss, pred
@@ -134,9 +149,7 @@ class Model(Layer):
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
             shuffle=True, **kwargs):
-        if self.optimizer is None or self.loss is None:
-            raise RuntimeError("You must call `compile()` before calling `fit()`, with a "
-                               "loss and an optimizer.")
+        self._assert_compiled()
         batch_size = 32 if batch_size is None else int(batch_size)
         step_fn = self._make_train_function()
         history = callbacks_mod.History()
@@ -232,6 +245,7 @@ class Model(Layer):
         return np.concatenate(outs) if outs else np.zeros((0,))
 
     def evaluate(self, x, y=None, batch_size=32, verbose=0, return_dict=False):
+        self._assert_compiled()
         if hasattr(x, "_flat_iter"):
             pairs = list(x)
             xs = np.concatenate([p[0].numpy() for p in pairs])
@@ -274,32 +288,61 @@ class Sequential(Model):
         self._layers.append(layer)
         if self._input is not None:
             x = getattr(self, "_last_output", None) or self._input
-            self._last_output = layer(x)
-            self.built = True
-            self._output_shape = self._last_output.shape
+            with keras_scope(self.name, self):  # its layers' weights are under its path
+                self._last_output = layer(x)
+            self._built_graph()
 
-    def build(self, input_shape=None):
+    def _built_graph(self):
+        if not getattr(self, "_graph_counted", False):  # Keras 3 names its inner graph
+            functional._unique("functional")  # as a functional model: the next is _1
+            self._graph_counted = True
+        self.built = True
+        self._output_shape = self._last_output.shape
+
+    def build(self, input_shape=None, dtype=None):
         """Creates every layer's weights for inputs of ``input_shape`` (batch dimension
-        first), as Keras's ``Sequential.build`` does: the model is then built before any call."""
+        first), as Keras's ``Sequential.build`` does: the model is then built before any
+        call, its layers called on an ``Input`` of that whole shape."""
         if input_shape is not None and self._input is None and self._layers:
             from .functional import Input
-            self._input = Input(shape=TensorShape(input_shape).as_list()[1:])
+            self._input = Input(batch_shape=TensorShape(input_shape).as_list(), dtype=dtype)
             x = self._input
-            for layer in self._layers:
-                x = layer(x)
+            with keras_scope(self.name, self):
+                for layer in self._layers:
+                    x = layer(x)
             self._last_output = x
-            self._output_shape = x.shape
+            self._built_graph()
         self.built = True
 
-    def _call_eager_or_traced(self, inputs, kwargs):
-        self.built = True  # a first call builds each layer as it reaches it, not symbolically
-        return super()._call_eager_or_traced(inputs, kwargs)
+    def _call_eager_or_traced(self, inputs, kwargs, symbolic=None):
+        if not self.built and self._input is None and self._layers and symbolic is None:
+            # Keras 3 builds a Sequential on its first call from the input's whole shape
+            x = inputs[0] if isinstance(inputs, (list, tuple)) and inputs else inputs
+            shape = getattr(x, "shape", None)
+            if shape is None and hasattr(x, "__array__"):
+                shape = np.shape(x)
+            if shape is not None and not isinstance(inputs, (list, tuple, dict)):
+                dtype = _input_dtype(x)
+                self.build(tuple(TensorShape(shape).as_list()), dtype=dtype)
+        self.built = True  # a first call builds each layer as it reaches it
+        return super()._call_eager_or_traced(inputs, kwargs, symbolic)
 
     def call(self, inputs, training=None):
         x = inputs
         for layer in self._layers:
             x = layer(x, training=training)
         return x
+
+
+def _input_dtype(x):
+    """The dtype of a Sequential's first input for its symbolic build: None (float32, as
+    Keras casts float inputs) unless the input is not a float (integer ids, strings)."""
+    dtype = getattr(x, "dtype", None)
+    try:
+        dtype = _dt.as_dtype(getattr(dtype, "name", dtype)) if dtype is not None else None
+    except (TypeError, ValueError, KeyError):
+        return None
+    return None if dtype is None or dtype.is_floating else dtype
 
 
 def _numpy(v):
