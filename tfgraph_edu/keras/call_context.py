@@ -60,8 +60,9 @@ def check_input_spec(layer, inputs) -> None:
     specs = list(spec) if isinstance(spec, (list, tuple)) else [spec]
     flat = _flat(inputs)
     if len(flat) != len(specs):
+        shown = list(inputs) if isinstance(inputs, tuple) else inputs  # Keras shows a list
         raise ValueError(f'Layer "{layer.name}" expects {len(specs)} input(s), but it '
-                         f"received {len(flat)} input tensors. Inputs received: {inputs}")
+                         f"received {len(flat)} input tensors. Inputs received: {shown}")
     for i, (s, x) in enumerate(zip(specs, flat)):
         shape = getattr(x, "shape", None)
         if s is None or shape is None or getattr(shape, "rank", 0) is None:
@@ -135,8 +136,10 @@ def call_with_context(layer, inputs, kwargs, symbolic=None):
     """``layer.call(inputs, **kwargs)``; an exception from it gets Keras 3's context
     (see the module docstring).  ``symbolic``: the KerasTensors of a functional-API call,
     for which Keras 3 reports that it could not infer the output shape."""
+    kwargs = dict(kwargs)
+    positional = kwargs.pop("_positional", ())
     try:
-        return layer.call(inputs, **kwargs)
+        return layer.call(inputs, *positional, **kwargs)
     except Exception as e:
         if getattr(e, "_keras_call_info_injected", False):
             raise
@@ -153,7 +156,7 @@ def call_with_context(layer, inputs, kwargs, symbolic=None):
             arguments = (f"  • args={(repr(symbolic),)}\n"
                          f"  • kwargs={extra or inspect.Parameter.empty}")
         else:
-            arguments = _arguments_text(layer.call, (inputs,), kwargs)
+            arguments = _arguments_text(layer.call, (inputs, *positional), kwargs)
             if arguments is None:
                 raise
         name = f"{cls}.call()"

@@ -46,6 +46,7 @@ class Reshape(Layer):
         self.target_shape = tuple(int(d) for d in target_shape)
 
     def call(self, inputs):
+        inputs.shape  # noqa: B018 - Keras 3 reads it first: a list has none (AttributeError)
         x = to_tensor(inputs)
         batch = x.shape.dims[0] if x.shape.rank else None
         lead = [-1] if batch is None or -1 in self.target_shape else [batch]

@@ -248,15 +248,33 @@ class Layer(AutoTrackable):
             variable._constraint = constraint
             return variable
 
-    def __call__(self, inputs, training=None, **kwargs):
+    def __call__(self, inputs, *args, **kwargs):
         from .functional import is_symbolic, symbolic_call
-        if training is not None:
-            kwargs["training"] = training
+        if kwargs.get("training", 0) is None:
+            del kwargs["training"]
+        if args:  # further positional arguments: tensors only, as in Keras 3
+            if is_symbolic(inputs):
+                raise NotImplementedError(
+                    "tfgraph_edu's functional API passes one positional input to a layer: "
+                    "pass several inputs as a list, or the others as keyword arguments.")
+            kwargs["_positional"] = tuple(self._positional(a) for a in args)
         with keras_scope(self.name, self):  # weights made inside are under this layer's path
             if is_symbolic(inputs):  # functional API: record the call, compute shapes
                 check_input_spec(self, inputs)
                 return symbolic_call(self, inputs, kwargs)
             return self._call_eager_or_traced(inputs, kwargs)
+
+    def _positional(self, value):
+        if isinstance(value, np.ndarray | np.generic):
+            value = to_tensor(np.asarray(value))
+            if value.dtype.is_floating and value.dtype is not self._layer_dtype:
+                value = math_ops.cast(value, self._layer_dtype)
+            return value
+        if value is None or is_tensor(value) or hasattr(value, "_as_tensor"):
+            return value
+        raise ValueError("Only input tensors may be passed as positional arguments. The "
+                         "following argument value should be passed as a keyword argument: "
+                         f"{value} (of type {type(value)})")
 
     def _call_eager_or_traced(self, inputs, kwargs, symbolic=None):
         inputs = self._standardize_inputs(inputs)
@@ -431,9 +449,9 @@ class Dropout(Layer):
         self.seed = seed
 
     def call(self, inputs, training=None):
-        x = to_tensor(inputs)
         if not training or self.rate == 0:
-            return x
+            return inputs  # unchanged, as Keras 3 (a list stays a list)
+        x = to_tensor(inputs)
         keep = math_ops.cast(math_ops.greater_equal(
             random_ops.uniform(shape_ops.shape(x), seed=self.seed), self.rate), x.dtype)
         return x * keep / (1.0 - self.rate)

@@ -92,6 +92,26 @@ class Model(Layer):
                                       "define call, or build it with Model(inputs, outputs).")
         return functional.run_graph(self, inputs, training=training)
 
+    def _call_eager_or_traced(self, inputs, kwargs, symbolic=None):
+        if self._func_inputs is not None:
+            self._check_functional_inputs(inputs)
+        return super()._call_eager_or_traced(inputs, kwargs, symbolic)
+
+    def _check_functional_inputs(self, inputs):
+        """Keras 3 refuses inputs that do not match a functional model's ``Input``s (a list
+        of two for a one-input model would otherwise use only the first)."""
+        expected = functional._flatten(self._func_inputs)
+        received = functional._flatten(inputs)
+        if len(received) == len(expected):
+            return
+        if len(expected) == 1:
+            key = expected[0]._node[0].name
+            raise ValueError(f'Layer "{self.name}" expects 1 named input(s) with keys '
+                             f"['{key}'], but it received {len(received)} input tensors. Pass "
+                             f"inputs as a dict, e.g. `layer({{'{key}': ...}})`.")
+        raise ValueError(f'Layer "{self.name}" expects {len(expected)} input(s), but it '
+                         f"received {len(received)} input tensors. Inputs received: {inputs}")
+
     def _summary_layers(self):
         return self.layers
 
@@ -244,6 +264,36 @@ class Model(Layer):
         outs = [self.predict_function(b).numpy() for b in batches]
         return np.concatenate(outs) if outs else np.zeros((0,))
 
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
+                       return_dict=False):
+        """One training step on one batch, as Keras 3: the loss (and metrics) after it."""
+        self._assert_compiled()
+        if sample_weight is not None or class_weight is not None:
+            raise NotImplementedError("tfgraph_edu's train_on_batch does not implement "
+                                      "sample_weight or class_weight yet.")
+        xb, yb = convert.constant(np.asarray(_numpy(x))), convert.constant(np.asarray(_numpy(y)))
+        loss, pred = self._make_train_function()(xb, yb)
+        results = {"loss": float(loss)}
+        for m in self.compiled_metrics:
+            m.reset_state()
+            m.update_state(yb, pred)
+            results[m.name] = float(m.result())
+        if return_dict:
+            return results
+        return results["loss"] if len(results) == 1 else list(results.values())
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """The loss (and metrics) on one batch, as Keras 3."""
+        self._assert_compiled()
+        if sample_weight is not None:
+            raise NotImplementedError("tfgraph_edu's test_on_batch does not implement "
+                                      "sample_weight yet.")
+        return self.evaluate(x, y, batch_size=len(_numpy(x)), return_dict=return_dict)
+
+    def predict_on_batch(self, x):
+        """The model's outputs on one batch, as NumPy (Keras 3)."""
+        return self.predict(x, batch_size=len(_numpy(x)))
+
     def evaluate(self, x, y=None, batch_size=32, verbose=0, return_dict=False):
         self._assert_compiled()
         if hasattr(x, "_flat_iter"):
@@ -327,7 +377,7 @@ class Sequential(Model):
         self.built = True  # a first call builds each layer as it reaches it
         return super()._call_eager_or_traced(inputs, kwargs, symbolic)
 
-    def call(self, inputs, training=None):
+    def call(self, inputs, training=None, mask=None, **kwargs):  # Keras 3's signature
         x = inputs
         for layer in self._layers:
             x = layer(x, training=training)

@@ -17,6 +17,7 @@ class Optimizer:
     def __init__(self, learning_rate, name=None):
         self.name = auto_name(keras_snake(type(self).__name__)) if name is None else name
         self._slots: dict = {}
+        self.built = False  # Keras 3 builds an optimizer on its first apply_gradients
         with init_scope():
             self.iterations = Variable(0, dtype="int64", trainable=False, name="iteration",
                                        path=f"{self.name}/iteration")
@@ -63,6 +64,7 @@ class Optimizer:
         for _, v in pairs:  # Keras 3 builds every slot before the first update
             for slot in self._slot_names:
                 self._slot(v, slot)
+        self.built = True
         t = self._step()
         for g, v in pairs:
             self._apply(g, v, t)

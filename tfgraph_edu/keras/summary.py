@@ -101,7 +101,12 @@ def summary_text(model) -> str:
         size = sum(math.prod(v.shape.as_list()) * v.dtype.size for v in vs)
         return f"{n:,} ({_size_text(size)})"
 
-    lines.append(f" Total params: {total(variables)}")
+    optimizer = getattr(model, "optimizer", None)
+    extra = (list(optimizer.variables) if getattr(model, "compiled", False) and optimizer
+             is not None and getattr(optimizer, "built", False) else None)
+    lines.append(f" Total params: {total(variables + (extra or []))}")
     lines.append(f" Trainable params: {total(trainable)}")
     lines.append(f" Non-trainable params: {total(fixed)}")
+    if extra is not None:  # Keras 3 counts a built optimizer's variables too
+        lines.append(f" Optimizer params: {total(extra)}")
     return "\n".join(lines)
