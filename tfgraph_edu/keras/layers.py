@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -69,6 +70,10 @@ class Layer(AutoTrackable):
         self._inbound_nodes: list = []
         self._output_shape = None
         self._input_shape_arg = None if input_shape is None else tuple(input_shape)
+        if input_shape is not None:
+            warnings.warn("Do not pass an `input_shape`/`input_dim` argument to a layer. When "
+                          "using Sequential models, prefer using an `Input(shape)` object as "
+                          "the first layer in the model instead.", UserWarning, stacklevel=2)
 
     @property
     def name(self) -> str:
