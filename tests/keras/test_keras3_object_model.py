@@ -61,6 +61,18 @@ def test_weight_repr_and_str():
         "<Variable path=foo, shape=(2,), dtype=float32, value=[1. 1.]>", "foo", "foo")
 
 
+def test_a_weights_dtype_is_its_name():
+    d = K.layers.Dense(2)
+    d.build((None, 3))
+    k = d.kernel
+    assert (repr(k.dtype), str(k.dtype)) == ("'float32'", "float32")
+    assert k.dtype == tf.float32 and tf.float32 == k.dtype and k.dtype == "float32"
+    assert tf.constant(1.0).dtype == "float32"
+    assert (repr(tf.convert_to_tensor(k).dtype), repr((k + 1).dtype),
+            repr(tf.cast(k, tf.float16).dtype)) == ("tf.float32", "tf.float32", "tf.float16")
+    assert (d.dtype, repr(d.dtype)) == ("float32", "'float32'")
+
+
 def test_weight_paths_follow_the_layers_that_made_them():
     inp = K.Input((4,))
     x = K.layers.Dense(3)(inp)

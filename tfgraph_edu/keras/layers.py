@@ -412,8 +412,8 @@ class Dense(Layer):
 
     def call(self, inputs):
         x = to_tensor(inputs)
-        if x.dtype is not self.kernel.dtype:  # integer inputs: Keras's matmul gives floats
-            x = math_ops.cast(x, self.kernel.dtype)
+        if x.dtype is not self.kernel._dtype:  # integer inputs: Keras's matmul gives floats
+            x = math_ops.cast(x, self.kernel._dtype)
         x = math_ops.matmul(x, self.kernel)
         if self.bias is not None:
             x = x + self.bias

@@ -53,7 +53,8 @@ class Optimizer:
     def _lr(self, var):
         """The learning rate read now, in the variable's dtype (as Keras 3 casts it)."""
         lr = self._learning_rate.read_value()
-        return lr if var.dtype is lr.dtype else math_ops.cast(lr, var.dtype)
+        dtype = var._dtype  # the DType (a Keras weight's ``dtype`` is its name)
+        return lr if dtype is lr.dtype else math_ops.cast(lr, dtype)
 
     def _step(self):
         self.iterations.assign_add(1)

@@ -16,6 +16,7 @@ from contextvars import ContextVar
 
 import numpy as np
 
+from .. import dtypes as _dt
 from ..eager.variables import Variable as _TFVariable
 
 # the Keras name scopes open now: ((name, id of the layer or optimizer that opened it), ...)
@@ -55,6 +56,26 @@ def path_for(name: str, owner=None) -> str:
     return "/".join(parts + [name])
 
 
+class DTypeName(str):
+    """A Keras 3 weight's ``dtype``: the name, as Keras 3 gives it (``'float32'``), that
+    still answers as the tf.DType (``.is_floating``, ``.as_numpy_dtype``, ``== tf.float32``)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        return getattr(_dt.as_dtype(str(self)), name)
+
+    def __eq__(self, other):
+        if isinstance(other, _dt.DType):
+            return _dt.as_dtype(str(self)) is other
+        return str.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = str.__hash__
+
+
 class Variable(_TFVariable):
     """A Keras 3 weight (``tf.keras.Variable``)."""
 
@@ -80,6 +101,10 @@ class Variable(_TFVariable):
     @property
     def path(self) -> str:
         return self._path
+
+    @property
+    def dtype(self) -> DTypeName:
+        return DTypeName(self._dtype.name)
 
     def __repr__(self):
         value = self.numpy()
