@@ -479,3 +479,55 @@ def test_summary_after_fit_counts_the_optimizer(capsys):
             model.summary()
 
     assert _printed(capsys, script) == (RECORDED / "tf221_summaries_after_fit.txt").read_text()
+
+
+# -- weights as NumPy, layers by name, shapes of models ----------------------------------------
+
+def test_get_and_set_weights_and_the_variable_underneath():
+    d = K.layers.Dense(2, kernel_initializer="ones")
+    d.build((None, 3))
+    assert repr(d.kernel.value) == ("<tf.Variable 'dense/kernel:0' shape=(3, 2) dtype=float32, "
+                                    "numpy=\narray([[1., 1.],\n       [1., 1.],\n       [1., 1.]"
+                                    "], dtype=float32)>")
+    assert _message(lambda: d.set_weights([np.zeros((2,))])) == (
+        "ValueError", "You called `set_weights(weights)` on layer 'dense' with a weight list "
+        "of length 1, but the layer was expecting 2 weights.")
+    assert _message(lambda: d.set_weights([np.zeros((2, 2)), np.ones(2)])) == (
+        "ValueError", "Layer dense weight shape (3, 2) is not compatible with provided weight "
+        "shape (2, 2).")
+    d.set_weights([np.zeros((3, 2)), np.ones(2)])
+    w = d.get_weights()
+    assert [a.dtype.name for a in w] == ["float32", "float32"]
+    np.testing.assert_array_equal(w[0], np.zeros((3, 2)))
+    np.testing.assert_array_equal(w[1], np.ones(2))
+
+
+def test_model_inputs_shapes_and_get_layer():
+    inp = K.Input((4,))
+    f = K.Model(inp, K.layers.Dense(1, name="out")(inp))
+    assert repr(f.inputs) == ("[<KerasTensor shape=(None, 4), dtype=float32, sparse=False, "
+                              "ragged=False, name=keras_tensor>]")
+    assert (f.input_shape, f.output_shape) == ((None, 4), (None, 1))
+    assert f.get_layer("out").name == "out" and f.get_layer(index=1).name == "out"
+    assert _message(lambda: f.get_layer("nope")) == (
+        "ValueError", "No such layer: nope. Existing layers are: ['input_layer', 'out'].")
+    assert _message(lambda: f.get_layer()) == (
+        "ValueError", "Provide either a layer name or layer index at `get_layer`.")
+    assert _message(lambda: f.get_layer(index=5)) == (
+        "ValueError", "Was asked to retrieve layer at index 5 but model only has 2 layers.")
+    s = K.Sequential([K.layers.Dense(2)])
+    assert _message(lambda: s.inputs) == (
+        "AttributeError", "Sequential model 'sequential' has no defined inputs yet.")
+    assert _message(lambda: s.input_shape) == (
+        "AttributeError", "Sequential model 'sequential' has no defined input shape yet.")
+    s2 = K.Sequential([K.Input((3,)), K.layers.Dense(2)])
+    assert (s2.input_shape, s2.output_shape) == ((None, 3), (None, 2))
+    assert len(s2.inputs) == 1 and len(s2.outputs) == 1
+
+    class M(K.Model):
+        def call(self, x):
+            return x
+
+    assert _message(lambda: M().inputs) == ("AttributeError",
+                                            "'M' object has no attribute 'inputs'")
+    assert M().get_weights() == []

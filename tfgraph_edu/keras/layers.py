@@ -320,6 +320,26 @@ class Layer(AutoTrackable):
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
+    def get_weights(self) -> list:
+        """The weights' values as NumPy arrays, in ``weights`` order (Keras 3)."""
+        return [np.array(v.numpy()) for v in self.weights]
+
+    def set_weights(self, weights) -> None:
+        """Assign NumPy values to the weights, in ``weights`` order, with Keras 3's checks."""
+        mine = self.weights
+        if len(weights) != len(mine):
+            raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with a "
+                             f"weight list of length {len(weights)}, but the layer was "
+                             f"expecting {len(mine)} weights.")
+        for variable, value in zip(mine, weights):
+            value = np.asarray(value)
+            if tuple(variable.shape.as_list()) != value.shape:
+                raise ValueError(f"Layer {self.name} weight shape "
+                                 f"{tuple(variable.shape.as_list())} is not compatible with "
+                                 f"provided weight shape {value.shape}.")
+        for variable, value in zip(mine, weights):
+            variable.assign(np.asarray(value))
+
     def count_params(self) -> int:
         return sum(math.prod(v.shape.as_list()) for v in self.variables)
 

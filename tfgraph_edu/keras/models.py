@@ -77,11 +77,41 @@ class Model(Layer):
 
     @property
     def inputs(self):
-        return self._func_inputs
+        if self._func_inputs is None:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute 'inputs'")
+        return functional._flatten(self._func_inputs)
 
     @property
     def outputs(self):
-        return getattr(self, "_func_outputs", None)
+        if self._func_inputs is None:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute 'outputs'")
+        return functional._flatten(self._func_outputs)
+
+    @property
+    def input_shape(self):
+        return _shapes_of(self.inputs)
+
+    @property
+    def output_shape(self):
+        return _shapes_of(self.outputs)
+
+    def get_layer(self, name=None, index=None):
+        """A layer of the model by name or by index (Keras 3's errors)."""
+        if index is not None and name is not None:
+            raise ValueError("Provide only a layer name or a layer index. Received: "
+                             f"index={index}, name={name}.")
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model "
+                                 f"only has {len(self.layers)} layers.")
+            return self.layers[index]
+        if name is not None:
+            for layer in self.layers:
+                if layer.name == name:
+                    return layer
+            raise ValueError(f"No such layer: {name}. Existing layers are: "
+                             f"{[layer.name for layer in self.layers]}.")
+        raise ValueError("Provide either a layer name or layer index at `get_layer`.")
 
     def build(self, input_shape=None):
         self.built = True
@@ -328,6 +358,32 @@ class Sequential(Model):
     def layers(self):
         return list(self._layers)
 
+    @property
+    def inputs(self):
+        if self._input is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined inputs yet.")
+        return [self._input]
+
+    @property
+    def outputs(self):
+        if self._input is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined outputs yet.")
+        return [self._last_output]
+
+    @property
+    def input_shape(self):
+        if self._input is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined input shape "
+                                 "yet.")
+        return _shapes_of(self.inputs)
+
+    @property
+    def output_shape(self):
+        if self._input is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined output shape "
+                                 "yet.")
+        return _shapes_of(self.outputs)
+
     def add(self, layer):
         from .functional import Input, KerasTensor
         if isinstance(layer, KerasTensor):
@@ -382,6 +438,11 @@ class Sequential(Model):
         for layer in self._layers:
             x = layer(x, training=training)
         return x
+
+
+def _shapes_of(tensors):
+    shapes = [tuple(t.shape.as_list()) for t in tensors]
+    return shapes[0] if len(shapes) == 1 else shapes
 
 
 def _input_dtype(x):

@@ -17,6 +17,7 @@ from contextvars import ContextVar
 import numpy as np
 
 from .. import dtypes as _dt
+from ..eager.variables import ResourceVariable as _ResourceVariable
 from ..eager.variables import Variable as _TFVariable
 
 # the Keras name scopes open now: ((name, id of the layer or optimizer that opened it), ...)
@@ -101,6 +102,15 @@ class Variable(_TFVariable):
     @property
     def path(self) -> str:
         return self._path
+
+    @property
+    def value(self):
+        """The tf.Variable underneath, as Keras 3 on TF gives it (``<tf.Variable
+        'dense/kernel:0' …>``): the same state, printed and named as a tf.Variable."""
+        view = object.__new__(_ResourceVariable)
+        view.__dict__.update(self.__dict__)
+        view._name = self._path + ":0"
+        return view
 
     @property
     def dtype(self) -> DTypeName:
