@@ -109,12 +109,17 @@ class Conv2D(Layer):
     def build(self, input_shape):
         channels = TensorShape(input_shape).dims[-1]
         self.input_spec = InputSpec(min_ndim=4, axes={-1: channels})
-        self.kernel = self.add_weight(shape=self.kernel_size + (channels, self.filters),
+        self._kernel = self.add_weight(shape=self.kernel_size + (channels, self.filters),
                                       initializer=self._initializers[0], name="kernel")
         self.bias = (self.add_weight(shape=(self.filters,),
                                      initializer=self._initializers[1], name="bias")
                      if self.use_bias else None)
         self.built = True
+
+    @property
+    def kernel(self):
+        """Keras 3 keeps it as ``_kernel`` (the name checkpoints show)."""
+        return self._kernel
 
     def call(self, inputs):
         x = nn_ops.conv2d(to_tensor(inputs), self.kernel, self.strides, self.padding)

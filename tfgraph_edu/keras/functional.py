@@ -148,7 +148,7 @@ def run_graph(model, inputs, training=None):
     values = {}
     for kt, v in zip(_flatten(model._func_inputs), _flatten(inputs)):
         values[id(kt)] = v
-    for layer, call_inputs, kwargs in model._func_nodes:
+    for layer, call_inputs, kwargs in model._graph.nodes:
         if layer.__class__.__name__ == "InputLayer":
             continue
         args = _pack(call_inputs, iter([values.get(id(x), x) for x in _flatten(call_inputs)]))

@@ -423,12 +423,17 @@ class Dense(Layer):
         if last is None:
             raise ValueError(f"The last dimension of the inputs to Dense '{self.name}' must "
                              "be known.")
-        self.kernel = self.add_weight(shape=(last, self.units),
+        self._kernel = self.add_weight(shape=(last, self.units),
                                       initializer=self._initializers[0], name="kernel")
         self.bias = (self.add_weight(shape=(self.units,),
                                      initializer=self._initializers[1], name="bias")
                      if self.use_bias else None)
         self.built = True
+
+    @property
+    def kernel(self):
+        """Keras 3 keeps it as ``_kernel`` (the name checkpoints show)."""
+        return self._kernel
 
     def call(self, inputs):
         x = to_tensor(inputs)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import time
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from . import metrics as metrics_mod
 from . import optimizers as optimizers_mod
 from . import summary as summary_mod
 from .layers import Layer
+from .module import AutoTrackable
 from .variables import keras_scope
 
 
@@ -53,10 +55,13 @@ class Model(Layer):
 
     def _init_graph(self, inputs, outputs):
         self._func_inputs, self._func_outputs = inputs, outputs
-        self._func_nodes = functional.nodes_between(inputs, outputs)
+        nodes = functional.nodes_between(inputs, outputs)
         inputs_layers = [t._node[0] for t in functional._flatten(inputs)]
-        others = [layer for layer, _, _ in self._func_nodes if layer not in inputs_layers]
-        self._graph_layers = inputs_layers + others
+        others = [layer for layer, _, _ in nodes if layer not in inputs_layers]
+        # kept out of the checkpoints' walk (a namespace is not walked): checkpoints name
+        # the layers by their place in ``_operations``, as TF 2.21's Keras 3 does
+        self._graph = SimpleNamespace(nodes=nodes, layers=inputs_layers + others)
+        self._operations = list(self._graph.layers)
         self.built = True
         out = functional._flatten(outputs)
         self._output_shape = out[0].shape if len(out) == 1 else None
@@ -72,7 +77,7 @@ class Model(Layer):
     @property
     def layers(self):
         if self._func_inputs is not None:
-            return list(self._graph_layers)
+            return list(self._graph.layers)
         return [v for v in vars(self).values() if isinstance(v, Layer)]
 
     @property
@@ -404,6 +409,8 @@ class Sequential(Model):
             self._graph_counted = True
         self.built = True
         self._output_shape = self._last_output.shape
+        # what checkpoints walk first, as TF 2.21: model/_functional/_operations/1/_kernel
+        self._functional = _SequentialGraph([self._input._node[0]] + list(self._layers))
 
     def build(self, input_shape=None, dtype=None):
         """Creates every layer's weights for inputs of ``input_shape`` (batch dimension
@@ -438,6 +445,14 @@ class Sequential(Model):
         for layer in self._layers:
             x = layer(x, training=training)
         return x
+
+
+class _SequentialGraph(AutoTrackable):
+    """The functional graph Keras 3 builds inside a Sequential: its ``_operations`` (the
+    InputLayer, then the layers) are what a checkpoint of the Sequential names."""
+
+    def __init__(self, operations):
+        self._operations = operations
 
 
 def _shapes_of(tensors):
