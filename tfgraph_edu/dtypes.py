@@ -35,6 +35,23 @@ class DType:
         self.is_numeric = kind in "fiu"
         self.is_complex = kind == "c"
 
+    def __eq__(self, other):
+        """As in TF: equal to itself and to what names it (``tf.float32 == "float32"``, a
+        Keras 3 weight's ``dtype``, ``np.float32``)."""
+        if self is other:
+            return True
+        if other is None or isinstance(other, DType):
+            return False
+        try:
+            return as_dtype(other) is self
+        except (TypeError, ValueError, KeyError):
+            return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = object.__hash__
+
     @property
     def np_dtype(self) -> np.dtype:
         return self._np

@@ -52,8 +52,8 @@ def test_sequential_with_input_builds_at_once_and_names_layers_as_keras():
                                  tf.keras.layers.Dense(3)])
     names = [layer.name.split("_")[0] for layer in model.layers]
     assert names[0] == "conv2d" and model.layers[1].name.startswith("max_pooling2d")
-    assert model.layers[0]._output_shape.as_list() == [None, 6, 6, 2]
-    assert model.layers[1]._output_shape.as_list() == [None, 3, 3, 2]
+    assert model.layers[0].output.shape.as_list() == [None, 6, 6, 2]
+    assert model.layers[1].output.shape.as_list() == [None, 3, 3, 2]
     assert model.layers[0].count_params() == 3 * 3 * 1 * 2 + 2
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 def clear_session():
     """Forget the names handed out so far: the next Dense is ``dense`` again."""
-    from . import functional
+    from . import functional, variables
     from .layers import Layer
     Layer._counts.clear()
     functional._COUNTS.clear()
+    variables._AUTO_NAMES.clear()

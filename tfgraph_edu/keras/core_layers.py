@@ -9,8 +9,9 @@ from .. import dtypes as _dt
 from ..ops import concat_ops, math_ops, nn_ops, reduction_ops, shape_ops
 from ..ops.convert import to_tensor
 from ..shapes import TensorShape
+from .call_context import InputSpec
 from .functional import KerasTensor, _unique
-from .layers import Layer, get_activation
+from .layers import Layer, _traced_output_shape, get_activation
 
 
 class InputLayer(Layer):
@@ -26,9 +27,9 @@ class InputLayer(Layer):
             batch_shape = (batch_size,) + tuple(shape)
         self.batch_shape = tuple(batch_shape)
         self.built = True
-        self.output = KerasTensor(self.batch_shape, dtype or _dt.float32,
-                                  _unique("keras_tensor"), (self, None, {}), 0)
-        self._inbound_nodes.append((None, self.output, {}))
+        output = KerasTensor(self.batch_shape, dtype or _dt.float32,
+                             _unique("keras_tensor"), (self, None, {}), 0)
+        self._inbound_nodes.append((None, output, {}))  # ``self.output``
         self._output_shape = TensorShape(list(self.batch_shape))
 
     def call(self, inputs):
@@ -38,11 +39,14 @@ class InputLayer(Layer):
 class Reshape(Layer):
     """Reshapes each example to ``target_shape`` (the batch dimension is kept)."""
 
+    compute_output_shape = _traced_output_shape
+
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
         self.target_shape = tuple(int(d) for d in target_shape)
 
     def call(self, inputs):
+        inputs.shape  # noqa: B018 - Keras 3 reads it first: a list has none (AttributeError)
         x = to_tensor(inputs)
         batch = x.shape.dims[0] if x.shape.rank else None
         lead = [-1] if batch is None or -1 in self.target_shape else [batch]
@@ -56,6 +60,8 @@ class Reshape(Layer):
 class Lambda(Layer):
     """Wraps a function of the inputs as a layer (it has no weights)."""
 
+    compute_output_shape = _traced_output_shape
+
     def __init__(self, function, output_shape=None, arguments=None, **kwargs):
         super().__init__(**kwargs)
         self.function = function
@@ -66,6 +72,8 @@ class Lambda(Layer):
 
 
 class Activation(Layer):
+    compute_output_shape = _traced_output_shape
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = get_activation(activation)
@@ -81,6 +89,8 @@ def _pair(v):
 class Conv2D(Layer):
     """2-D convolution over NHWC images: ``activation(conv2d(x, kernel) + bias)``."""
 
+    compute_output_shape = _traced_output_shape
+
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", activation=None,
                  use_bias=True, kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  data_format=None, **kwargs):
@@ -94,14 +104,22 @@ class Conv2D(Layer):
         self.activation = get_activation(activation)
         self.use_bias = use_bias
         self._initializers = (kernel_initializer, bias_initializer)
+        self.input_spec = InputSpec(min_ndim=4)
 
     def build(self, input_shape):
         channels = TensorShape(input_shape).dims[-1]
-        self.kernel = self.add_weight("kernel", self.kernel_size + (channels, self.filters),
-                                      self._initializers[0])
-        self.bias = (self.add_weight("bias", (self.filters,), self._initializers[1])
+        self.input_spec = InputSpec(min_ndim=4, axes={-1: channels})
+        self._kernel = self.add_weight(shape=self.kernel_size + (channels, self.filters),
+                                      initializer=self._initializers[0], name="kernel")
+        self.bias = (self.add_weight(shape=(self.filters,),
+                                     initializer=self._initializers[1], name="bias")
                      if self.use_bias else None)
         self.built = True
+
+    @property
+    def kernel(self):
+        """Keras 3 keeps it as ``_kernel`` (the name checkpoints show)."""
+        return self._kernel
 
     def call(self, inputs):
         x = nn_ops.conv2d(to_tensor(inputs), self.kernel, self.strides, self.padding)
@@ -113,12 +131,15 @@ class Conv2D(Layer):
 class MaxPooling2D(Layer):
     """Max over ``pool_size`` windows (strides default to the pool size)."""
 
+    compute_output_shape = _traced_output_shape
+
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
                  **kwargs):
         super().__init__(**kwargs)
         self.pool_size = _pair(pool_size)
         self.strides = _pair(strides) if strides is not None else self.pool_size
         self.padding = padding.upper()
+        self.input_spec = InputSpec(ndim=4)
 
     def call(self, inputs):
         return nn_ops.max_pool2d(to_tensor(inputs), self.pool_size, self.strides, self.padding)
@@ -127,6 +148,8 @@ class MaxPooling2D(Layer):
 class BatchNormalization(Layer):
     """Normalises over the batch while training (updating moving statistics), and with the
     moving statistics otherwise; Keras's defaults: momentum 0.99, epsilon 0.001."""
+
+    compute_output_shape = _traced_output_shape
 
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  **kwargs):
@@ -142,11 +165,15 @@ class BatchNormalization(Layer):
             raise NotImplementedError("tfgraph_edu's BatchNormalization normalises the last "
                                       "axis only.")
         n = shape.dims[-1]
-        self.gamma = self.add_weight("gamma", (n,), "ones") if self.scale else None
-        self.beta = self.add_weight("beta", (n,), "zeros") if self.center else None
-        self.moving_mean = self.add_weight("moving_mean", (n,), "zeros", trainable=False)
-        self.moving_variance = self.add_weight("moving_variance", (n,), "ones",
-                                               trainable=False)
+        self.input_spec = InputSpec(ndim=shape.rank, axes={self.axis: n})
+        self.gamma = (self.add_weight(shape=(n,), initializer="ones", name="gamma")
+                      if self.scale else None)
+        self.beta = (self.add_weight(shape=(n,), initializer="zeros", name="beta")
+                     if self.center else None)
+        self.moving_mean = self.add_weight(shape=(n,), initializer="zeros",
+                                           name="moving_mean", trainable=False)
+        self.moving_variance = self.add_weight(shape=(n,), initializer="ones",
+                                               name="moving_variance", trainable=False)
         self.built = True
 
     def call(self, inputs, training=None):

@@ -99,7 +99,8 @@ def symbolic_call(layer, inputs, kwargs):
     with using_interpreter(builder):
         placeholders = [builder.placeholder(t.dtype, t.shape, "input")
                         if isinstance(t, KerasTensor) else t for t in flat]
-        outs = layer._call_eager_or_traced(_pack(inputs, iter(placeholders)), kwargs)
+        outs = layer._call_eager_or_traced(_pack(inputs, iter(placeholders)), kwargs,
+                                           symbolic=inputs)
     flat_out = _flatten(outs)
     node = (layer, inputs, kwargs)
     result = [KerasTensor(o.shape, o.dtype, _unique("keras_tensor"), node, i)
@@ -147,7 +148,7 @@ def run_graph(model, inputs, training=None):
     values = {}
     for kt, v in zip(_flatten(model._func_inputs), _flatten(inputs)):
         values[id(kt)] = v
-    for layer, call_inputs, kwargs in model._func_nodes:
+    for layer, call_inputs, kwargs in model._graph.nodes:
         if layer.__class__.__name__ == "InputLayer":
             continue
         args = _pack(call_inputs, iter([values.get(id(x), x) for x in _flatten(call_inputs)]))

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
 from .. import dtypes as _dt
 from ..eager.context import init_scope, name_scope
-from ..eager.variables import Variable
 from ..ops import creation_ops, math_ops, random_ops, shape_ops
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape
-from .module import Module
+from .call_context import InputSpec, call_with_context, check_input_spec
+from .module import AutoTrackable
+from .variables import Variable, auto_name, keras_scope, path_for
 
 ACTIVATIONS = {
     None: lambda x: x, "linear": lambda x: x, "relu": math_ops.relu,
@@ -45,8 +47,12 @@ def get_activation(name):
                          f"{', '.join(k for k in ACTIVATIONS if k)}") from None
 
 
-class Layer(Module):
-    """Builds its weights on the first call (from the input's shape), then runs ``call``."""
+class Layer(AutoTrackable):
+    """Builds its weights on the first call (from the input's shape), then runs ``call``.
+
+    As in Keras 3 it is not a ``tf.Module``: it tracks the Keras weights (``add_weight``,
+    ``tf.keras.Variable``) and the layers set on it (also in lists and dicts); a raw
+    ``tf.Variable`` or a ``tf.Module`` set on it is not tracked."""
 
     _counts: dict[str, int] = {}
 
@@ -56,7 +62,7 @@ class Layer(Module):
             n = Layer._counts.get(base, 0)
             Layer._counts[base] = n + 1
             name = base if n == 0 else f"{base}_{n}"
-        super().__init__(name=name)
+        self._name = name
         self.trainable = trainable
         # Keras 3's dtype policy, one dtype for weights and computation (float32 by default)
         self._layer_dtype = _dt.as_dtype(getattr(dtype, "name", dtype) or _dt.float32)
@@ -64,20 +70,82 @@ class Layer(Module):
         self._inbound_nodes: list = []
         self._output_shape = None
         self._input_shape_arg = None if input_shape is None else tuple(input_shape)
-
-    # Keras orders weights by creation (its own first, then sub-layers as set), not by
-    # attribute name as tf.Module does.
-    @property
-    def variables(self) -> tuple:
-        return tuple(v for v in self._walk(set()) if isinstance(v, Variable))
+        if input_shape is not None:
+            warnings.warn("Do not pass an `input_shape`/`input_dim` argument to a layer. When "
+                          "using Sequential models, prefer using an `Input(shape)` object as "
+                          "the first layer in the model instead.", UserWarning, stacklevel=2)
 
     @property
-    def trainable_variables(self) -> tuple:
-        return tuple(v for v in self.variables if v.trainable)
+    def name(self) -> str:
+        return self._name
 
     @property
-    def non_trainable_variables(self) -> tuple:
-        return tuple(v for v in self.variables if not v.trainable)
+    def input(self):
+        """The KerasTensor(s) of the layer's first functional-API call, as Keras 3."""
+        return self._first_node(0, "input")
+
+    @property
+    def output(self):
+        """The KerasTensor(s) its first functional-API call returned, as Keras 3."""
+        return self._first_node(1, "output")
+
+    def _first_node(self, index, what):
+        if not self._inbound_nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has "
+                                 f"no defined {what}.")
+        return self._inbound_nodes[0][index]
+
+    def _tracked(self):
+        """Keras 3's order: this layer's own trainable weights, its non-trainable ones, then
+        each sub-layer's weights (sub-layers in the order they were set)."""
+        own, subs = [], []
+
+        def scan(value):
+            if isinstance(value, Variable):
+                own.append(value)
+            elif isinstance(value, Layer):
+                subs.append(value)
+            elif isinstance(value, (list, tuple)):
+                for v in value:
+                    scan(v)
+            elif isinstance(value, dict):
+                for k in sorted(value, key=str):
+                    scan(value[k])
+
+        for value in list(vars(self).values()):
+            scan(value)
+        return own, subs
+
+    def _all_weights(self, seen):
+        own, subs = self._tracked()
+        for v in [v for v in own if v._tape_watchable] + [v for v in own
+                                                          if not v._tape_watchable]:
+            if id(v) not in seen:
+                seen.add(id(v))
+                yield v
+        for layer in subs:
+            if id(layer) not in seen:
+                seen.add(id(layer))
+                yield from layer._all_weights(seen)
+
+    def _sublayers(self, seen):
+        for layer in self._tracked()[1]:
+            if id(layer) not in seen:
+                seen.add(id(layer))
+                yield layer
+                yield from layer._sublayers(seen)
+
+    @property
+    def variables(self) -> list:
+        return list(self._all_weights(set()))
+
+    @property
+    def trainable_variables(self) -> list:
+        return [v for v in self.variables if v.trainable]
+
+    @property
+    def non_trainable_variables(self) -> list:
+        return [v for v in self.variables if not v.trainable]
 
     weights = variables
     trainable_weights = trainable_variables
@@ -96,15 +164,10 @@ class Layer(Module):
         stay non-trainable when unfrozen.  Tapes still watch frozen weights, as in Keras 3."""
         value = bool(value)
         self.__dict__["_trainable"] = value
-        for item in self._walk(set()):
-            if isinstance(item, Layer):
-                item.__dict__["_trainable"] = value
-            elif isinstance(item, Variable):
-                item._trainable = value and item._tape_watchable
-
-    @property
-    def submodules(self) -> tuple:
-        return tuple(v for v in self._walk(set()) if isinstance(v, Module))
+        for item in self._all_weights(set()):
+            item._trainable = value and item._tape_watchable
+        for layer in self._sublayers(set()):
+            layer.__dict__["_trainable"] = value
 
     @property
     def dtype(self) -> str:
@@ -150,11 +213,23 @@ class Layer(Module):
         raise NotImplementedError(f"Layer {type(self).__name__} does not have a `call` method "
                                   "implemented.")
 
-    def add_weight(self, name=None, shape=(), initializer="zeros", trainable=True,
-                   dtype=None):
+    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
+                   autocast=True, regularizer=None, constraint=None, aggregation="none",
+                   overwrite_with_gradient=False, name=None):
+        """A new weight, tracked by the layer, as Keras 3's ``add_weight`` (its argument
+        order: ``shape`` first; ``initializer`` defaults to ``"glorot_uniform"`` for float
+        weights and ``"zeros"`` otherwise)."""
+        if isinstance(shape, str):
+            raise TypeError(f"add_weight() takes the shape first in Keras 3 (got the string "
+                            f"{shape!r}): pass the weight's name as name={shape!r}.")
+        if regularizer is not None:
+            raise NotImplementedError("tfgraph_edu does not implement add_weight(regularizer="
+                                      "...) yet.")
         with init_scope():  # weights are state: created once, outside any trace
-            shape = [int(d) for d in shape]
-            dtype = self.dtype if dtype is None else dtype
+            shape = [int(d) for d in (shape or ())]
+            dtype = self.dtype if dtype is None else getattr(dtype, "name", dtype)
+            if initializer is None:
+                initializer = "glorot_uniform" if _dt.as_dtype(dtype).is_floating else "zeros"
             if callable(initializer):  # e.g. kernel_initializer=tf.random.normal
                 value = to_tensor(initializer(shape, dtype=dtype))
             elif initializer == "zeros":
@@ -164,41 +239,106 @@ class Layer(Module):
             elif initializer in ("glorot_uniform", "orthogonal"):
                 # fans as Keras computes them: a kernel's receptive field counts too
                 receptive = math.prod(shape[:-2]) if len(shape) > 2 else 1
-                fan_in = (shape[-2] if len(shape) > 1 else shape[0]) * receptive
-                fan_out = shape[-1] * receptive
+                fan_in = (shape[-2] if len(shape) > 1 else shape[0] if shape else 1) * receptive
+                fan_out = (shape[-1] if shape else 1) * receptive
                 limit = math.sqrt(6.0 / (fan_in + fan_out))
                 value = random_ops.uniform(shape, -limit, limit, dtype=dtype)
             else:
                 raise ValueError(f"Unknown initializer {initializer!r}")
-            variable = Variable(value, trainable=trainable, name=f"{self.name}/{name}")
+            if name is None:
+                name = auto_name("variable")
+            variable = Variable(value, trainable=trainable, name=name,
+                                path=path_for(name, self))
             variable._trainable = trainable and self.trainable  # a frozen layer's weight
+            variable._constraint = constraint
             return variable
 
-    def __call__(self, inputs, training=None, **kwargs):
+    def __call__(self, inputs, *args, **kwargs):
         from .functional import is_symbolic, symbolic_call
-        if training is not None:
-            kwargs["training"] = training
-        if is_symbolic(inputs):  # functional API: record the call, compute shapes
-            return symbolic_call(self, inputs, kwargs)
-        return self._call_eager_or_traced(inputs, kwargs)
+        if kwargs.get("training", 0) is None:
+            del kwargs["training"]
+        if args:  # further positional arguments: tensors only, as in Keras 3
+            if is_symbolic(inputs):
+                raise NotImplementedError(
+                    "tfgraph_edu's functional API passes one positional input to a layer: "
+                    "pass several inputs as a list, or the others as keyword arguments.")
+            kwargs["_positional"] = tuple(self._positional(a) for a in args)
+        with keras_scope(self.name, self):  # weights made inside are under this layer's path
+            if is_symbolic(inputs):  # functional API: record the call, compute shapes
+                check_input_spec(self, inputs)
+                return symbolic_call(self, inputs, kwargs)
+            return self._call_eager_or_traced(inputs, kwargs)
 
-    def _call_eager_or_traced(self, inputs, kwargs):
+    def _positional(self, value):
+        if isinstance(value, np.ndarray | np.generic):
+            value = to_tensor(np.asarray(value))
+            if value.dtype.is_floating and value.dtype is not self._layer_dtype:
+                value = math_ops.cast(value, self._layer_dtype)
+            return value
+        if value is None or is_tensor(value) or hasattr(value, "_as_tensor"):
+            return value
+        raise ValueError("Only input tensors may be passed as positional arguments. The "
+                         "following argument value should be passed as a keyword argument: "
+                         f"{value} (of type {type(value)})")
+
+    def _call_eager_or_traced(self, inputs, kwargs, symbolic=None):
         inputs = self._standardize_inputs(inputs)
+        check_input_spec(self, inputs)
         if not self.built:
             x = inputs if not isinstance(inputs, (list, tuple)) else inputs[0]
-            self.build(TensorShape(getattr(x, "shape", None) or to_tensor(x).shape))
+            shape = TensorShape(getattr(x, "shape", None) or to_tensor(x).shape)
+            self.build(shape)
             self.built = True
+            if symbolic is None:
+                self._output_shape = self._shape_at_build(shape, getattr(x, "dtype", None))
         training = kwargs.pop("training", None)
-        with name_scope(self.name):  # a traced model's graph groups by layer, as in Keras
-            out = self.call(inputs, training=training, **kwargs) if _takes_training(self) \
-                else self.call(inputs, **kwargs)
-        shape = getattr(out, "shape", None)
-        if isinstance(shape, TensorShape) and shape.rank:
-            self._output_shape = TensorShape([None] + shape.dims[1:])
+        if _takes_training(self):
+            kwargs["training"] = training
+        if "mask" not in kwargs and _takes_arg(self, "mask"):
+            kwargs["mask"] = _none_like(inputs)  # Keras 3 passes the inputs' (absent) masks
+        # a traced model's graph groups by layer, as in Keras (a graph's root scope may not
+        # start with "_": a layer class named _Private groups under "private…")
+        with name_scope(self.name.lstrip("_") or "layer"):
+            out = call_with_context(self, inputs, kwargs, symbolic)
         return out
+
+    def _shape_at_build(self, input_shape, dtype):
+        """What ``summary()`` shows for a layer built by an eager call: Keras 3 computes it
+        from the build shape (the first call's batch size included) when the layer's class
+        computes output shapes, and shows ``?`` for other layers (``None`` here)."""
+        if type(self).compute_output_shape is _traced_output_shape:
+            return TensorShape(_traced_output_shape(self, input_shape, dtype))
+        try:
+            return TensorShape(self.compute_output_shape(input_shape))
+        except NotImplementedError:
+            return None
+
+    def compute_output_shape(self, input_shape):
+        raise NotImplementedError(f"Layer {type(self).__name__} should implement `def "
+                                  "compute_output_shape(self, input_shape)`.")
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+    def get_weights(self) -> list:
+        """The weights' values as NumPy arrays, in ``weights`` order (Keras 3)."""
+        return [np.array(v.numpy()) for v in self.weights]
+
+    def set_weights(self, weights) -> None:
+        """Assign NumPy values to the weights, in ``weights`` order, with Keras 3's checks."""
+        mine = self.weights
+        if len(weights) != len(mine):
+            raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with a "
+                             f"weight list of length {len(weights)}, but the layer was "
+                             f"expecting {len(mine)} weights.")
+        for variable, value in zip(mine, weights):
+            value = np.asarray(value)
+            if tuple(variable.shape.as_list()) != value.shape:
+                raise ValueError(f"Layer {self.name} weight shape "
+                                 f"{tuple(variable.shape.as_list())} is not compatible with "
+                                 f"provided weight shape {value.shape}.")
+        for variable, value in zip(mine, weights):
+            variable.assign(np.asarray(value))
 
     def count_params(self) -> int:
         return sum(math.prod(v.shape.as_list()) for v in self.variables)
@@ -223,16 +363,49 @@ def _pack_inputs(inputs, leaves):
     return next(leaves)
 
 
+def _traced_output_shape(layer, input_shape, dtype=None) -> tuple:
+    """``compute_output_shape`` of the built-in layers: ``call`` traced once on a
+    placeholder of ``input_shape`` (the layer built first if needed)."""
+    from ..graph.graph import Graph
+    from ..ops._core import using_interpreter
+    from ..tracing.graph_builder import GraphBuilder
+    shape = TensorShape(input_shape)
+    if not layer.built:
+        layer.build(shape)
+        layer.built = True
+    builder = GraphBuilder(Graph())
+    with using_interpreter(builder):
+        x = builder.placeholder(_dt.as_dtype(dtype or layer.dtype), shape, "input")
+        out = layer.call(x, training=False) if _takes_training(layer) else layer.call(x)
+    return tuple(out.shape.as_list())
+
+
 def _takes_training(layer) -> bool:
+    return _takes_arg(layer, "training")
+
+
+def _takes_arg(layer, name) -> bool:
     import inspect
     try:
-        return "training" in inspect.signature(layer.call).parameters
+        return name in inspect.signature(layer.call).parameters
     except (TypeError, ValueError):
         return False
 
 
+def _none_like(inputs):
+    if isinstance(inputs, (list, tuple)):
+        return [_none_like(x) for x in inputs]
+    if isinstance(inputs, dict):
+        return {k: _none_like(v) for k, v in inputs.items()}
+    return None
+
+
+
+
 class Dense(Layer):
     """``activation(inputs @ kernel + bias)``."""
+
+    compute_output_shape = _traced_output_shape
 
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
@@ -242,21 +415,30 @@ class Dense(Layer):
         self.activation = get_activation(activation)
         self.use_bias = use_bias
         self._initializers = (kernel_initializer, bias_initializer)
+        self.input_spec = InputSpec(min_ndim=2)
 
     def build(self, input_shape):
         last = TensorShape(input_shape).dims[-1]
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: last})
         if last is None:
             raise ValueError(f"The last dimension of the inputs to Dense '{self.name}' must "
                              "be known.")
-        self.kernel = self.add_weight("kernel", (last, self.units), self._initializers[0])
-        self.bias = (self.add_weight("bias", (self.units,), self._initializers[1])
+        self._kernel = self.add_weight(shape=(last, self.units),
+                                      initializer=self._initializers[0], name="kernel")
+        self.bias = (self.add_weight(shape=(self.units,),
+                                     initializer=self._initializers[1], name="bias")
                      if self.use_bias else None)
         self.built = True
 
+    @property
+    def kernel(self):
+        """Keras 3 keeps it as ``_kernel`` (the name checkpoints show)."""
+        return self._kernel
+
     def call(self, inputs):
         x = to_tensor(inputs)
-        if x.dtype is not self.kernel.dtype:  # integer inputs: Keras's matmul gives floats
-            x = math_ops.cast(x, self.kernel.dtype)
+        if x.dtype is not self.kernel._dtype:  # integer inputs: Keras's matmul gives floats
+            x = math_ops.cast(x, self.kernel._dtype)
         x = math_ops.matmul(x, self.kernel)
         if self.bias is not None:
             x = x + self.bias
@@ -265,6 +447,12 @@ class Dense(Layer):
 
 class Flatten(Layer):
     """Keeps the batch dimension, flattens the rest."""
+
+    compute_output_shape = _traced_output_shape
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.input_spec = InputSpec(min_ndim=1)
 
     def call(self, inputs):
         x = to_tensor(inputs)
@@ -280,6 +468,8 @@ class Flatten(Layer):
 class Dropout(Layer):
     """While training, zeroes a fraction ``rate`` of the inputs and scales the rest up."""
 
+    compute_output_shape = _traced_output_shape
+
     def __init__(self, rate, seed=None, **kwargs):
         super().__init__(**kwargs)
         if not 0 <= rate < 1:
@@ -289,9 +479,9 @@ class Dropout(Layer):
         self.seed = seed
 
     def call(self, inputs, training=None):
-        x = to_tensor(inputs)
         if not training or self.rate == 0:
-            return x
+            return inputs  # unchanged, as Keras 3 (a list stays a list)
+        x = to_tensor(inputs)
         keep = math_ops.cast(math_ops.greater_equal(
             random_ops.uniform(shape_ops.shape(x), seed=self.seed), self.rate), x.dtype)
         return x * keep / (1.0 - self.rate)

@@ -59,26 +59,39 @@ class SparseCategoricalCrossentropy(Loss):
 
 
 _BY_NAME = {"mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
-            "mae": lambda: _FunctionLoss(mean_absolute_error),
-            "mean_absolute_error": lambda: _FunctionLoss(mean_absolute_error),
+            "mae": lambda: _FunctionLoss(_mean_absolute_error),
+            "mean_absolute_error": lambda: _FunctionLoss(_mean_absolute_error),
             "sparse_categorical_crossentropy": SparseCategoricalCrossentropy}
 
 
-def mean_squared_error(y_true, y_pred):
+def _mean_squared_error(y_true, y_pred):
     """Per-example mean of squared differences over the last axis (Keras's ``MSE``)."""
     y_true, y_pred = _match_rank(y_true, y_pred)
     return reduction_ops.reduce_mean(math_ops.square(y_pred - y_true), axis=-1)
 
 
-MSE = mse = mean_squared_error
+_mean_squared_error.__name__ = "mean_squared_error"  # as Keras 3 names tf.keras.losses.mse
+MSE = mse = _mean_squared_error
 
 
-def mean_absolute_error(y_true, y_pred):
+def _mean_absolute_error(y_true, y_pred):
     y_true, y_pred = _match_rank(y_true, y_pred)
     return reduction_ops.reduce_mean(math_ops.abs(y_pred - y_true), axis=-1)
 
 
-MAE = mae = mean_absolute_error
+_mean_absolute_error.__name__ = "mean_absolute_error"
+MAE = mae = _mean_absolute_error
+
+# Keras 2 names that TF 2.21's Keras 3 no longer has (``hasattr`` is False there too)
+_REMOVED = {"mean_squared_error": "tf.keras.losses.mse or tf.keras.losses.MeanSquaredError()",
+            "mean_absolute_error": "tf.keras.losses.mae"}
+
+
+def __getattr__(name):
+    if name in _REMOVED:
+        raise AttributeError(f"module 'keras.losses' has no attribute '{name}': Keras 3 (TF "
+                             f"2.21) removed it; use {_REMOVED[name]}.")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):

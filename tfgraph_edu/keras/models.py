@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
+from types import SimpleNamespace
 
 import numpy as np
 
+from .. import dtypes as _dt
 from ..eager.tape import GradientTape
 from ..function.polymorphic import Function
 from ..ops import convert
@@ -23,6 +26,17 @@ from . import metrics as metrics_mod
 from . import optimizers as optimizers_mod
 from . import summary as summary_mod
 from .layers import Layer
+from .module import AutoTrackable
+from .variables import keras_scope
+
+
+def _batch_dim(x, batch_size):
+    """The batch dimension Keras 3's data adapters give: fixed when the arrays split into
+    batches of one size, None for a Dataset or a smaller last batch (recorded from TF 2.21)."""
+    if hasattr(x, "_flat_iter"):
+        return None
+    n = len(_numpy(x))
+    return batch_size if n and n % batch_size == 0 else None
 
 
 class Model(Layer):
@@ -38,6 +52,7 @@ class Model(Layer):
         self.optimizer = None
         self.loss = None
         self.compiled_metrics = []
+        self.compiled = False
         self.run_eagerly = False
         self.train_function = None
         self.predict_function = None
@@ -49,10 +64,13 @@ class Model(Layer):
 
     def _init_graph(self, inputs, outputs):
         self._func_inputs, self._func_outputs = inputs, outputs
-        self._func_nodes = functional.nodes_between(inputs, outputs)
+        nodes = functional.nodes_between(inputs, outputs)
         inputs_layers = [t._node[0] for t in functional._flatten(inputs)]
-        others = [layer for layer, _, _ in self._func_nodes if layer not in inputs_layers]
-        self._graph_layers = inputs_layers + others
+        others = [layer for layer, _, _ in nodes if layer not in inputs_layers]
+        # kept out of the checkpoints' walk (a namespace is not walked): checkpoints name
+        # the layers by their place in ``_operations``, as TF 2.21's Keras 3 does
+        self._graph = SimpleNamespace(nodes=nodes, layers=inputs_layers + others)
+        self._operations = list(self._graph.layers)
         self.built = True
         out = functional._flatten(outputs)
         self._output_shape = out[0].shape if len(out) == 1 else None
@@ -68,16 +86,46 @@ class Model(Layer):
     @property
     def layers(self):
         if self._func_inputs is not None:
-            return list(self._graph_layers)
+            return list(self._graph.layers)
         return [v for v in vars(self).values() if isinstance(v, Layer)]
 
     @property
     def inputs(self):
-        return self._func_inputs
+        if self._func_inputs is None:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute 'inputs'")
+        return functional._flatten(self._func_inputs)
 
     @property
     def outputs(self):
-        return getattr(self, "_func_outputs", None)
+        if self._func_inputs is None:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute 'outputs'")
+        return functional._flatten(self._func_outputs)
+
+    @property
+    def input_shape(self):
+        return _shapes_of(self.inputs)
+
+    @property
+    def output_shape(self):
+        return _shapes_of(self.outputs)
+
+    def get_layer(self, name=None, index=None):
+        """A layer of the model by name or by index (Keras 3's errors)."""
+        if index is not None and name is not None:
+            raise ValueError("Provide only a layer name or a layer index. Received: "
+                             f"index={index}, name={name}.")
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model "
+                                 f"only has {len(self.layers)} layers.")
+            return self.layers[index]
+        if name is not None:
+            for layer in self.layers:
+                if layer.name == name:
+                    return layer
+            raise ValueError(f"No such layer: {name}. Existing layers are: "
+                             f"{[layer.name for layer in self.layers]}.")
+        raise ValueError("Provide either a layer name or layer index at `get_layer`.")
 
     def build(self, input_shape=None):
         self.built = True
@@ -87,6 +135,26 @@ class Model(Layer):
             raise NotImplementedError(f"Model {self.name} has no call(): subclass Model and "
                                       "define call, or build it with Model(inputs, outputs).")
         return functional.run_graph(self, inputs, training=training)
+
+    def _call_eager_or_traced(self, inputs, kwargs, symbolic=None):
+        if self._func_inputs is not None:
+            self._check_functional_inputs(inputs)
+        return super()._call_eager_or_traced(inputs, kwargs, symbolic)
+
+    def _check_functional_inputs(self, inputs):
+        """Keras 3 refuses inputs that do not match a functional model's ``Input``s (a list
+        of two for a one-input model would otherwise use only the first)."""
+        expected = functional._flatten(self._func_inputs)
+        received = functional._flatten(inputs)
+        if len(received) == len(expected):
+            return
+        if len(expected) == 1:
+            key = expected[0]._node[0].name
+            raise ValueError(f'Layer "{self.name}" expects 1 named input(s) with keys '
+                             f"['{key}'], but it received {len(received)} input tensors. Pass "
+                             f"inputs as a dict, e.g. `layer({{'{key}': ...}})`.")
+        raise ValueError(f'Layer "{self.name}" expects {len(expected)} input(s), but it '
+                         f"received {len(received)} input tensors. Inputs received: {inputs}")
 
     def _summary_layers(self):
         return self.layers
@@ -101,28 +169,39 @@ class Model(Layer):
         self.loss = losses_mod.get(loss)
         self.compiled_metrics = [metrics_mod.get(m) for m in (metrics or [])]
         self.run_eagerly = bool(run_eagerly)
+        self.compiled = True
         self.train_function = None
         self.predict_function = None
+
+    def _assert_compiled(self):
+        """Keras 3's errors for ``fit``/``evaluate`` on a model not compiled (or compiled
+        without a loss)."""
+        if not getattr(self, "compiled", False):
+            raise ValueError("You must call `compile()` before using the model.")
+        if self.loss is None:
+            raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
 
     def train_step(self, x, y):
         with GradientTape() as tape:
             pred = self(x, training=True)
             loss = self.loss(y, pred)
         variables = list(self.trainable_variables)
+        if not variables:  # Keras 3's warning (raw tf.Variables are not a model's weights)
+            warnings.warn("The model does not have any trainable weights.", stacklevel=2)
         grads = tape.gradient(loss, variables)
         self.optimizer.apply_gradients(zip(grads, variables))
         return loss, pred
 
-    def _make_train_function(self, xb=None, yb=None):
-        """The train step as a Function.  Keras 3 traces it with the batch dimension unknown
-        (``(None, ...)``: its data pipeline's last batch may be smaller), once for every batch
-        size: given a first batch of plain tensors, the signature says so."""
+    def _make_train_function(self, xb=None, yb=None, batch_dim=None):
+        """The train step as a Function.  Keras 3 traces it once for every batch size, with
+        the batch dimension its data pipeline gives: the batch size when every batch has it,
+        else unknown (``(None, ...)``: the last batch is smaller, or the data is a Dataset)."""
         if self.train_function is None:
             step = self.train_step
             signature = None
             if all(hasattr(t, "shape") and hasattr(t, "dtype") and t.shape.rank
                    for t in (xb, yb)):
-                signature = [TensorSpec([None, *t.shape.as_list()[1:]], t.dtype)
+                signature = [TensorSpec([batch_dim, *t.shape.as_list()[1:]], t.dtype)
                              for t in (xb, yb)]
             self.train_function = step if self.run_eagerly else Function(
                 step, name="train_function", reduce_retracing=True, input_signature=signature)
@@ -142,9 +221,7 @@ class Model(Layer):
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
             shuffle=True, **kwargs):
-        if self.optimizer is None or self.loss is None:
-            raise RuntimeError("You must call `compile()` before calling `fit()`, with a "
-                               "loss and an optimizer.")
+        self._assert_compiled()
         batch_size = 32 if batch_size is None else int(batch_size)
         step_fn = None
         history = callbacks_mod.History()
@@ -164,7 +241,8 @@ class Model(Layer):
             start = time.perf_counter()
             total, seen, steps = 0.0, 0, 0
             for xb, yb in self._batches(x, y, batch_size, shuffle, rng):
-                step_fn = step_fn or self._make_train_function(xb, yb)
+                if step_fn is None:
+                    step_fn = self._make_train_function(xb, yb, _batch_dim(x, batch_size))
                 loss, pred = step_fn(xb, yb)
                 n = int(xb.shape[0])
                 total += float(loss) * n
@@ -240,7 +318,38 @@ class Model(Layer):
         outs = [self.predict_function(b).numpy() for b in batches]
         return np.concatenate(outs) if outs else np.zeros((0,))
 
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
+                       return_dict=False):
+        """One training step on one batch, as Keras 3: the loss (and metrics) after it."""
+        self._assert_compiled()
+        if sample_weight is not None or class_weight is not None:
+            raise NotImplementedError("tfgraph_edu's train_on_batch does not implement "
+                                      "sample_weight or class_weight yet.")
+        xb, yb = convert.constant(np.asarray(_numpy(x))), convert.constant(np.asarray(_numpy(y)))
+        loss, pred = self._make_train_function()(xb, yb)
+        results = {"loss": float(loss)}
+        for m in self.compiled_metrics:
+            m.reset_state()
+            m.update_state(yb, pred)
+            results[m.name] = float(m.result())
+        if return_dict:
+            return results
+        return results["loss"] if len(results) == 1 else list(results.values())
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """The loss (and metrics) on one batch, as Keras 3."""
+        self._assert_compiled()
+        if sample_weight is not None:
+            raise NotImplementedError("tfgraph_edu's test_on_batch does not implement "
+                                      "sample_weight yet.")
+        return self.evaluate(x, y, batch_size=len(_numpy(x)), return_dict=return_dict)
+
+    def predict_on_batch(self, x):
+        """The model's outputs on one batch, as NumPy (Keras 3)."""
+        return self.predict(x, batch_size=len(_numpy(x)))
+
     def evaluate(self, x, y=None, batch_size=32, verbose=0, return_dict=False):
+        self._assert_compiled()
         if hasattr(x, "_flat_iter"):
             pairs = list(x)
             xs = np.concatenate([p[0].numpy() for p in pairs])
@@ -273,6 +382,32 @@ class Sequential(Model):
     def layers(self):
         return list(self._layers)
 
+    @property
+    def inputs(self):
+        if self._input is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined inputs yet.")
+        return [self._input]
+
+    @property
+    def outputs(self):
+        if self._input is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined outputs yet.")
+        return [self._last_output]
+
+    @property
+    def input_shape(self):
+        if self._input is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined input shape "
+                                 "yet.")
+        return _shapes_of(self.inputs)
+
+    @property
+    def output_shape(self):
+        if self._input is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined output shape "
+                                 "yet.")
+        return _shapes_of(self.outputs)
+
     def add(self, layer):
         from .functional import Input, KerasTensor
         if isinstance(layer, KerasTensor):
@@ -283,39 +418,76 @@ class Sequential(Model):
         self._layers.append(layer)
         if self._input is not None:
             x = getattr(self, "_last_output", None) or self._input
-            self._last_output = layer(x)
-            self.built = True
-            self._output_shape = self._last_output.shape
+            with keras_scope(self.name, self):  # its layers' weights are under its path
+                self._last_output = layer(x)
+            self._built_graph()
 
-    def build(self, input_shape=None):
+    def _built_graph(self):
+        if not getattr(self, "_graph_counted", False):  # Keras 3 names its inner graph
+            functional._unique("functional")  # as a functional model: the next is _1
+            self._graph_counted = True
+        self.built = True
+        self._output_shape = self._last_output.shape
+        # what checkpoints walk first, as TF 2.21: model/_functional/_operations/1/_kernel
+        self._functional = _SequentialGraph([self._input._node[0]] + list(self._layers))
+
+    def build(self, input_shape=None, dtype=None):
         """Creates every layer's weights for inputs of ``input_shape`` (batch dimension
-        first), as Keras's ``Sequential.build`` does: the model is then built before any call."""
+        first), as Keras's ``Sequential.build`` does: the model is then built before any
+        call, its layers called on an ``Input`` of that whole shape."""
         if input_shape is not None and self._input is None and self._layers:
             from .functional import Input
-            self._input = Input(shape=TensorShape(input_shape).as_list()[1:])
+            self._input = Input(batch_shape=TensorShape(input_shape).as_list(), dtype=dtype)
             x = self._input
-            for layer in self._layers:
-                x = layer(x)
+            with keras_scope(self.name, self):
+                for layer in self._layers:
+                    x = layer(x)
             self._last_output = x
-            self._output_shape = x.shape
+            self._built_graph()
         self.built = True
 
-    def _call_eager_or_traced(self, inputs, kwargs):
-        # Keras 3 builds a Sequential model on its first call by calling its layers once
-        # symbolically, batch dimension None (a layer's ``call`` runs then, and again for the
-        # real call), when the input is one tensor of known rank
-        if not self.built and self._input is None and self._layers:
-            shape = getattr(inputs, "shape", None)
-            if isinstance(shape, TensorShape) and shape.rank:
-                self.build([None, *shape.as_list()[1:]])
-        self.built = True  # otherwise each layer is built as the call reaches it
-        return super()._call_eager_or_traced(inputs, kwargs)
+    def _call_eager_or_traced(self, inputs, kwargs, symbolic=None):
+        if not self.built and self._input is None and self._layers and symbolic is None:
+            # Keras 3 builds a Sequential on its first call from the input's whole shape
+            x = inputs[0] if isinstance(inputs, (list, tuple)) and inputs else inputs
+            shape = getattr(x, "shape", None)
+            if shape is None and hasattr(x, "__array__"):
+                shape = np.shape(x)
+            if shape is not None and not isinstance(inputs, (list, tuple, dict)):
+                dtype = _input_dtype(x)
+                self.build(tuple(TensorShape(shape).as_list()), dtype=dtype)
+        self.built = True  # a first call builds each layer as it reaches it
+        return super()._call_eager_or_traced(inputs, kwargs, symbolic)
 
-    def call(self, inputs, training=None):
+    def call(self, inputs, training=None, mask=None, **kwargs):  # Keras 3's signature
         x = inputs
         for layer in self._layers:
             x = layer(x, training=training)
         return x
+
+
+class _SequentialGraph(AutoTrackable):
+    """The functional graph Keras 3 builds inside a Sequential: its ``_operations`` (the
+    InputLayer, then the layers) are what a checkpoint of the Sequential names."""
+
+    def __init__(self, operations):
+        self._operations = operations
+
+
+def _shapes_of(tensors):
+    shapes = [tuple(t.shape.as_list()) for t in tensors]
+    return shapes[0] if len(shapes) == 1 else shapes
+
+
+def _input_dtype(x):
+    """The dtype of a Sequential's first input for its symbolic build: None (float32, as
+    Keras casts float inputs) unless the input is not a float (integer ids, strings)."""
+    dtype = getattr(x, "dtype", None)
+    try:
+        dtype = _dt.as_dtype(getattr(dtype, "name", dtype)) if dtype is not None else None
+    except (TypeError, ValueError, KeyError):
+        return None
+    return None if dtype is None or dtype.is_floating else dtype
 
 
 def _numpy(v):

@@ -17,14 +17,11 @@ from ..eager.variables import Variable
 DEFERRED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-class Module:
-    """Tracks the tf.Variables and Modules found in its attributes (also inside lists,
-    tuples and dicts), as ``tf.Module`` does; what ``tf.saved_model.save`` saves."""
-
-    def __init__(self, name=None):
-        # tf.Module names itself after its class and does not number them (Keras layers
-        # do: see Layer)
-        self._name = _snake(type(self).__name__) if name is None else name
+class AutoTrackable:
+    """What checkpoints and SavedModels walk: an object whose attributes (also inside lists,
+    tuples and dicts) hold its variables and sub-objects.  ``tf.Module`` is one; a Keras 3
+    layer is another, but not a ``tf.Module`` (as in TF 2.21: ``issubclass(Layer,
+    tf.Module)`` is False)."""
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
@@ -37,14 +34,24 @@ class Module:
                 for callback in callbacks.values():
                     callback(value)
 
-    @property
-    def name(self) -> str:
-        return self._name
-
     def _walk(self, seen):
         """Keras's order: attributes in the order they were set, depth first."""
         for value in list(vars(self).values()):
             yield from _values(value, seen)
+
+
+class Module(AutoTrackable):
+    """Tracks the tf.Variables and Modules found in its attributes (also inside lists,
+    tuples and dicts), as ``tf.Module`` does; what ``tf.saved_model.save`` saves."""
+
+    def __init__(self, name=None):
+        # tf.Module names itself after its class and does not number them (Keras layers
+        # do: see Layer)
+        self._name = _snake(type(self).__name__) if name is None else name
+
+    @property
+    def name(self) -> str:
+        return self._name
 
     def _flatten(self, predicate):
         """tf.Module's order: attributes sorted by name (dict keys sorted, lists in order);
@@ -96,7 +103,7 @@ def _values(value, seen):
     if isinstance(value, Variable):
         seen.add(id(value))
         yield value
-    elif isinstance(value, Module):
+    elif isinstance(value, AutoTrackable):
         seen.add(id(value))
         yield value
         yield from value._walk(seen)

@@ -3,83 +3,121 @@
 from __future__ import annotations
 
 from ..eager.context import init_scope, name_scope
-from ..eager.variables import Variable
 from ..ops import creation_ops, math_ops
+from .layers import keras_snake
+from .variables import Variable, auto_name
 
 
 class Optimizer:
-    name = "optimizer"
+    """Keras 3's optimizer state: ``iterations`` (int64) and ``learning_rate`` (float32) are
+    variables made with the optimizer; one slot variable per trained variable and slot
+    (``adam/dense_kernel_momentum``) is made on the first ``apply_gradients``; all are in
+    ``variables``, in that order, as Keras 3 lists them."""
 
-    def __init__(self, learning_rate):
-        self.learning_rate = float(learning_rate)
+    def __init__(self, learning_rate, name=None):
+        self.name = auto_name(keras_snake(type(self).__name__)) if name is None else name
         self._slots: dict = {}
-        self.iterations = None
+        self.built = False  # Keras 3 builds an optimizer on its first apply_gradients
+        with init_scope():
+            self.iterations = Variable(0, dtype="int64", trainable=False, name="iteration",
+                                       path=f"{self.name}/iteration")
+            self._learning_rate = Variable(float(learning_rate), dtype="float32",
+                                           trainable=False, name="learning_rate",
+                                           path=f"{self.name}/learning_rate")
+
+    @property
+    def learning_rate(self):
+        return self._learning_rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        self._learning_rate.assign(value)
+
+    @property
+    def variables(self) -> list:
+        return [self.iterations, self._learning_rate] + list(self._slots.values())
 
     def _slot(self, var, name):
         key = (var.ref(), name)
         slot = self._slots.get(key)
         if slot is None:
+            base = getattr(var, "path", None) or var.name
+            base = base.replace("/", "_").replace(":", "_")
             with init_scope():
                 slot = Variable(creation_ops.zeros(var.shape.as_list(), var.dtype),
-                                trainable=False, name=f"{name}")
+                                trainable=False, name=f"{base}_{name}",
+                                path=f"{self.name}/{base}_{name}")
             self._slots[key] = slot
         return slot
 
+    def _lr(self, var):
+        """The learning rate read now, in the variable's dtype (as Keras 3 casts it)."""
+        lr = self._learning_rate.read_value()
+        dtype = var._dtype  # the DType (a Keras weight's ``dtype`` is its name)
+        return lr if dtype is lr.dtype else math_ops.cast(lr, dtype)
+
     def _step(self):
-        if self.iterations is None:
-            with init_scope():
-                self.iterations = Variable(0, trainable=False, name="iterations")
         self.iterations.assign_add(1)
         return self.iterations.read_value()
 
     def apply_gradients(self, grads_and_vars):
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
+        for _, v in pairs:  # Keras 3 builds every slot before the first update
+            for slot in self._slot_names:
+                self._slot(v, slot)
+        self.built = True
         t = self._step()
         with name_scope(self.name):  # in a graph, the updates sit in a scope of its name
             for g, v in pairs:
                 self._apply(g, v, t)
         return t
 
-    def minimize(self, loss_fn, var_list, tape=None):
-        from ..eager.tape import GradientTape
-        with GradientTape() as tape:
-            loss = loss_fn()
-        grads = tape.gradient(loss, list(var_list))
-        return self.apply_gradients(zip(grads, var_list))
-
 
 class SGD(Optimizer):
-    name = "sgd"
-
-    def __init__(self, learning_rate=0.01, momentum=0.0):
-        super().__init__(learning_rate)
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None,
+                 **kwargs):
+        _no_other_options(kwargs)
+        if nesterov:
+            raise NotImplementedError("tfgraph_edu does not implement SGD(nesterov=True) yet.")
+        super().__init__(learning_rate, name)
         self.momentum = float(momentum)
+        self._slot_names = ("momentum",) if self.momentum else ()
 
     def _apply(self, g, v, t):
         if self.momentum:
             m = self._slot(v, "momentum")
-            m.assign(m * self.momentum - self.learning_rate * g)
+            m.assign(m * self.momentum - self._lr(v) * g)
             v.assign_add(m)
         else:
-            v.assign_sub(self.learning_rate * g)
+            v.assign_sub(self._lr(v) * g)
 
 
 class Adam(Optimizer):
-    name = "adam"
+    _slot_names = ("momentum", "velocity")
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7):
-        super().__init__(learning_rate)
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 amsgrad=False, name=None, **kwargs):
+        _no_other_options(kwargs)
+        if amsgrad:
+            raise NotImplementedError("tfgraph_edu does not implement Adam(amsgrad=True) yet.")
+        super().__init__(learning_rate, name)
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
 
     def _apply(self, g, v, t):
-        m, s = self._slot(v, "m"), self._slot(v, "v")
+        m, s = self._slot(v, "momentum"), self._slot(v, "velocity")
         m.assign(self.beta_1 * m + (1.0 - self.beta_1) * g)
         s.assign(self.beta_2 * s + (1.0 - self.beta_2) * math_ops.square(g))
         tf_t = math_ops.cast(t, v.dtype)
-        lr = self.learning_rate * math_ops.sqrt(1.0 - math_ops.pow(
+        lr = self._lr(v) * math_ops.sqrt(1.0 - math_ops.pow(
             math_ops.cast(self.beta_2, v.dtype), tf_t)) / (1.0 - math_ops.pow(
                 math_ops.cast(self.beta_1, v.dtype), tf_t))
         v.assign_sub(lr * m / (math_ops.sqrt(s) + self.epsilon))
+
+
+def _no_other_options(kwargs):
+    if kwargs:
+        raise NotImplementedError(f"tfgraph_edu's optimizers do not implement the options "
+                                  f"{sorted(kwargs)} yet.")
 
 
 def get(optimizer):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..ops import concat_ops, creation_ops, math_ops, shape_ops
 from ..ops.convert import to_tensor
 from ..shapes import TensorShape
-from .layers import Layer, get_activation
+from .layers import Layer, _traced_output_shape, get_activation
 
 
 class LSTMCell(Layer):
@@ -26,15 +26,18 @@ class LSTMCell(Layer):
     def build(self, input_shape):
         d = TensorShape(input_shape).dims[-1]
         u = self.units
-        self.kernel = self.add_weight("kernel", (d, 4 * u), "glorot_uniform")
-        self.recurrent_kernel = self.add_weight("recurrent_kernel", (u, 4 * u), "orthogonal")
+        self.kernel = self.add_weight(shape=(d, 4 * u), initializer="glorot_uniform",
+                                      name="kernel")
+        self.recurrent_kernel = self.add_weight(shape=(u, 4 * u), initializer="orthogonal",
+                                                name="recurrent_kernel")
         if self.use_bias:
             def forget_ones(shape, dtype):  # Keras's unit_forget_bias: 1 for the f gate
                 return concat_ops.concat([creation_ops.zeros([u], dtype),
                                           creation_ops.ones([u], dtype),
                                           creation_ops.zeros([2 * u], dtype)], 0)
-            self.bias = self.add_weight("bias", (4 * u,),
-                                        forget_ones if self.unit_forget_bias else "zeros")
+            self.bias = self.add_weight(
+                shape=(4 * u,), name="bias",
+                initializer=forget_ones if self.unit_forget_bias else "zeros")
         else:
             self.bias = None
         self.built = True
@@ -63,6 +66,8 @@ class LSTMCell(Layer):
 
 class RNN(Layer):
     """Runs ``cell`` over the time axis (axis 1) of ``(batch, time, features)`` inputs."""
+
+    compute_output_shape = _traced_output_shape
 
     def __init__(self, cell, return_sequences=False, return_state=False, **kwargs):
         super().__init__(**kwargs)

@@ -61,6 +61,19 @@ def _shape_text(shape) -> str:
     return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
 
 
+def _layer_shape_text(layer) -> str:
+    """Keras 3's Output Shape column: the output of the layer's first call on KerasTensors
+    (``None`` batch from an ``Input``, or the whole shape a Sequential was built from);
+    for a layer only called eagerly, the shape its class computes from the build shape
+    (``?`` when the class does not compute shapes, as custom layers)."""
+    if layer._inbound_nodes:
+        out = layer._inbound_nodes[0][1]
+        if isinstance(out, (list, tuple)):
+            return "[" + ", ".join(_shape_text(o.shape) for o in out) + "]"
+        return _shape_text(out.shape)
+    return _shape_text(layer._output_shape)
+
+
 def _params_text(layer) -> str:
     n = layer.count_params()
     if not layer.built and n == 0:
@@ -74,7 +87,7 @@ def summary_text(model) -> str:
     lines.append(_rule("┡", "╇", "┩", "━"))
     layers = model._summary_layers()
     for k, layer in enumerate(layers):
-        lines += _row((f"{layer.name} ({type(layer).__name__})", _shape_text(layer._output_shape),
+        lines += _row((f"{layer.name} ({type(layer).__name__})", _layer_shape_text(layer),
                        _params_text(layer)), "│", "│", "│")
         if k + 1 < len(layers):
             lines.append(_rule("├", "┼", "┤", "─"))
@@ -88,7 +101,12 @@ def summary_text(model) -> str:
         size = sum(math.prod(v.shape.as_list()) * v.dtype.size for v in vs)
         return f"{n:,} ({_size_text(size)})"
 
-    lines.append(f" Total params: {total(variables)}")
+    optimizer = getattr(model, "optimizer", None)
+    extra = (list(optimizer.variables) if getattr(model, "compiled", False) and optimizer
+             is not None and getattr(optimizer, "built", False) else None)
+    lines.append(f" Total params: {total(variables + (extra or []))}")
     lines.append(f" Trainable params: {total(trainable)}")
     lines.append(f" Non-trainable params: {total(fixed)}")
+    if extra is not None:  # Keras 3 counts a built optimizer's variables too
+        lines.append(f" Optimizer params: {total(extra)}")
     return "\n".join(lines)

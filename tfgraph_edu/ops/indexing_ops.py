@@ -4,6 +4,7 @@ and ``tf.where`` (SelectV2, Where) (layer 1)."""
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as np
 
@@ -129,7 +130,10 @@ def _strided_slice_shape(x, begin, end, strides, **masks):
     _check_index(idx, dims)
     # apply the index to a zero-stride stand-in whose unknown dims are huge, then mark
     # the output dims that came from unknown input dims as unknown
-    big = 1 << (60 // builtins.max(1, dims.count(None)))
+    # (the stand-in's element count must stay below 2**62: the known dims count too)
+    known = math.prod(d for d in dims if d is not None)
+    budget = builtins.max(8, 62 - known.bit_length())
+    big = 1 << (budget // builtins.max(1, dims.count(None)))
     stand_in = np.broadcast_to(np.int8(0), [big if d is None else d for d in dims])
     out_shape = list(stand_in[idx].shape)
     if any(d is None for d in dims):

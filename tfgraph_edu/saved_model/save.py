@@ -167,7 +167,7 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
     The folder is built beside ``export_dir`` (a hidden sibling folder), flushed to disk and
     swapped in whole, so a save that is interrupted leaves the old model or the new one,
     never a mix; files the user keeps in an old model's folder are carried over."""
-    from ..keras.module import Module
+    from ..keras.module import AutoTrackable
     if options is not None and not isinstance(options, SaveOptions):
         raise TypeError(f"options must be a tf.saved_model.SaveOptions, got {options!r}")
     if options is not None and not options.experimental_custom_gradients:
@@ -175,7 +175,7 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
             "tfgraph_edu always saves custom gradients with the graph; "
             "SaveOptions(experimental_custom_gradients=False) is not supported. "
             "Leave it at its default (True).")
-    if not isinstance(obj, Module):
+    if not isinstance(obj, AutoTrackable):  # a tf.Module or a Keras layer
         raise ValueError(f"Expected a tf.Module to save, got {type(obj).__name__}")
     target = os.path.realpath(os.fspath(export_dir))
     if os.path.exists(target) and not os.path.isdir(target):
@@ -199,8 +199,13 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
 
 
 def _save_into(obj, folder: Path) -> None:
+    from ..train.checkpoint import _walk_vars
     writer = _Writer(folder)
     variables = list(obj.variables)
+    # a tf.Module's ``variables`` stop at Keras layers (not tf.Modules, as in TF 2.21); the
+    # layers' weights are still saved, as TF saves every trackable child's
+    known = {id(v) for v in variables}
+    variables += [v for v in _walk_vars(obj) if id(v) not in known]
     var_index = {id(v._handle): i for i, v in enumerate(variables)}
     functions = {}
     for name, fn in sorted(_functions(obj).items()):

@@ -38,7 +38,7 @@ from ..eager.context import init_scope
 from ..eager.variables import Variable
 from ..errors import DataLossError, NotFoundError
 from ..keras import module as _module
-from ..keras.module import Module
+from ..keras.module import AutoTrackable as Module  # tf.Modules and Keras layers
 from ..keras.optimizers import Optimizer
 
 FORMAT = "tfgraph_edu-checkpoint"
