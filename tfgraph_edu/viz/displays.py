@@ -80,12 +80,21 @@ class GraphPicture:
 
 
 def show_graph(target, optimized: bool = False, *, collapse=None, highlight=None) -> GraphPicture:
-    """The picture of a Graph, a ConcreteFunction or a tf.function (its latest trace).
+    """The picture of a Graph, a ConcreteFunction or a tf.function (its latest trace), or of
+    a graph file opened by :func:`~tfgraph_edu.viz.open_graph` (its first graph) or a live
+    TensorFlow object.
 
     ``optimized=True`` draws the graph after the optimiser's passes, the nodes they changed
     outlined (a ConcreteFunction or tf.function only: a bare Graph has no optimiser report).
     ``collapse`` and ``highlight`` are passed on to :func:`~tfgraph_edu.viz.graph_to_dot`.
     """
+    from .real_graphs import graph_of
+    read = graph_of(target)  # a file opened by open_graph, or a live TF object
+    if read is not None:
+        if optimized:
+            raise ValueError("optimized=True needs a tfgraph_edu function: a graph read from "
+                             "a file or from TensorFlow is shown as it was written.")
+        return GraphPicture(read, highlight=highlight, collapse=collapse)
     if isinstance(target, Function):
         if not target.concrete_functions:
             raise ValueError(f"{target.__name__} has not been traced yet: call it (or "
