@@ -317,7 +317,8 @@ class GraphReader:
                 self.fail(f"a node of {graph.name!r} has no name")
             attrs = {k: self.attr(v, depth) for k, v in sorted(node.attr.items())}
             layout = self.output_layout(node, attrs)
-            shapes = attrs.get("_output_shapes")
+            # TF's inferred shapes, or the output_shapes control flow declares
+            shapes = attrs.get("_output_shapes") or attrs.get("output_shapes")
             shapes = shapes if isinstance(shapes, list) else []
             op_def = self.op_defs.get(node.op)
             stateful = bool(op_def.is_stateful) if op_def is not None and hasattr(
