@@ -28,6 +28,12 @@ _ONNX_DTYPES = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6:
                 16: "bfloat16"}
 
 
+def _s(text) -> str:
+    """A name from the file as text (ONNX's proto2 strings arrive as bytes when they are not
+    UTF-8)."""
+    return text.decode("utf-8", "backslashreplace") if isinstance(text, bytes) else text
+
+
 def _dtype(elem_type: int):
     name = _ONNX_DTYPES.get(elem_type)
     return known_dtype(name) if name else UNKNOWN_DTYPE
@@ -78,7 +84,7 @@ class _Reader:
         if kind == A.TENSOR:
             return self.tensor(a.t)
         if kind == A.GRAPH:
-            return self.graph(a.g, env, depth + 1, a.name)
+            return self.graph(a.g, env, depth + 1, _s(a.name))
         if kind == A.FLOATS:
             return list(a.floats)
         if kind == A.INTS:
@@ -88,7 +94,7 @@ class _Reader:
         if kind == A.TENSORS:
             return [self.tensor(t) for t in a.tensors]
         if kind == A.GRAPHS:
-            return [self.graph(g, env, depth + 1, a.name) for g in a.graphs]
+            return [self.graph(g, env, depth + 1, _s(a.name)) for g in a.graphs]
         return f"<{A.AttributeType.Name(kind) if kind in A.AttributeType.values() else kind}>"
 
     def add(self, graph, name, op_type, attrs, specs):
@@ -108,25 +114,27 @@ class _Reader:
     def graph(self, g, outer_env, depth, label="graph"):
         if depth > self.budget.max_depth:
             self.fail(f"subgraphs nest more than {self.budget.max_depth} deep")
-        graph = Graph(g.name or label)
+        graph = Graph(_s(g.name) or label)
         graph.node_limit = self.budget.nodes
         env: dict[str, object] = {}  # tensor name -> tensor of this graph
-        infos = {v.name: _type_info(v.type) for v in list(g.value_info) + list(g.output)}
+        infos = {_s(v.name): _type_info(v.type) for v in list(g.value_info) + list(g.output)}
         for t in g.initializer:
             value = self.tensor(t)
-            op = self.add(graph, t.name or "initializer", "Const", {"value": value},
+            name = _s(t.name)
+            op = self.add(graph, name or "initializer", "Const", {"value": value},
                           [(TensorShape(list(t.dims)), _dtype(t.data_type))])
-            op.outputs[0].ref = t.name
-            env[t.name] = op.outputs[0]
+            op.outputs[0].ref = name
+            env[name] = op.outputs[0]
         inputs = []
         for v in g.input:
-            if v.name in env:  # an input with a default (an initializer of the same name)
+            name = _s(v.name)
+            if name in env:  # an input with a default (an initializer of the same name)
                 continue
             shape, dtype = _type_info(v.type)
-            op = self.add(graph, v.name or "input", "Placeholder", {"dtype": dtype},
+            op = self.add(graph, name or "input", "Placeholder", {"dtype": dtype},
                           [(shape, dtype)])
-            op.outputs[0].ref = v.name
-            env[v.name] = op.outputs[0]
+            op.outputs[0].ref = name
+            env[name] = op.outputs[0]
             inputs.append(op.outputs[0])
 
         def lookup(name):
@@ -145,18 +153,19 @@ class _Reader:
 
         scope = {**(outer_env or {}), **env}
         for i, node in enumerate(g.node):
-            op_type = f"{node.domain}.{node.op_type}" if node.domain not in ("", "ai.onnx") \
-                else node.op_type
-            attrs = {a.name: self.attr(a, scope, depth) for a in node.attribute}
-            specs = [infos.get(o, (TensorShape(None), UNKNOWN_DTYPE)) for o in node.output]
-            op = self.add(graph, node.name or f"{node.op_type}_{i}", op_type, attrs, specs)
-            op.inputs = [lookup(n) for n in node.input if n]
-            for k, name in enumerate(node.output):
+            domain, kind = _s(node.domain), _s(node.op_type)
+            op_type = f"{domain}.{kind}" if domain not in ("", "ai.onnx") else kind
+            attrs = {_s(a.name): self.attr(a, scope, depth) for a in node.attribute}
+            outs = [_s(o) for o in node.output]
+            specs = [infos.get(o, (TensorShape(None), UNKNOWN_DTYPE)) for o in outs]
+            op = self.add(graph, _s(node.name) or f"{kind}_{i}", op_type, attrs, specs)
+            op.inputs = [lookup(_s(n)) for n in node.input if n]
+            for k, name in enumerate(outs):
                 if name:
                     op.outputs[k].ref = name
                     env[name] = scope[name] = op.outputs[k]
         graph.inputs = inputs
-        graph.outputs = [lookup(v.name) for v in g.output]
+        graph.outputs = [lookup(_s(v.name)) for v in g.output]
         return GraphFunction(graph, inputs, graph.outputs, graph.name)
 
 
@@ -175,9 +184,9 @@ def read_onnx(path: str, data: bytes, budget: Budget) -> OpenedGraph:
     if not model.HasField("graph"):
         raise GraphFileError(f"Malformed {what}: it holds no graph.")
     fn = _Reader(budget, what).graph(model.graph, None, 0)
-    name = model.graph.name or "onnx"
+    name = _s(model.graph.name) or "onnx"
     ins = ", ".join(f"{t.name}: {t.dtype.name}{t.shape}" for t in fn.inputs)
     facts = {"ir_version": model.ir_version, "producer": model.producer_name,
-             "opsets": {o.domain or "ai.onnx": o.version for o in model.opset_import}}
+             "opsets": {_s(o.domain) or "ai.onnx": o.version for o in model.opset_import}}
     return OpenedGraph(path, "onnx", [ReadFunction(name, fn.graph, f"{name}({ins})")], {}, {},
                        facts)
