@@ -84,7 +84,7 @@ def graph_calling(first: str, functions) -> bytes:
     return g.SerializeToString()
 
 
-# -- the function library ------------------------------------------------------------------------
+# -- the function library ----
 def test_a_function_calling_itself_is_refused():
     data = graph_calling("f", [calling("f", ["f"])])
     with pytest.raises(GraphFileError, match="calls itself"):
@@ -121,7 +121,7 @@ def test_a_missing_function_is_refused():
         open_bytes(graph_calling("nowhere", []), "graphdef")
 
 
-# -- sizes ------------------------------------------------------------------------------------------
+# -- sizes ----
 def const(shape, **fields):
     from tensorboard.compat.proto import attr_value_pb2
     v = attr_value_pb2.AttrValue()
@@ -228,7 +228,7 @@ def test_bad_references_are_refused():
         open_bytes(g.SerializeToString(), "graphdef")
 
 
-# -- names and strings stay data ---------------------------------------------------------------------
+# -- names and strings stay data ----
 def test_hostile_names_and_strings_never_run(tmp_path):
     from tensorboard.compat.proto import attr_value_pb2
     marker = tmp_path / "ran"
@@ -242,7 +242,7 @@ def test_hostile_names_and_strings_never_run(tmp_path):
     assert not marker.exists()
 
 
-# -- damage: truncations and byte flips of every real fixture ------------------------------------------
+# -- damage: truncations and byte flips of every real fixture ----
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("name,fmt,data", fixture_files(), ids=lambda v: v if isinstance(
     v, str) and len(v) < 20 else None)
