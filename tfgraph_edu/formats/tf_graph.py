@@ -75,17 +75,32 @@ _FIXED = {"Shape": "int32", "Size": "int32", "Rank": "int32", "Less": "bool",
 _DTYPE_ATTRS = ("T", "dtype", "out_type", "DstT", "output_type", "Tidx", "type")
 
 
+_DTYPE_CACHE: dict = {}
+_SHAPE_CACHE: dict = {}  # shapes are immutable: one object per distinct shape (speed, memory)
+_UNKNOWN_SHAPE = TensorShape(None)
+
+
 def dtype_of(enum: int):
+    found = _DTYPE_CACHE.get(enum)
+    if found is not None:
+        return found
     name = DTYPE_NAMES.get(enum % 100 if enum > 100 else enum)
     if name is None:
         return UNKNOWN_DTYPE
-    return known_dtype(name + ("_ref" if enum > 100 else ""))
+    found = _DTYPE_CACHE[enum] = known_dtype(name + ("_ref" if enum > 100 else ""))
+    return found
 
 
 def shape_of(proto) -> TensorShape:
     if proto.unknown_rank:
-        return TensorShape(None)
-    return TensorShape([None if d.size < 0 else d.size for d in proto.dim])
+        return _UNKNOWN_SHAPE
+    key = tuple([None if d.size < 0 else d.size for d in proto.dim])
+    found = _SHAPE_CACHE.get(key)
+    if found is None:
+        found = TensorShape(key)
+        if len(_SHAPE_CACHE) < 4096 and len(key) <= 8:
+            _SHAPE_CACHE[key] = found
+    return found
 
 
 class GraphReader:
@@ -102,6 +117,7 @@ class GraphReader:
         self.building: list[str] = []
         self.sizes: dict[str, int] = {}
         self.layouts: dict[int, list | None] = {}  # id(op) -> its output layout, if known
+        self.opdefs: dict[tuple, ReadOpDef] = {}
 
     # -- errors ----------------------------------------------------------------------------------
     def fail(self, message: str):
@@ -110,6 +126,10 @@ class GraphReader:
     # -- attrs -----------------------------------------------------------------------------------
     def attr(self, value, depth: int):
         kind = value.WhichOneof("value")
+        if kind == "type":  # the commonest kinds first, without a call
+            return dtype_of(value.type)
+        if kind == "b":
+            return value.b
         if kind is None:
             return None
         if kind == "list":
@@ -176,13 +196,14 @@ class GraphReader:
                 self.fail("a complex constant has an odd number of parts")
             arr = flat[0::2] + 1j * flat[1::2]
         else:
-            arr = np.asarray(vals)
+            if len(vals) > count:
+                self.fail(f"a constant of shape {tuple(dims)} lists {len(vals)} values")
+            try:  # a list first: numpy reads a protobuf repeated field slowly
+                arr = np.array(list(vals), dtype=np_dtype)
+            except (OverflowError, ValueError):
+                self.fail(f"a {dtype.name} constant holds values out of its range")
         if arr.size > count:
             self.fail(f"a constant of shape {tuple(dims)} lists {arr.size} values")
-        try:
-            arr = arr.astype(np_dtype)
-        except (OverflowError, ValueError):
-            self.fail(f"a {dtype.name} constant holds values out of its range")
         if arr.size < count:  # TF repeats the last value given (zeros when none)
             fill = arr[-1] if arr.size else np.zeros((), np_dtype)
             arr = np.concatenate([arr, np.full(count - arr.size, fill, dtype=np_dtype)])
@@ -298,7 +319,10 @@ class GraphReader:
             self.fail(f"two nodes are named {name!r} in {graph.name!r}")
         if len(graph.operations) >= self.budget.nodes:
             self.fail(f"{graph.name!r} has more than {self.budget.nodes} nodes (the node budget)")
-        op = Operation(graph, name, ReadOpDef(op_type, stateful), [], attrs)
+        opdef = self.opdefs.get((op_type, stateful))
+        if opdef is None:  # one per op type, shared by its nodes
+            opdef = self.opdefs[(op_type, stateful)] = ReadOpDef(op_type, stateful)
+        op = Operation(graph, name, opdef, [], attrs)
         op.outputs = [ReadTensor(op, i, s, d) for i, (s, d) in enumerate(specs)]
         op._id = len(graph.operations)
         graph.operations.append(op)
@@ -315,7 +339,8 @@ class GraphReader:
         for node in node_defs:
             if not node.name:
                 self.fail(f"a node of {graph.name!r} has no name")
-            attrs = {k: self.attr(v, depth) for k, v in sorted(node.attr.items())}
+            attr = self.attr
+            attrs = {k: attr(v, depth) for k, v in node.attr.items()}
             layout = self.output_layout(node, attrs)
             # TF's inferred shapes, or the output_shapes control flow declares
             shapes = attrs.get("_output_shapes") or attrs.get("output_shapes")
