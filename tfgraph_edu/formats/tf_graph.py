@@ -5,8 +5,8 @@ inputs ``op`` / ``op:2`` (an output index) / ``^op`` (a control input); inside a
 ``FunctionDef`` they are ``arg`` (a function input) or ``op:out_arg:2`` (an output argument
 of the op and an index into it), which needs the op's output arguments: they come from the
 file's op list (a SavedModel's ``stripped_op_list``), from the library (a call of a library
-function), or from the small table below; for any other op the tensor keeps the name the
-file gave it.  Function-valued attrs (``If``'s branches, ``While``'s cond and body, the
+function), or from TF 2.21's op registry kept as data (``tf_ops.json``); for any other op
+the tensor keeps the name the file gave it.  Function-valued attrs (``If``'s branches, ``While``'s cond and body, the
 ``f`` of ``PartitionedCall``) become ``GraphFunction`` attrs, built once per function, so
 the bodies are drawn in place.  A function that calls itself, nesting deeper than the
 budget, or a graph that would draw more nodes than the budget (bodies counted each time they
@@ -19,11 +19,13 @@ import math
 
 import numpy as np
 
+from .. import dtypes as _dt
 from ..graph.graph import Graph, Operation
 from ..ops.control_flow_ops import GraphFunction
 from ..shapes import TensorShape
+from . import tf_ops
 from .budget import Budget, GraphFileError
-from .model import UNKNOWN_DTYPE, ReadOpDef, ReadTensor, known_dtype
+from .model import UNKNOWN_DTYPE, ReadDType, ReadOpDef, ReadTensor, known_dtype
 
 __all__ = ["GraphReader", "DTYPE_NAMES", "dtype_of"]
 
@@ -48,24 +50,6 @@ _VALUES = {
     "qint16": ("<i2", "int_val"), "quint16": ("<u2", "int_val"),
 }
 
-# output arguments of common ops, for files without an op list: op -> ((arg, count), ...)
-# where count is 1, the name of an int attr, or "list:<attr>" (a list of types)
-_OUTPUT_ARGS = {
-    "If": (("output", "list:Tout"),), "StatelessIf": (("output", "list:Tout"),),
-    "While": (("output", "list:T"),), "StatelessWhile": (("output", "list:T"),),
-    "PartitionedCall": (("output", "list:Tout"),),
-    "StatefulPartitionedCall": (("output", "list:Tout"),),
-    "Case": (("output", "list:Tout"),), "StatelessCase": (("output", "list:Tout"),),
-    "IdentityN": (("output", "list:T"),), "Unpack": (("output", "num"),),
-    "Split": (("output", "num_split"),), "SplitV": (("output", "num_split"),),
-    "Unique": (("y", 1), ("idx", 1)), "UniqueV2": (("y", 1), ("idx", 1)),
-    "TopKV2": (("values", 1), ("indices", 1)),
-    "Switch": (("output_false", 1), ("output_true", 1)),
-    "Merge": (("output", 1), ("value_index", 1)),
-    "BroadcastGradientArgs": (("r0", 1), ("r1", 1)),
-    "FusedBatchNormV3": (("y", 1), ("batch_mean", 1), ("batch_variance", 1),
-                         ("reserve_space_1", 1), ("reserve_space_2", 1), ("reserve_space_3", 1)),
-}
 # single-output ops whose output dtype is not in T/dtype/out_type
 _FIXED = {"Shape": "int32", "Size": "int32", "Rank": "int32", "Less": "bool",
           "Greater": "bool", "LessEqual": "bool", "GreaterEqual": "bool", "Equal": "bool",
@@ -78,6 +62,10 @@ _DTYPE_ATTRS = ("T", "dtype", "out_type", "DstT", "output_type", "Tidx", "type")
 _DTYPE_CACHE: dict = {}
 _SHAPE_CACHE: dict = {}  # shapes are immutable: one object per distinct shape (speed, memory)
 _UNKNOWN_SHAPE = TensorShape(None)
+
+
+def _is_dtype(v) -> bool:
+    return isinstance(v, (_dt.DType, ReadDType))
 
 
 def dtype_of(enum: int):
@@ -210,14 +198,24 @@ class GraphReader:
         return arr.reshape(dims)
 
     # -- output layouts -------------------------------------------------------------------------
+    def op_def(self, op_type: str):
+        """The OpDef of ``op_type``: the file's op list, the library's functions, TF 2.21's
+        registry (``tf_ops.json``), or None."""
+        found = self.op_defs.get(op_type)
+        if found is None:
+            found = self.op_defs[op_type] = tf_ops.op_def(op_type) or False
+        return found or None
+
     def output_layout(self, node, attrs: dict):
         """``[(arg name, count, [dtypes])]`` of ``node``'s op, or None when not known."""
-        op_def = self.op_defs.get(node.op)
+        op_def = self.op_def(node.op)
         if op_def is not None:
             out = []
             for arg in op_def.output_arg:
                 if arg.type_list_attr:
                     types = attrs.get(arg.type_list_attr) or []
+                    if not isinstance(types, list) or not all(map(_is_dtype, types)):
+                        self.fail(f"node {node.name!r} has a bad {arg.type_list_attr}")
                     out.append((arg.name, len(types), list(types)))
                     continue
                 n = 1
@@ -226,25 +224,12 @@ class GraphReader:
                     if type(n) is not int or not 0 <= n <= self.budget.nodes:
                         self.fail(f"node {node.name!r} has a bad {arg.number_attr}")
                 dtype = (dtype_of(arg.type) if arg.type
-                         else attrs.get(arg.type_attr, UNKNOWN_DTYPE))
+                         else attrs.get(arg.type_attr) or UNKNOWN_DTYPE)
+                if not _is_dtype(dtype):
+                    self.fail(f"node {node.name!r} has a bad {arg.type_attr}")
                 out.append((arg.name, n, [dtype] * n))
             return out
-        table = _OUTPUT_ARGS.get(node.op)
-        if table is None:
-            return None
-        out = []
-        for name, count in table:
-            if count == 1:
-                out.append((name, 1, [self.guess_dtype(node.op, attrs)]))
-            elif count.startswith("list:"):
-                types = attrs.get(count[5:]) or []
-                out.append((name, len(types), list(types)))
-            else:
-                n = attrs.get(count)
-                if type(n) is not int or not 0 <= n <= self.budget.nodes:
-                    self.fail(f"node {node.name!r} has a bad {count}")
-                out.append((name, n, [self.guess_dtype(node.op, attrs)] * n))
-        return out
+        return None
 
     @staticmethod
     def guess_dtype(op_type: str, attrs: dict):
@@ -252,7 +237,7 @@ class GraphReader:
             return known_dtype(_FIXED[op_type]) if _FIXED[op_type] else UNKNOWN_DTYPE
         for key in _DTYPE_ATTRS:
             v = attrs.get(key)
-            if v is not None and hasattr(v, "name") and not isinstance(v, GraphFunction):
+            if _is_dtype(v):
                 return v
         return UNKNOWN_DTYPE
 
@@ -345,7 +330,7 @@ class GraphReader:
             # TF's inferred shapes, or the output_shapes control flow declares
             shapes = attrs.get("_output_shapes") or attrs.get("output_shapes")
             shapes = shapes if isinstance(shapes, list) else []
-            op_def = self.op_defs.get(node.op)
+            op_def = self.op_def(node.op)
             stateful = bool(op_def.is_stateful) if op_def is not None and hasattr(
                 op_def, "is_stateful") else None
             specs = []
