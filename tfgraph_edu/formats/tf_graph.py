@@ -8,9 +8,9 @@ file's op list (a SavedModel's ``stripped_op_list``), from the library (a call o
 function), or from TF 2.21's op registry kept as data (``tf_ops.json``); for any other op
 the tensor keeps the name the file gave it.  Function-valued attrs (``If``'s branches,
 ``While``'s cond and body, the ``f`` of ``PartitionedCall``) become ``GraphFunction``
-attrs, built once per function, so the bodies are drawn in place.  A function that calls itself, nesting deeper than the
-budget, or a graph that would draw more nodes than the budget (bodies counted each time they
-are drawn) is refused with :class:`GraphFileError`.
+attrs, built once per function, so the bodies are drawn in place.  A function that calls
+itself, nesting deeper than the budget, or a graph that would draw more nodes than the
+budget (bodies counted each time they are drawn) is refused with :class:`GraphFileError`.
 """
 
 from __future__ import annotations
