@@ -330,6 +330,11 @@ class GraphReader:
             # TF's inferred shapes, or the output_shapes control flow declares
             shapes = attrs.get("_output_shapes") or attrs.get("output_shapes")
             shapes = shapes if isinstance(shapes, list) else []
+            if not shapes:  # a placeholder's declared shape, a constant's value's
+                if node.op == "Placeholder" and isinstance(attrs.get("shape"), TensorShape):
+                    shapes = [attrs["shape"]]
+                elif node.op == "Const" and isinstance(attrs.get("value"), np.ndarray):
+                    shapes = [TensorShape(attrs["value"].shape)]
             op_def = self.op_def(node.op)
             stateful = bool(op_def.is_stateful) if op_def is not None and hasattr(
                 op_def, "is_stateful") else None
