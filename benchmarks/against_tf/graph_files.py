@@ -140,7 +140,7 @@ def check_export(name, fn, specs, values, folder, verbose) -> list[str]:
     return problems
 
 
-# -- structural parity ------------------------------------------------------------------------------
+# -- structural parity ----------------------------------------------------------------------
 def _tf_functions(gd) -> list[tuple[str, Counter]]:
     """(function, op types) of TF's GraphDef: the graph, then its library functions in order
     of first call (depth first), their arguments not counted (they are not nodes)."""
@@ -209,7 +209,7 @@ def main(argv=None) -> int:
     print("== export: tfgraph_edu graphs as GraphDefs, loaded and run by real TF "
           f"{real_tf.__version__}")
     with tempfile.TemporaryDirectory() as folder:
-        for name, (fn, specs, values) in mine.items():
+        for name, (fn, _, values) in mine.items():
             found = check_export(name, fn, theirs[name][1], values, folder, args.verbose)
             print(f"{name}: {'ok' if not found else 'FAILED'}")
             problems += found
