@@ -289,6 +289,12 @@ class GraphReader:
                 self.fail(f"function {sig.name!r} does not return its output {arg.name!r}")
             outputs.append(self.resolve(graph, ref, env, True))
         graph.inputs, graph.outputs = inputs, outputs
+        # TF names a body's nodes under its op's scope (cond/mul): as for our own bodies, the
+        # picture leaves that prefix out, the cluster around them saying it already
+        heads = {op.name.split("/", 1)[0] for op in graph.operations[len(inputs):]
+                 if "/" in op.name}
+        if len(heads) == 1 and all("/" in op.name for op in graph.operations[len(inputs):]):
+            graph.base_scope = heads.pop()
         return GraphFunction(graph, inputs, outputs, sig.name)
 
     def graph_def(self, graph_def, name: str) -> Graph:
