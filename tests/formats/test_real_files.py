@@ -62,8 +62,8 @@ def test_saved_models_open_with_tf_structure(name):
     opened = open_graph(os.path.join(HERE, name))
     assert opened.format == "saved_model"
     assert opened.facts["tags"] == facts["tags"] == ["serve"]
-    main = opened.functions[-1]
-    assert main.kind == "graph"
+    main = opened.functions[0]
+    assert main.kind == "graph" and main.name == "saved_model"
     check_graph(opened, main.graph, facts)
     for key, sig in facts["signatures"].items():
         ours = opened.signatures[key]

@@ -102,9 +102,10 @@ class ReadFunction:
 @dataclass
 class OpenedGraph:
     """A file read by ``open_graph``: its format, the graphs to show (``functions``: for a
-    SavedModel one per signature, then the meta graph; for a GraphDef or event file the
-    graph), the function library by name, and the SavedModel's signatures
-    (key -> {"function", "inputs", "outputs"})."""
+    SavedModel the meta graph, then one per signature; for a GraphDef the graph; for an
+    event file each graph in it), the function library by name, and the SavedModel's
+    signatures (key -> {"function", "inputs", "outputs"}).  ``graph`` is the last listed,
+    the one the viewer opens on."""
 
     path: str
     format: str
@@ -115,8 +116,8 @@ class OpenedGraph:
 
     @property
     def graph(self) -> Graph:
-        """The first graph listed (a SavedModel's first signature)."""
-        return self.functions[0].graph
+        """The last graph listed (a SavedModel's last signature)."""
+        return self.functions[-1].graph
 
     @property
     def concrete_functions(self) -> list:

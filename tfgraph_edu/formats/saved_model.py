@@ -2,8 +2,9 @@
 
 The outer ``SavedModel`` message (field 1: schema version, field 2: meta graphs) is read
 here with a few lines of wire-format code, since tensorboard's protos carry
-``MetaGraphDef`` but not that wrapper.  Each signature is listed as the graph of the
-function its outputs come from, then the meta graph itself.  Variables are not read.
+``MetaGraphDef`` but not that wrapper.  The meta graph is listed first, then each signature
+as the graph of the function its outputs come from (the viewer opens on the last one, as on
+a tf.function's latest trace).  Variables are not read.
 """
 
 from __future__ import annotations
@@ -99,9 +100,9 @@ def read_saved_model(path: str, data: bytes, budget: Budget) -> OpenedGraph:
         if fname is not None:
             functions.append(ReadFunction(key, reader.functions[fname].graph, text, "signature"))
     tags = list(meta.meta_info_def.tags)
-    functions.append(ReadFunction("saved_model", graph,
-                                  f"meta graph [{', '.join(tags)}] ({len(graph.operations)} "
-                                  "nodes)", "graph"))
+    functions.insert(0, ReadFunction("saved_model", graph,
+                                     f"meta graph [{', '.join(tags)}] "
+                                     f"({len(graph.operations)} nodes)", "graph"))
     facts = {"schema_version": version, "tags": tags, "meta_graphs": len(metas),
              "tensorflow_version": meta.meta_info_def.tensorflow_version,
              "producer": meta.graph_def.versions.producer,

@@ -81,8 +81,8 @@ class GraphPicture:
 
 def show_graph(target, optimized: bool = False, *, collapse=None, highlight=None) -> GraphPicture:
     """The picture of a Graph, a ConcreteFunction or a tf.function (its latest trace), or of
-    a graph file opened by :func:`~tfgraph_edu.viz.open_graph` (its first graph) or a live
-    TensorFlow object.
+    a graph file opened by :func:`~tfgraph_edu.viz.open_graph` (its last graph, the one the
+    viewer opens on) or a live TensorFlow object.
 
     ``optimized=True`` draws the graph after the optimiser's passes, the nodes they changed
     outlined (a ConcreteFunction or tf.function only: a bare Graph has no optimiser report).

@@ -4,8 +4,8 @@ The readers live in ``tfgraph_edu/formats`` (one per format); this is the entry 
 learner calls, and the picture of what it returns::
 
     g = tfgraph_edu.viz.open_graph("my_model/")        # a SavedModel folder
-    g.functions                                         # its signatures, then the meta graph
-    tfgraph_edu.viz.show_graph(g)                       # the first, bodies in place
+    g.functions                                         # the meta graph, then its signatures
+    tfgraph_edu.viz.show_graph(g)                       # the last, bodies in place
     GraphViewer(g)                                      # all of them, interactive
 """
 
@@ -19,8 +19,8 @@ __all__ = ["open_graph", "Budget", "GraphFileError", "OpenedGraph", "ReadFunctio
 
 
 def graph_of(target):
-    """The Graph to draw for an opened file (its first function), one of its functions, or a
-    live TF object; None for anything else."""
+    """The Graph to draw for an opened file (its last function, as the viewer shows), one of
+    its functions, or a live TF object; None for anything else."""
     if is_tf_object(target):
         target = from_tf(target)
     if isinstance(target, OpenedGraph):
