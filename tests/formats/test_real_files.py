@@ -164,3 +164,12 @@ def test_fixtures_stay_small():
     total = sum(os.path.getsize(p) for p in glob.glob(os.path.join(HERE, "**"), recursive=True)
                 if os.path.isfile(p))
     assert total < 300_000
+
+
+def test_an_opened_file_shows_itself_in_a_notebook():
+    opened = open_graph(os.path.join(HERE, "loop_module"))
+    bundle = opened._repr_mimebundle_()
+    assert bundle["text/plain"].splitlines()[1:] == [
+        f"  #1 meta graph [serve] ({FACTS['loop_module']['nodes']} nodes)",  # TF's count
+        "  #2 serving_default(n: int32(), x: float32()) -> output_0: float32()"]
+    assert "<svg" in bundle["text/html"] or "digraph" in bundle["text/html"]

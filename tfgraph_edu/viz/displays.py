@@ -8,6 +8,7 @@ every piece of user text escaped.
 
 from __future__ import annotations
 
+from ..formats.model import OpenedGraph
 from ..function.concrete import ConcreteFunction
 from ..function.polymorphic import Function
 from ..graph.graph import Graph
@@ -167,6 +168,21 @@ def _function_bundle(self, include=None, exclude=None):
     return _bundle(include, exclude, function_text(self), lambda: function_table(self))
 
 
+def opened_text(opened) -> str:
+    """A file read by open_graph in words: its format and path, one line per graph."""
+    lines = [f"{opened.format} {opened.path}"]
+    lines += [f"  #{i} {fn.pretty_printed_signature(False)}"
+              for i, fn in enumerate(opened.functions, 1)]
+    return "\n".join(lines)
+
+
+def _opened_bundle(self, include=None, exclude=None):
+    text = opened_text(self)
+    return _bundle(include, exclude, text, lambda: GraphPicture(self.graph).html()
+                   + f'<pre class="tfg-signature">{escape(text)}</pre>')
+
+
 Graph._repr_mimebundle_ = _graph_bundle
 ConcreteFunction._repr_mimebundle_ = _concrete_bundle
 Function._repr_mimebundle_ = _function_bundle
+OpenedGraph._repr_mimebundle_ = _opened_bundle  # a real TF or ONNX file (viz.open_graph)
