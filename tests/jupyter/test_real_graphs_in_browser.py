@@ -73,3 +73,41 @@ def test_real_saved_model_in_the_viewer(lab_with_notebook):
         page.screenshot(path=str(ARTIFACTS / "real_saved_model_details.png"))
         assert _js_errors(errors) == []
         browser.close()
+
+
+def test_side_by_side_in_chromium():
+    """Our cond function beside TF's GraphDef of it, rendered by Chromium at 1400x900: two
+    pictures in one row, each with its If branches drawn in place, and the diff table."""
+    from playwright.sync_api import sync_playwright
+
+    import tfgraph_edu as tf
+    from tests.jupyter.test_browser import CHROMIUM, FLAGS
+    from tfgraph_edu.viz import open_graph, side_by_side
+    from tfgraph_edu.viz.render import dot_available
+    if not dot_available():
+        pytest.skip("Graphviz's dot is not installed")
+
+    @tf.function
+    def cond_fn(x):
+        if tf.reduce_sum(x) > 0:
+            return x * x
+        return -x
+
+    cf = cond_fn.get_concrete_function(tf.TensorSpec([None], tf.float32))
+    shown = side_by_side(cf, open_graph(FIXTURE.parent / "cond_graph.pb"))
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.set_content(f"<html><body>{shown.html()}</body></html>")
+        svgs = page.locator(".tfg-side-by-side svg")
+        assert svgs.count() == 2
+        left, right = _rect(svgs.nth(0)), _rect(svgs.nth(1))
+        assert left["r"] <= right["l"] + 1  # side by side, not stacked
+        assert min(left["b"] - left["t"], right["b"] - right["t"]) > 100
+        for i in range(2):  # both draw the If with its branches inside
+            titles = svgs.nth(i).locator("g.cluster > title").evaluate_all(
+                "els => els.map(e => e.textContent)")
+            assert {"cluster_cond", "cluster_cond/then", "cluster_cond/else"} <= set(titles)
+        page.screenshot(path=str(ARTIFACTS / "real_side_by_side.png"), full_page=True)
+        browser.close()

@@ -9,6 +9,7 @@ from .displays import GraphPicture, show_graph
 from .dot import graph_to_dot, highlight_from_report
 from .real_graphs import GraphFileError, OpenedGraph, open_graph
 from .render import dot_available, to_svg
+from .side_by_side import side_by_side
 
 __all__ = ["graph_to_dot", "to_svg", "show_graph", "dot_available", "highlight_from_report",
-           "GraphPicture", "open_graph", "OpenedGraph", "GraphFileError"]
+           "GraphPicture", "open_graph", "OpenedGraph", "GraphFileError", "side_by_side"]
