@@ -97,3 +97,26 @@ def test_graph_viewer_takes_a_tf_looking_object(monkeypatch):
     assert viewer.svg.startswith("<?xml") or "<svg" in viewer.svg
     with pytest.raises(NotImplementedError, match="cannot step through it"):
         viewer.run_steps()
+
+
+def test_live_graphs_carry_the_learners_source_lines():
+    tf = _tf()
+
+    @tf.function
+    def f(x):
+        y = x * 2.0  # LINE-MUL
+        if tf.reduce_sum(y) > 0:
+            y = y + 1.0  # LINE-ADD
+        return y
+
+    cf = f.get_concrete_function(tf.TensorSpec([None], tf.float32))
+    opened = from_tf(cf)
+    lines = open(__file__).read().splitlines()
+    want_mul = next(i for i, t in enumerate(lines, 1) if t.endswith("# LINE-MUL"))
+    want_add = next(i for i, t in enumerate(lines, 1) if t.endswith("# LINE-ADD"))
+    mul = opened.graph.get_operation_by_name("mul")
+    assert mul.source[0] == __file__ and mul.source[1] == want_mul and mul.source[2] == "f"
+    (cond,) = [op for op in opened.graph.operations if op.type in ("If", "StatelessIf")]
+    then = cond.attrs["then_branch"].graph
+    (add,) = [op for op in then.operations if op.type == "AddV2"]
+    assert add.source[1] == want_add

@@ -3,7 +3,8 @@
 A real ``tf.function``, ``ConcreteFunction``, ``tf.Graph`` or ``GraphDef`` is recognised by
 its class's module (only when ``tensorflow`` is already in ``sys.modules``), asked for its
 GraphDef's bytes (``as_graph_def()``, the function library included) and read by the
-GraphDef reader, as a file would be.
+GraphDef reader, as a file would be; then each node is given the source line of the learner's
+code that made it, from the live TF op's traceback (a file has no such lines).
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ def from_tf(obj, budget: Budget | None = None) -> OpenedGraph:
                                                 "") == "tensorflow.GraphDef":
         opened = read_graph_def(f"<{name}>", _graph_def_bytes(obj), False, budget)
         opened.format = "live"
+        if hasattr(obj, "get_operations"):  # a tf.Graph: its ops know their source lines
+            _add_sources(opened.graph, obj, opened.library)
         return opened
     raise TypeError(f"Cannot show a {name}: a tf.function, ConcreteFunction, tf.Graph or "
                     "GraphDef is needed.")
@@ -69,11 +72,48 @@ def _traced(fn):
                              "pass fn.get_concrete_function(...) instead.") from None
 
 
+def _user_frame(tf_op):
+    """(file, line, function) of the learner's line that made ``tf_op``: the innermost
+    frame of its traceback outside installed packages, or None."""
+    try:
+        frames = list(tf_op.traceback)
+    except Exception:  # noqa: BLE001 - an op without a traceback: no source line
+        return None
+    for fr in reversed(frames):
+        name = str(fr.filename).replace("\\", "/")
+        if "/site-packages/" in name or "/dist-packages/" in name or name.startswith("<frozen"):
+            continue
+        return (fr.filename, fr.lineno, fr.name)
+    return None
+
+
+def _add_sources(graph, tf_graph, library, depth: int = 0) -> None:
+    """Give each op of ``graph`` the source line of the op of the same name in the live TF
+    graph (TF keeps a traceback per op), and so on into the bodies TF's graph holds."""
+    if depth > 16:
+        return
+    try:
+        tf_ops = {op.name: op for op in tf_graph.get_operations()}
+    except Exception:  # noqa: BLE001 - not a graph we can walk
+        return
+    for op in graph.operations:
+        tf_op = tf_ops.get(op.name)
+        if tf_op is not None and op.source is None:
+            op.source = _user_frame(tf_op)
+    bodies = getattr(tf_graph, "_functions", None) or {}  # TF's own map of the graph's functions
+    for name, tf_fn in list(bodies.items()):
+        fn = library.get(name.decode() if isinstance(name, bytes) else name)
+        tf_body = getattr(tf_fn, "graph", None)
+        if fn is not None and tf_body is not None:
+            _add_sources(fn.graph, tf_body, library, depth + 1)
+
+
 def _one(cf, budget) -> OpenedGraph:
     from .graphdef import read_graph_def
     opened = read_graph_def(f"<{cf.name}>", cf.graph.as_graph_def().SerializeToString(), False,
                             budget)
     (fn,) = opened.functions
+    _add_sources(fn.graph, cf.graph, opened.library)
     try:
         sig = str(cf.pretty_printed_signature(verbose=False))
     except Exception:  # noqa: BLE001 - an older TF without it: the name alone
