@@ -173,3 +173,26 @@ def test_an_opened_file_shows_itself_in_a_notebook():
         f"  #1 meta graph [serve] ({FACTS['loop_module']['nodes']} nodes)",  # TF's count
         "  #2 serving_default(n: int32(), x: float32()) -> output_0: float32()"]
     assert "<svg" in bundle["text/html"] or "digraph" in bundle["text/html"]
+
+
+def test_our_own_onnx_export_opens_as_onnx_reads_it(tmp_path):
+    onnx = pytest.importorskip("onnx")
+    import tfgraph_edu as tf
+    from tfgraph_edu.onnx import export
+
+    @tf.function
+    def dense(x, w, b):
+        return tf.nn.relu(tf.matmul(x, w) + b)
+
+    cf = dense.get_concrete_function(tf.TensorSpec([2, 3], tf.float32),
+                                     tf.TensorSpec([3, 4], tf.float32),
+                                     tf.TensorSpec([4], tf.float32))
+    path = tmp_path / "dense.onnx"
+    export(cf, str(path))
+    model = onnx.load(str(path))  # onnx's own reading is the reference
+    opened = open_graph(path)
+    assert types(opened.graph, drop=("Placeholder", "Const")) == dict(
+        sorted(Counter(n.op_type for n in model.graph.node).items()))
+    assert [t.name for t in opened.graph.inputs] == [
+        i.name for i in model.graph.input
+        if i.name not in {t.name for t in model.graph.initializer}]
