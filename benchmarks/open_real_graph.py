@@ -8,7 +8,7 @@ dense layers in name scopes, plus a tf.cond, so the library holds two branches) 
 ``benchmarks/.cache/real_10k.pb``; making it runs this script with ``--make`` under the
 Python of ``$TF_PYTHON`` (default ``.venv-tf/bin/python``, the venv of ``make check-tf``).
 Printed: the best of 5 opens (read + parse + convert), wall and CPU time, and, apart,
-drawing it as DOT.
+drawing it as DOT and building the GraphViewer on it.
 """
 
 from __future__ import annotations
@@ -73,6 +73,16 @@ def main() -> None:
           f"CPU time best {min(cpu):.3f} s (wall time counts other processes' share of a "
           f"loaded machine; load average now {os.getloadavg()[0]:.1f})")
     print(f"graph_to_dot (apart): {draw:.3f} s, {len(dot) / 1e6:.1f} MB of DOT")
+    try:
+        from tfgraph_edu.jupyter.widgets import GraphViewer
+    except ImportError:  # the jupyter extra is not installed
+        return
+    start, start_cpu = time.perf_counter(), time.process_time()
+    viewer = GraphViewer(opened)
+    print(f"GraphViewer(opened) (apart: details, DOT, Graphviz's SVG): "
+          f"{time.perf_counter() - start:.3f} s wall, {time.process_time() - start_cpu:.3f} s "
+          f"CPU of this process (Graphviz runs in its own), {len(viewer.collapsed)} scopes "
+          "start collapsed")
 
 
 if __name__ == "__main__":
