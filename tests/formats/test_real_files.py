@@ -196,3 +196,40 @@ def test_our_own_onnx_export_opens_as_onnx_reads_it(tmp_path):
     assert [t.name for t in opened.graph.inputs] == [
         i.name for i in model.graph.input
         if i.name not in {t.name for t in model.graph.initializer}]
+
+
+def test_saved_model_debug_info_gives_source_lines():
+    """TF saved the loop module with save_debug_info=True: each node's line in
+    make_fixtures.py (found here by searching the script's text)."""
+    opened = open_graph(os.path.join(HERE, "loop_module"))
+    with open(os.path.join(HERE, "make_fixtures.py")) as f:
+        lines = f.read().splitlines()
+    loop_line = lines.index("            for i in tf.range(n):") + 1
+    if_line = lines.index("            if total > 10.0:") + 1
+    fn = opened.library["__inference_power_sum_387"]
+    where = {op.name: op.source for op in fn.graph.operations}
+    assert os.path.basename(where["while"][0]) == "make_fixtures.py"
+    assert where["while"][1:] == (loop_line, "power_sum")
+    assert where["range"][1] == loop_line
+    assert where["cond"][1:] == (if_line, "power_sum")
+    assert opened.facts["source_lines"] > 0
+
+
+def test_debug_info_is_checked_and_names_only_python_files(tmp_path):
+    import shutil
+
+    from tensorboard.compat.proto import graph_debug_info_pb2
+    folder = tmp_path / "m"
+    shutil.copytree(os.path.join(HERE, "loop_module"), folder)
+    info = graph_debug_info_pb2.GraphDebugInfo(files=["/etc/passwd"])
+    info.frames_by_id[1].file_index = 0
+    info.frames_by_id[1].line = 1
+    info.traces_by_id[7].frame_id.append(1)
+    info.name_to_trace_id["while@__inference_power_sum_387"] = 7
+    (folder / "debug" / "saved_model_debug_info.pb").write_bytes(info.SerializeToString())
+    opened = open_graph(folder)
+    loop = opened.library["__inference_power_sum_387"].graph.get_operation_by_name("while")
+    assert loop.source is None  # not a Python file: the details pane does not read it
+    (folder / "debug" / "saved_model_debug_info.pb").write_bytes(b"\x0a\xff\xff\xff")
+    with pytest.raises(GraphFileError, match="debug info"):
+        open_graph(folder)

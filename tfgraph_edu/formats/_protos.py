@@ -29,6 +29,7 @@ def protos() -> SimpleNamespace:
             config_pb2,
             event_pb2,
             function_pb2,
+            graph_debug_info_pb2,
             graph_pb2,
             meta_graph_pb2,
             types_pb2,
@@ -40,6 +41,7 @@ def protos() -> SimpleNamespace:
         from tensorflow.core.framework import (  # the same messages, TF's own copy
             attr_value_pb2,
             function_pb2,
+            graph_debug_info_pb2,
             graph_pb2,
             types_pb2,
         )
@@ -48,6 +50,7 @@ def protos() -> SimpleNamespace:
     ns = SimpleNamespace(graph_pb2=graph_pb2, function_pb2=function_pb2,
                          meta_graph_pb2=meta_graph_pb2, event_pb2=event_pb2,
                          types_pb2=types_pb2, attr_value_pb2=attr_value_pb2,
-                         text_format=text_format, config_pb2=config_pb2)
+                         text_format=text_format, config_pb2=config_pb2,
+                         graph_debug_info_pb2=graph_debug_info_pb2)
     _CACHE.append(ns)
     return ns

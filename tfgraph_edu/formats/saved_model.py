@@ -4,15 +4,19 @@ The outer ``SavedModel`` message (field 1: schema version, field 2: meta graphs)
 here with a few lines of wire-format code, since tensorboard's protos carry
 ``MetaGraphDef`` but not that wrapper.  The meta graph is listed first, then each signature
 as the graph of the function its outputs come from (the viewer opens on the last one, as on
-a tf.function's latest trace).  Variables are not read.
+a tf.function's latest trace).  Variables are not read.  When the folder holds TF's debug
+info (``debug/saved_model_debug_info.pb``), each node gets its source line (the innermost
+frame in a Python file outside installed packages), shown in the viewer's details pane.
 """
 
 from __future__ import annotations
 
+import os
+
 from google.protobuf.message import DecodeError
 
 from ._protos import protos
-from .budget import Budget, GraphFileError
+from .budget import Budget, GraphFileError, read_bytes
 from .model import OpenedGraph, ReadFunction
 from .tf_graph import GraphReader, dtype_of, shape_of
 
@@ -68,6 +72,44 @@ def _tensor_info(info) -> str:
     return f"{dtype}{shape_of(info.tensor_shape)}"
 
 
+def _frame(info, trace) -> tuple | None:
+    """The innermost frame of ``trace`` outside installed packages, as (file, line, function);
+    only Python files (the details pane shows that line of the file)."""
+    frames = [info.frames_by_id[i] for i in trace.frame_id if i in info.frames_by_id]
+    frames += list(trace.file_line_cols)
+    for fr in reversed(frames):
+        if not 0 <= fr.file_index < len(info.files):
+            continue
+        name = info.files[fr.file_index]
+        if ("/site-packages/" in name or "/dist-packages/" in name
+                or not name.endswith(".py")):
+            continue
+        return (name, fr.line, fr.func or "")
+    return None
+
+
+def add_debug_info(data: bytes, graph, library: dict, what: str) -> int:
+    """Give the nodes of ``graph`` and of the library's functions the source lines TF saved
+    (``debug/saved_model_debug_info.pb``, written with ``SaveOptions(save_debug_info=True)``:
+    traces by ``node`` or ``node@function``); returns how many nodes got one."""
+    info = protos().graph_debug_info_pb2.GraphDebugInfo()
+    try:
+        info.ParseFromString(data)
+    except (DecodeError, RecursionError) as exc:
+        raise GraphFileError(f"Malformed debug info of {what}: {str(exc)[:200]}") from None
+    traces = {k: info.traces_by_id[v] for k, v in info.name_to_trace_id.items()
+              if v in info.traces_by_id}
+    traces.update(info.traces)
+    found = 0
+    for where, g in [("", graph)] + [(f"@{k}", fn.graph) for k, fn in library.items()]:
+        for op in g.operations:
+            trace = traces.get(op.name + where)
+            if trace is not None and op.source is None:
+                op.source = _frame(info, trace)
+                found += op.source is not None
+    return found
+
+
 def read_saved_model(path: str, data: bytes, budget: Budget) -> OpenedGraph:
     what = f"SavedModel {path!r}"
     p = protos()
@@ -107,4 +149,8 @@ def read_saved_model(path: str, data: bytes, budget: Budget) -> OpenedGraph:
              "tensorflow_version": meta.meta_info_def.tensorflow_version,
              "producer": meta.graph_def.versions.producer,
              "library_functions": len(meta.graph_def.library.function)}
+    debug = os.path.join(os.path.dirname(path), "debug", "saved_model_debug_info.pb")
+    if os.path.isfile(debug):
+        facts["source_lines"] = add_debug_info(read_bytes(debug, budget, "debug info file"),
+                                               graph, reader.functions, what)
     return OpenedGraph(path, "saved_model", functions, reader.functions, signatures, facts)
