@@ -94,12 +94,15 @@ classroom: setup
 	$(BIN)/python benchmarks/classroom.py --hub -n $(LEARNERS)
 
 # Optional, not part of `make test`: the same programs under real TensorFlow and tfgraph_edu,
-# compared value by value (benchmarks/against_tf/README.md)
+# compared value by value, and our graphs exported as GraphDefs loaded and run by TF and
+# TensorBoard (benchmarks/against_tf/README.md)
 check-tf:
 	@test -x .venv-tf/bin/python || $(PY) -m venv .venv-tf
 	.venv-tf/bin/python -m pip install --quiet --upgrade pip
-	.venv-tf/bin/python -m pip install --quiet tensorflow-cpu jax hypothesis -e .
+	.venv-tf/bin/python -m pip install --quiet tensorflow-cpu jax hypothesis pytest -e '.[tf-files,jupyter]'
 	PYTHONPATH=$(CURDIR) .venv-tf/bin/python benchmarks/against_tf/differential.py $(ARGS)
+	PYTHONPATH=$(CURDIR) .venv-tf/bin/python benchmarks/against_tf/graph_files.py
+	PYTHONPATH=$(CURDIR) .venv-tf/bin/python -m pytest -o addopts="" tests/formats/test_live_tf.py
 
 # The ends of what pyproject.toml declares, each in its own cached venv (.venv-3.10, .venv-3.13)
 # made from the project's files: the oldest Python with the lowest numpy declared (the rest

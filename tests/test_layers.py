@@ -17,6 +17,7 @@ LAYERS = {
     "tf_logging": 0, "nest": 0, "labels": 0,
     "ops": 1,
     "graph": 2,
+    "formats": 2.1,  # 2a
     "runtime": 3,
     "eager": 4,
     "tracing": 4.1,  # 4a

@@ -43,7 +43,9 @@ def test_extras_hold_the_tools():
     assert {"ipython", "ipywidgets", "anywidget", "graphviz"} <= {_name(r) for r in
                                                                   extras["jupyter"]}
     assert {"pytest", "hypothesis", "nbval", "ruff", "mypy"} <= {_name(r) for r in extras["dev"]}
-    assert "tfgraph_edu[jupyter,onnx]" in extras["dev"]
+    assert "tfgraph_edu[jupyter,onnx,tf-files]" in extras["dev"]
+    # open_graph's readers: TF's messages from tensorboard's protos, ONNX's from onnx
+    assert {"tensorboard", "protobuf", "onnx"} <= {_name(r) for r in extras["tf-files"]}
 
 
 def test_binder_pins_every_jupyter_requirement():

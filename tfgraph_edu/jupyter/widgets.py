@@ -82,6 +82,11 @@ def node_details(graph, prefix: str = "", function: str = "", inside: str = "") 
     return out
 
 
+def _is_opened(target) -> bool:
+    from ..formats import OpenedGraph
+    return isinstance(target, OpenedGraph)
+
+
 @functools.lru_cache(maxsize=256)
 def _cell_name(filename: str) -> str:
     """``In [3]`` for the file IPython compiled a notebook cell into (also the body of a
@@ -159,7 +164,13 @@ class GraphViewer(anywidget.AnyWidget):
         lang = lang or labels.default_language()
         self.words = labels.table(lang)
         self.lang = lang
-        if isinstance(target, Function):
+        from ..formats.live import viewable
+        target = viewable(target)  # a live TF object read as its GraphDef (formats/live.py)
+        if _is_opened(target):  # a real graph file read by tfgraph_edu.viz.open_graph
+            self._function = None
+            self._concretes = list(target.concrete_functions)
+            self.title = target.path
+        elif isinstance(target, Function):
             self._function = target
             self._concretes = list(target.concrete_functions)
             self.title = target.__name__
@@ -168,7 +179,8 @@ class GraphViewer(anywidget.AnyWidget):
             self._concretes = [target]
             self.title = target._python_name
         else:
-            raise TypeError(f"GraphViewer shows a tf.function or a ConcreteFunction, got "
+            raise TypeError(f"GraphViewer shows a tf.function, a ConcreteFunction or a graph "
+                            "from tfgraph_edu.viz.open_graph (or real TF's), got "
                             f"{type(target).__name__}")
         if not self._concretes:
             raise ValueError(f"{self.title} has not been traced yet: call it (or "
@@ -257,6 +269,9 @@ class GraphViewer(anywidget.AnyWidget):
             return
         from .stepper import step_through
         cf = self.concrete
+        if not isinstance(cf, ConcreteFunction):
+            raise NotImplementedError(f"{cf.name!r} was read from a file or from TensorFlow: "
+                                      "tfgraph_edu shows it, and cannot step through it.")
         if args:
             leaves = cf._bind(args, {})
         elif self._function is not None and self._function.last_call is not None:

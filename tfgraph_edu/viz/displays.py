@@ -8,6 +8,7 @@ every piece of user text escaped.
 
 from __future__ import annotations
 
+from ..formats.model import OpenedGraph
 from ..function.concrete import ConcreteFunction
 from ..function.polymorphic import Function
 from ..graph.graph import Graph
@@ -80,12 +81,21 @@ class GraphPicture:
 
 
 def show_graph(target, optimized: bool = False, *, collapse=None, highlight=None) -> GraphPicture:
-    """The picture of a Graph, a ConcreteFunction or a tf.function (its latest trace).
+    """The picture of a Graph, a ConcreteFunction or a tf.function (its latest trace), or of
+    a graph file opened by :func:`~tfgraph_edu.viz.open_graph` (its last graph, the one the
+    viewer opens on) or a live TensorFlow object.
 
     ``optimized=True`` draws the graph after the optimiser's passes, the nodes they changed
     outlined (a ConcreteFunction or tf.function only: a bare Graph has no optimiser report).
     ``collapse`` and ``highlight`` are passed on to :func:`~tfgraph_edu.viz.graph_to_dot`.
     """
+    from .real_graphs import graph_of
+    read = graph_of(target)  # a file opened by open_graph, or a live TF object
+    if read is not None:
+        if optimized:
+            raise ValueError("optimized=True needs a tfgraph_edu function: a graph read from "
+                             "a file or from TensorFlow is shown as it was written.")
+        return GraphPicture(read, highlight=highlight, collapse=collapse)
     if isinstance(target, Function):
         if not target.concrete_functions:
             raise ValueError(f"{target.__name__} has not been traced yet: call it (or "
@@ -158,6 +168,21 @@ def _function_bundle(self, include=None, exclude=None):
     return _bundle(include, exclude, function_text(self), lambda: function_table(self))
 
 
+def opened_text(opened) -> str:
+    """A file read by open_graph in words: its format and path, one line per graph."""
+    lines = [f"{opened.format} {opened.path}"]
+    lines += [f"  #{i} {fn.pretty_printed_signature(False)}"
+              for i, fn in enumerate(opened.functions, 1)]
+    return "\n".join(lines)
+
+
+def _opened_bundle(self, include=None, exclude=None):
+    text = opened_text(self)
+    return _bundle(include, exclude, text, lambda: GraphPicture(self.graph).html()
+                   + f'<pre class="tfg-signature">{escape(text)}</pre>')
+
+
 Graph._repr_mimebundle_ = _graph_bundle
 ConcreteFunction._repr_mimebundle_ = _concrete_bundle
 Function._repr_mimebundle_ = _function_bundle
+OpenedGraph._repr_mimebundle_ = _opened_bundle  # a real TF or ONNX file (viz.open_graph)

@@ -1,0 +1,95 @@
+"""Our graphs written as GraphDefs and event files read back by our reader and by
+TensorBoard's own loader.  (That real TF loads and runs them as we run them is checked under
+TF by benchmarks/against_tf/graph_files.py in `make check-tf`.)"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+pytest.importorskip("tensorboard", reason="the tf-files extra is not installed")
+
+import tfgraph_edu as tf  # noqa: E402
+from tfgraph_edu.formats import open_graph  # noqa: E402
+from tfgraph_edu.formats.export import (  # noqa: E402
+    PRODUCER,
+    save_graph_def,
+    save_graph_event,
+    to_graph_def,
+)
+
+
+@tf.function
+def loop_and_cond(x, n):
+    total = tf.constant(0.0)
+    for i in tf.range(n):
+        total += x * tf.cast(i, tf.float32)
+    if total > 10.0:
+        total = total - 10.0
+    return tf.nn.relu(total)
+
+
+def concrete():
+    return loop_and_cond.get_concrete_function(tf.TensorSpec([], tf.float32),
+                                               tf.TensorSpec([], tf.int32))
+
+
+def bodies(graph) -> dict:
+    """op type.attr -> op types of that body (inputs included), depth first."""
+    out = {}
+    for op in graph.operations:
+        for k, v in sorted(op.attrs.items()):
+            if hasattr(v, "graph") and hasattr(v, "function_name"):
+                out[f"{op.type}.{k}"] = Counter(o.type for o in v.graph.operations)
+                out.update(bodies(v.graph))
+    return out
+
+
+@pytest.mark.parametrize("ext", ["pb", "pbtxt"])
+def test_export_round_trips_through_our_reader(tmp_path, ext):
+    cf = concrete()
+    path = save_graph_def(cf, tmp_path / f"f.{ext}")
+    opened = open_graph(path)
+    ours, back = cf.graph, opened.graph
+    assert [(op.name, op.type) for op in back.operations] == [
+        (op.name, op.type) for op in ours.operations]
+    assert [[t.name for t in op.inputs] for op in back.operations] == [
+        [t.name for t in op.inputs] for op in ours.operations]
+    assert bodies(back) == bodies(ours)
+    assert set(bodies(ours)) == {"StatelessWhile.body", "StatelessWhile.cond",
+                                 "StatelessIf.then_branch", "StatelessIf.else_branch"}
+    assert opened.facts["producer"] == PRODUCER
+    # dtypes and shapes of the outputs survive (the If's and While's from output_shapes)
+    for a, b in zip(ours.operations, back.operations):
+        if a.type in ("StatelessIf", "StatelessWhile", "Placeholder"):
+            assert [(t.dtype.name, str(t.shape)) for t in a.outputs] == [
+                (t.dtype.name, str(t.shape)) for t in b.outputs], a.name
+
+
+def test_attrs_tf_does_not_declare_are_kept_under_a_private_name():
+    gd = to_graph_def(concrete())
+    (loop,) = [n for n in gd.node if n.op == "StatelessWhile"]
+    # TF's While has no maximum_iterations attr (TF feeds it as a loop variable)
+    assert "maximum_iterations" not in loop.attr
+    assert loop.attr["_tfgraph_edu_maximum_iterations"].i == -1
+    body = next(f for f in gd.library.function if f.signature.name == loop.attr["body"].func.name)
+    # function-body inputs are named as TF names them: op:output_arg:index
+    refs = [i for n in body.node_def for i in n.input if ":" in i]
+    assert refs and all(len(r.split(":")) == 3 for r in refs)
+    assert any(r.endswith(":z:0") for r in refs)  # Mul/AddV2's output argument is z in TF
+
+
+def test_event_file_loads_in_tensorboard(tmp_path):
+    from tensorboard.backend import process_graph
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    cf = concrete()
+    path = save_graph_event(cf, tmp_path)
+    acc = EventAccumulator(str(tmp_path))
+    acc.Reload()
+    gd = acc.Graph()
+    process_graph.prepare_graph_for_ui(gd)
+    assert [n.name for n in gd.node] == [op.name for op in cf.graph.operations]
+    assert len(gd.library.function) == 4
+    opened = open_graph(path)
+    assert len(opened.graph.operations) == len(cf.graph.operations)
