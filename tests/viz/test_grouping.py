@@ -97,6 +97,7 @@ _KERAS_BUILD_SUFFIX = {"sequential_1": "sequential", "dense_1": "dense", "dense_
 
 
 def _mlp_graph():
+    tf.keras.backend.clear_session()  # names as in a fresh TF session (the recording's)
     model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(8, activation="relu"),
                                  tf.keras.layers.Dense(1)])
     loss_fn = tf.keras.losses.MeanSquaredError()
