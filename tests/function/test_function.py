@@ -474,3 +474,16 @@ def test_name_scope_and_function_type():
     assert f.python_function.__name__ == "f"
     with tf.name_scope("eager"):  # eagerly a no-op
         assert int(tf.constant(1) + 1) == 2
+
+
+def test_names_given_to_kwargs_are_part_of_the_trace_key():
+    # recorded from TF 2.21: h(a=t) -> 10.0, h(b=t) -> 1.0, traced twice
+    @tf.function
+    def h(**kwargs):
+        return sum(kwargs.values()) if "a" in kwargs else kwargs["b"] * 0.1
+
+    t = tf.constant(10.0)
+    assert h(a=t).numpy() == 10.0
+    assert h(b=t).numpy() == 1.0
+    assert h.experimental_get_tracing_count() == 2
+    assert h(a=t).numpy() == 10.0 and h.experimental_get_tracing_count() == 2

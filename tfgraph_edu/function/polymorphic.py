@@ -293,6 +293,9 @@ class Function:
         if self._input_signature is not None:  # one trace, keyed by the signature's specs
             specs = self._signature_params(params)
             key = tuple(trace_key.encode(value, [], name) for name, _, value in specs)
+        if _takes_var_keyword(self._signature):
+            # the names given to **kwargs are part of the call (h(a=t) and h(b=t) differ)
+            key += (("**", tuple(name for name, kind, _ in params if kind == "KEYWORD_ONLY")),)
         return key, leaves
 
     def _signature_params(self, params):
@@ -619,6 +622,11 @@ def _placeholders_for(value, name, builder, placeholders, leaf_specs):
         return protocol(value, trace_key.TRACING_CONTEXT).placeholder_value(
             trace_key.TRACING_CONTEXT)
     return value
+
+
+@functools.lru_cache(maxsize=4096)
+def _takes_var_keyword(signature: inspect.Signature) -> bool:
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values())
 
 
 def _split(params, values):
