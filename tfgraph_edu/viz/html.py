@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 from html import escape as _escape
 
+from .. import labels
 from . import render
 from .dot import HIGHLIGHTS, KINDS
 
@@ -56,10 +57,14 @@ def svg_or_dot_html(dot_text: str) -> str:
             f"{escape(render.INSTALL_HINT)}</p><pre>{escape(dot_text)}</pre></div>")
 
 
-def legend_html(kinds=None, changes=(), words=None) -> str:
+def legend_html(kinds=None, changes=(), words=None, lang: str | None = None) -> str:
     """A one-line key of node colours: ``kinds`` (default: all of ``KINDS``) and highlight
-    kinds ``changes``; ``words``: kind -> the text to show (default: the kind's name)."""
-    words = words or {}
+    kinds ``changes``; ``words``: kind -> the text to show (default: the label table's
+    ``kind_*``/``change_*`` words in ``lang``, the learner's language if None)."""
+    if words is None:
+        lang = lang or labels.default_language()
+        words = {k: labels.label(f"kind_{k}", lang) for k in KINDS}
+        words.update({k: labels.label(f"change_{k}", lang) for k in HIGHLIGHTS})
     parts = []
     for k in KINDS if kinds is None else [k for k in KINDS if k in set(kinds)]:
         parts.append(f'<span class="tfg-key tfg-key-{k}" title="{escape(KINDS[k][3])}"></span>'
