@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import re
 import textwrap
 from html import escape
 
@@ -30,7 +31,7 @@ ONE_COLUMN_BELOW = 900  # px of the cell's width: below it, one panel a row
 CSS = """<style>
 .tfg-trace{container-type:inline-size;font-family:system-ui,sans-serif;font-size:13px;
  max-width:100%;min-width:0}
-.tfg-grid{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:10px;
+.tfg-grid{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,3fr);gap:10px;
  margin-bottom:14px}
 @container (max-width:ONE_COLUMNpx){.tfg-grid{grid-template-columns:minmax(0,1fr)}}
 .tfg-panel{border:1px solid #d0d7de;border-radius:6px;padding:8px;min-width:0;
@@ -54,7 +55,10 @@ CSS = """<style>
  word-break:keep-all;overflow-wrap:normal}
 .tfg-trace table.tfg-table td.tfg-reason{overflow-wrap:anywhere;word-break:normal}
 .tfg-trace table.tfg-timing-table td{white-space:nowrap}
+.tfg-trace table.tfg-table{table-layout:auto}
 .tfg-trace table.tfg-concrete{width:100%}
+.tfg-trace table.tfg-concrete td.tfg-sig{width:55%}
+.tfg-trace table.tfg-concrete code{background:none;padding:0;font-size:12px}
 .tfg-trace .tfg-arg{white-space:nowrap}
 .tfg-trace td.tfg-n{white-space:nowrap;text-align:right}
 .tfg-code,.tfg-trace pre.tfg-code{font-family:monospace;font-size:12px;white-space:pre;
@@ -124,8 +128,23 @@ def graph_panel(function, lang, optimized: bool, name: str = "", uid: int = 0) -
            "</span></div>")
     return _panel(f"{labels.label('graph', lang)} ({which})",
                   f'<input type="checkbox" class="tfg-full" id="{box}">' + bar
-                  + svg_or_dot_html(graph_to_dot(graph, highlight=marks))
+                  + _not_below(svg_or_dot_html(graph_to_dot(graph, highlight=marks)))
                   + legend_html(kinds_in(graph), set(marks.values()), lang=lang), wide=True)
+
+
+MIN_SCALE = 0.7  # the static graph shrinks to the cell's width, but not below this
+
+
+def _not_below(picture: str) -> str:
+    """The picture's ``<svg>`` with a minimum width of ``MIN_SCALE`` times its natural width
+    (Graphviz gives it in pt): narrower cells scroll it sideways rather than shrink its text
+    below reading size."""
+    m = re.search(r'<svg width="([\d.]+)pt"', picture)
+    if m is None:
+        return picture
+    least = round(float(m.group(1)) * 4 / 3 * MIN_SCALE)
+    return picture[:m.start()] + f'<svg style="min-width:{least}px" width="{m.group(1)}pt"' \
+        + picture[m.end():]
 
 
 def concrete_panel(function, lang) -> str:
@@ -147,7 +166,7 @@ def concrete_panel(function, lang) -> str:
         sig = ", ".join(f'<span class="tfg-arg">{escape(a)}</span>' for a in args)
         sig += f' <span class="tfg-arg">→ {escape(out)}</span>'
         rows.append(f'<tr title="{escape(labels.label("key", lang))}: {escape(key)}">'
-                    f'<td class="tfg-n">{i}</td><td><code>{sig}</code></td>'
+                    f'<td class="tfg-n">{i}</td><td class="tfg-sig"><code>{sig}</code></td>'
                     f'<td class="tfg-reason">'
                     f"{escape(labels.reason(event.reason, lang) if event else '')}</td>"
                     f'<td class="tfg-n">{calls.get(i, 0)}</td></tr>')

@@ -60,7 +60,7 @@ class GraphPicture:
         notes = []
         if self.optimised_from is not None:
             ops, n = self.optimised_from
-            notes.append(labels.plural("optimised_from", n, lang, ops=ops) + ".")
+            notes.append(labels.plural("optimised_from", n, lang, ops=ops))
         boxes = self.dot.count("shape=folder")
         if boxes:
             big = len(self.graph.operations) > COLLAPSE_ABOVE
