@@ -8,6 +8,9 @@ is narrower than ``panels.ONE_COLUMN_BELOW``.  Screenshots in tests/jupyter/arti
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from tfgraph_edu.jupyter import panels
@@ -19,6 +22,7 @@ from .test_browser import (
     _js_errors,
     _no_news,
     _notebook,
+    _rect,
     _run_all,
     _serve,
 )
@@ -55,6 +59,8 @@ def _cells(lang: str) -> list[str]:
 def app_server(request, tmp_path):
     for lang in LANGS:
         _notebook(tmp_path / f"layout_{lang}.ipynb", _cells(lang))
+    # the index as a learner gets it: a fresh copy, never opened, so not trusted
+    shutil.copy(Path(__file__).parents[2] / "notebooks" / "index.ipynb", tmp_path)
     yield from _serve(tmp_path, request.param)
 
 
@@ -160,3 +166,40 @@ def test_trace_panels_fit_the_cell(app_server, width, lang):
     else:  # side by side
         assert abs(code["t"] - source["t"]) < 2 and code["l"] >= source["r"], (source, code)
     assert not _js_errors(errors), errors
+
+
+def test_the_index_shows_its_first_picture_before_anything_runs(app_server):
+    """A fresh index.ipynb is not trusted: its stored picture must still show as a picture
+    (not as the drawing's words in raw text), before any cell runs."""
+    from playwright.sync_api import sync_playwright
+    app, url, token = app_server
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        path = "lab/tree" if app == "jupyterlab" else "notebooks"
+        page.goto(f"{url}/{path}/index.ipynb?token={token}")
+        page.wait_for_selector(".jp-Notebook .jp-OutputArea-output", timeout=60_000)
+        _no_news(page)
+        out = page.locator(".jp-OutputArea-output").first
+        img = out.locator("img").first
+        img.wait_for(timeout=30_000)
+        page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(),
+                               timeout=30_000)
+        out.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"index_untrusted_{app}.png"))
+        natural = img.evaluate("i => [i.naturalWidth, i.naturalHeight]")
+        box = _rect(img)
+        text = out.inner_text()
+        legend_keys = out.locator(".tfg-legend span").evaluate_all(
+            "ks => ks.map(k => [k.getBoundingClientRect().width, getComputedStyle(k)"
+            ".backgroundColor])")
+        browser.close()
+    assert natural[0] > 300 and natural[1] > 300, natural  # the drawing itself, decoded
+    assert box["r"] - box["l"] > 300, box  # shown at a readable size
+    # none of the drawing's words leaked out as text (what the sanitiser left of inline SVG)
+    for word in ("cluster_cond", "StatelessIf", "float32 (2,)"):
+        assert word not in text, (word, text[:200])
+    assert "control flow" in text  # the legend's words; its keys keep their colours
+    assert legend_keys and all(w >= 9 for w, _ in legend_keys), legend_keys
+    assert any(c not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)") for _, c in legend_keys)

@@ -8,6 +8,8 @@ every piece of user text escaped.
 
 from __future__ import annotations
 
+import base64
+
 from .. import labels
 from ..function.concrete import ConcreteFunction
 from ..function.polymorphic import Function
@@ -41,8 +43,10 @@ class GraphPicture:
     or ConcreteFunction shows in a notebook).  ``dot`` is the DOT text; ``svg()`` draws it."""
 
     def __init__(self, graph, *, highlight=None, collapse=None, caption: str = "",
-                 lang: str | None = None, optimised_from: tuple[int, int] | None = None):
+                 lang: str | None = None, optimised_from: tuple[int, int] | None = None,
+                 image: bool = False):
         self.graph = graph
+        self.image = image  # drawn as an <img>: shows before a notebook is trusted
         self.lang = lang or labels.default_language()
         self.optimised_from = optimised_from  # (traced ops, changes) of an optimised graph
         self.highlight = dict(highlight or {})
@@ -76,10 +80,23 @@ class GraphPicture:
         kinds = kinds_in(self.graph)
         notes = self._notes()
         code = graph_text(self.graph) if self.optimised_from is not None else self.caption
-        return (svg_or_dot_html(self.dot) +
+        return (self._picture() +
                 legend_html(kinds, set(self.highlight.values()), lang=self.lang) +
                 f'<div class="tfg-caption"><code>{escape(code)}</code>'
                 + (f" {escape(notes)}" if notes else "") + "</div>")
+
+    def _picture(self) -> str:
+        """The drawing: inline SVG; with ``image`` an ``<img>`` holding the SVG, which a
+        notebook shows also before it is trusted (its sanitiser keeps images with data
+        URLs but drops inline SVG, leaving the drawing's words as raw text)."""
+        if self.image:
+            svg = self.svg()
+            if svg is not None:
+                data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+                return (f'{STYLE}<div class="tfg-graph"><img alt="{escape(self.caption)}" '
+                        f'style="max-width:100%;height:auto" '
+                        f'src="data:image/svg+xml;base64,{data}"></div>')
+        return svg_or_dot_html(self.dot)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         return _bundle(include, exclude, self.caption, self.html)
@@ -89,14 +106,15 @@ class GraphPicture:
 
 
 def show_graph(target, optimized: bool = False, *, collapse=None, highlight=None,
-               lang: str | None = None) -> GraphPicture:
+               lang: str | None = None, image: bool = False) -> GraphPicture:
     """The picture of a Graph, a ConcreteFunction or a tf.function (its latest trace).
 
     ``optimized=True`` draws the graph after the optimiser's passes, the nodes they changed
     outlined (a ConcreteFunction or tf.function only: a bare Graph has no optimiser report).
     ``collapse`` and ``highlight`` are passed on to :func:`~tfgraph_edu.viz.graph_to_dot`;
     ``lang`` (en, zh-Hant, zh-Hans; default: the learner's) is the language of the legend
-    and notes.
+    and notes; ``image=True`` draws the picture as an image, which a notebook shows before
+    it is trusted (a stored output in a notebook just opened), without the nodes' tooltips.
     """
     if isinstance(target, Function):
         if not target.concrete_functions:
@@ -112,14 +130,16 @@ def show_graph(target, optimized: bool = False, *, collapse=None, highlight=None
             caption = (f"{graph_text(graph)} optimised from {len(target.graph.operations)} "
                        f"traced operations ({n} change{'s' if n != 1 else ''})")
             return GraphPicture(graph, highlight=marks, collapse=collapse, caption=caption,
-                                lang=lang,
+                                lang=lang, image=image,
                                 optimised_from=(len(target.graph.operations), n))
-        return GraphPicture(target.graph, highlight=highlight, collapse=collapse, lang=lang)
+        return GraphPicture(target.graph, highlight=highlight, collapse=collapse, lang=lang,
+                            image=image)
     if isinstance(target, Graph):
         if optimized:
             raise ValueError("optimized=True needs a ConcreteFunction or a tf.function: a Graph "
                              "has no optimiser report. Pass the function instead.")
-        return GraphPicture(target, highlight=highlight, collapse=collapse, lang=lang)
+        return GraphPicture(target, highlight=highlight, collapse=collapse, lang=lang,
+                            image=image)
     raise TypeError(f"show_graph draws a Graph, a ConcreteFunction or a tf.function, got "
                     f"{type(target).__name__}.")
 

@@ -70,10 +70,15 @@ def legend_html(kinds=None, changes=(), words=None, lang: str | None = None) -> 
                       if labels.has(f"change_{k}")})
         tips.update({k: labels.label(f"tip_{k}", lang) for k in tips if labels.has(f"tip_{k}")})
     parts = []
+    # the key's look also inline: a notebook not trusted yet drops the <style>
+    look = ("display:inline-block;width:10px;height:10px;margin:0 3px 0 8px;"
+            "vertical-align:middle;")
     for k in KINDS if kinds is None else [k for k in KINDS if k in set(kinds)]:
-        parts.append(f'<span class="tfg-key tfg-key-{k}" title="{escape(tips[k])}"></span>'
+        parts.append(f'<span class="tfg-key tfg-key-{k}" title="{escape(tips[k])}" '
+                     f'style="{look}border:1px solid #888;background:{KINDS[k][1]}"></span>'
                      f"{escape(words.get(k, k.replace('_', ' ')))}")
     for k in [k for k in HIGHLIGHTS if k in set(changes)]:
-        parts.append(f'<span class="tfg-key tfg-key-{k}" title="{escape(tips[k])}">'
+        parts.append(f'<span class="tfg-key tfg-key-{k}" title="{escape(tips[k])}" '
+                     f'style="{look}background:#fff;border:2px solid {HIGHLIGHTS[k][0]}">'
                      f"</span>{escape(words.get(k, k))}")
     return f'<div class="tfg-legend">{"".join(parts)}</div>' if parts else ""
