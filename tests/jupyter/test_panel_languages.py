@@ -93,6 +93,11 @@ def test_every_panel_table_and_legend_speaks_the_learners_language(retraced, lan
     for i, t in enumerate(_timings()):
         pages[f"timing {i}"] = panels.timing_panel(t, lang)
     assert "shape=folder" in show_graph(retraced, collapse={"layer"}).dot  # the note is shown
+    # the explorer shows signatures as the panels do
+    events = TraceExplorer(retraced, lang=lang).events
+    assert [e["signature"] for e in events if e["kind"] == "trace"][:2] == [
+        "x: float32[1, 2], w: Variable(float32[2, 2]), lr: 0.1, extra: None → float32[1, 2]",
+        "x: float32[2, 2], w: Variable(float32[2, 2]), lr: 0.1, extra: None → float32[2, 2]"]
     # the four reasons are there, translated
     reasons = labels.reason("first call", lang)
     assert reasons in pages["function table"] and reasons in pages["panels"]
