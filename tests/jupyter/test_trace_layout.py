@@ -136,7 +136,16 @@ def test_trace_panels_fit_the_cell(app_server, width, lang):
         page.locator(".tfg-trace table.tfg-concrete").first.evaluate(
             "e => e.scrollIntoView({block: 'start'})")
         page.screenshot(path=str(ARTIFACTS / f"layout_{tag}_tables.png"))
+        # the "full size" switch shows the graph at its natural size, its pane scrolling
+        page.locator(".tfg-trace .tfg-full-label").first.click()
+        full = page.evaluate("() => { const s = document.querySelector('.tfg-trace .tfg-graph "
+                             "svg'); return s.getBoundingClientRect().width / "
+                             "(parseFloat(s.getAttribute('width')) * 4 / 3); }")
+        page.locator(".tfg-trace .tfg-graph").first.evaluate(
+            "e => e.scrollIntoView({block: 'start'})")
+        page.screenshot(path=str(ARTIFACTS / f"layout_{tag}_full_size.png"))
         browser.close()
+    assert abs(full - 1) < 0.01, full
     print(tag, {k: m[k] for k in ("out", "trace", "graph", "svg", "sig", "minText", "grid",
                                    "svgScale")})
     assert _within(m["trace"], m["out"]) and _within(m["trace"], m["cell"]), m
