@@ -180,7 +180,8 @@ def my_relu(x):
         return tf.maximum(x, 0.0)
     return tf.zeros_like(x)
 
-show_graph(my_relu.get_concrete_function(tf.constant([1.0, -1.0])))"""
+# image=True: drawn as an image, so it shows before this notebook is trusted
+show_graph(my_relu.get_concrete_function(tf.constant([1.0, -1.0])), image=True)"""
 PICTURE_CAPTION = {
     "en": "One picture: the graph `tf.function` traced from a five-line function with an `if` "
           "on a tensor. The `If` op holds both branches as graphs of their own.",

@@ -86,6 +86,32 @@ _LABELS = {
                     "要平移、縮放、搜尋和逐步執行：%graph_viewer {name}",
                     "要平移、缩放、搜索和逐步运行：%graph_viewer {name}"),
     "traces": ("traces", "追蹤次數", "追踪次数"),
+    # the rich displays of tf.function, ConcreteFunction and show_graph (viz/displays.py)
+    "traced_one": ("traced 1 time", "追蹤了 1 次", "追踪了 1 次"),
+    "traced_many": ("traced {n} times", "追蹤了 {n} 次", "追踪了 {n} 次"),
+    "calls_served": ("calls served", "處理的呼叫次數", "处理的调用次数"),
+    "collapsed_one": ("1 part drawn collapsed", "有 1 個部分以收合方式繪製",
+                      "有 1 个部分以折叠方式绘制"),
+    "collapsed_many": ("{n} parts drawn collapsed", "有 {n} 個部分以收合方式繪製",
+                       "有 {n} 个部分以折叠方式绘制"),
+    "collapsed_big": (" (graphs over {limit} operations start summarised)",
+                      "（超過 {limit} 個運算的計算圖一開始會摘要顯示）",
+                      "（超过 {limit} 个运算的计算图一开始会摘要显示）"),
+    "collapsed_hint": ("; pass collapse=set() to draw every op.",
+                       "；傳入 collapse=set() 可畫出每個運算。",
+                       "；传入 collapse=set() 可画出每个运算。"),
+    "outlined_one": ("1 changed node is outlined.", "1 個有變更的節點以外框標出。",
+                     "1 个有变更的节点以外框标出。"),
+    "outlined_many": ("{n} changed nodes are outlined.", "{n} 個有變更的節點以外框標出。",
+                      "{n} 个有变更的节点以外框标出。"),
+    "optimised_from_one": ("optimised from {ops} traced operations (1 change).",
+                           "由追蹤得到的 {ops} 個運算最佳化而來（1 處變更）。",
+                           "由追踪得到的 {ops} 个运算优化而来（1 处变更）。"),
+    "optimised_from_many": ("optimised from {ops} traced operations ({n} changes).",
+                            "由追蹤得到的 {ops} 個運算最佳化而來（{n} 處變更）。",
+                            "由追踪得到的 {ops} 个运算优化而来（{n} 处变更）。"),
+    "open_viewer": ("open in the viewer", "在檢視器中開啟", "在查看器中打开"),
+    "full_size": ("full size", "原始大小", "原始大小"),
     # graph viewer
     "details": ("node details", "節點詳細資訊", "节点详细信息"),
     "optimised_toggle": ("optimised", "最佳化後", "优化后"),
@@ -143,6 +169,26 @@ _LABELS = {
     "change_folded": ("computed ahead (constant folding)", "預先計算（常數折疊）",
                       "预先计算（常量折叠）"),
     "change_hoisted": ("moved out of a loop", "已移到迴圈外", "已移出循环"),
+    # what each kind means (the legend's tooltips)
+    "tip_input": ("an argument of the function (Placeholder)", "函式的參數 (Placeholder)",
+                  "函数的参数 (Placeholder)"),
+    "tip_captured": ("a value captured from outside the graph", "從計算圖外部捕捉的值",
+                     "从计算图外部捕获的值"),
+    "tip_variable": ("a variable's resource handle, from outside", "從外部傳入的變數資源",
+                     "从外部传入的变量资源"),
+    "tip_constant": ("a constant (Const)", "常數 (Const)", "常量 (Const)"),
+    "tip_op": ("math and array ops", "數學與陣列運算", "数学与数组运算"),
+    "tip_state": ("reads and writes of variables", "讀取與寫入變數", "读取与写入变量"),
+    "tip_control_flow": ("control flow (If, While)", "控制流程 (If, While)", "控制流 (If, While)"),
+    "tip_io": ("printing (StringFormat, PrintV2)", "印出 (StringFormat, PrintV2)",
+               "打印 (StringFormat, PrintV2)"),
+    "tip_removed": ("removed by the optimiser", "已由最佳化器移除", "已被优化器移除"),
+    "tip_added": ("made by the optimiser", "由最佳化器產生", "由优化器生成"),
+    "tip_replaced": ("rewritten, or now does the work of a removed node",
+                     "已改寫，或接手已移除節點的工作", "被改写，或接手被移除节点的工作"),
+    "tip_folded": ("computed once at optimisation time (constant folding)",
+                   "在最佳化時預先算好（常數折疊）", "在优化时预先算好（常量折叠）"),
+    "tip_hoisted": ("moved out of a loop body", "已移出迴圈本體", "已移出循环体"),
     # trace explorer
     "explorer_head": ("{name}: {calls} calls, {traces} traces",
                       "{name}：呼叫 {calls} 次，追蹤 {traces} 次",
@@ -239,6 +285,16 @@ def label(name: str, lang: str = "en", /, **values) -> str:
         raise ValueError(f"Unknown language {lang!r}: use one of {', '.join(LANGUAGES)}")
     text = _LABELS[name][LANGUAGES.index(lang)]
     return text.format(**values) if values else text
+
+
+def plural(name: str, n: int, lang: str = "en", /, **values) -> str:
+    """``name_one`` when ``n`` is 1, else ``name_many`` (with ``n`` filled in)."""
+    return label(f"{name}_one" if n == 1 else f"{name}_many", lang, n=n, **values)
+
+
+def has(name: str) -> bool:
+    """Whether the table has a row ``name``."""
+    return name in _LABELS
 
 
 def table(lang: str = "en") -> dict:

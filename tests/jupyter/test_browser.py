@@ -339,7 +339,7 @@ def test_trace_panels_and_viewer_in_traditional_chinese(lab):
         trace = page.locator(".tfg-trace").first
         trace.scroll_into_view_if_needed()
         # the graph spans the cell's width and is drawn at natural size (readable text)
-        wide = _rect(trace.locator(".tfg-wide"))
+        wide = _rect(trace.locator(".tfg-wide").first)
         whole = _rect(trace)
         assert wide["r"] - wide["l"] > 0.95 * (whole["r"] - whole["l"])
         font = page.evaluate("() => { const t = document.querySelector('.tfg-trace .tfg-wide "

@@ -9,6 +9,7 @@ import pytest
 import tfgraph_edu as tf
 from tfgraph_edu import viz
 from tfgraph_edu.viz import render
+from tfgraph_edu.viz.displays import function_table
 from tfgraph_edu.viz.html import escape, svg_or_dot_html
 
 needs_dot = pytest.mark.skipif(not viz.dot_available(), reason="Graphviz's dot is not installed")
@@ -66,7 +67,20 @@ def test_function_bundle_lists_traces_reasons_and_calls(traced):
     assert [(i, calls) for i, _, _, calls in rows] == [("1", "3"), ("2", "1")]
     reasons = [e.reason for e in traced.events.traces]
     assert [r for _, _, r, _ in rows] == [escape(r) for r in reasons]
-    assert rows[0][1] == escape(traced.concrete_functions[0].pretty_printed_signature(False))
+    # the table's signatures are the short form a learner reads at a glance (TF's own form
+    # stays in text/plain above)
+    assert [sig for _, sig, _, _ in rows] == ["x: float32[2] → float32[2]",
+                                              "x: float32[1, 1] → float32[1, 1]"]
+
+
+def test_the_function_table_is_in_the_learners_language(traced):
+    page = function_table(traced, "zh-Hant")
+    for words in ("追蹤了 2 次", "輸入簽章", "追蹤原因", "處理的呼叫次數", "第一次呼叫",
+                  "參數 x：形狀 (1, 1) 之前沒出現過"):
+        assert words in page, words
+    for english in ("traced 2 times", "why it was traced", "calls served", "first call"):
+        assert english not in page, english
+    assert "追踪了 2 次" in function_table(traced, "zh-Hans")
 
 
 def test_an_untraced_function_displays_and_cannot_be_drawn():

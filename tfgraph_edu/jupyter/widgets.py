@@ -338,8 +338,10 @@ class TraceExplorer(anywidget.AnyWidget):
 
 def _event_dict(e, lang: str = "en") -> dict:
     if e.kind == "trace":
+        from ..viz.displays import signature_text
+        signature = signature_text(e.concrete) if e.concrete is not None else e.signature
         return {"kind": "trace", "index": e.index, "reason": labels.reason(e.reason, lang),
-                "signature": e.signature, "ms": round(e.seconds * 1e3, 3)}
+                "signature": signature, "ms": round(e.seconds * 1e3, 3)}
     return {"kind": "call", "index": e.index, "concrete": e.concrete_index or 0,
             "traced": bool(e.traced)}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 from html import escape as _escape
 
+from .. import labels
 from . import render
 from .dot import HIGHLIGHTS, KINDS
 
@@ -56,15 +57,28 @@ def svg_or_dot_html(dot_text: str) -> str:
             f"{escape(render.INSTALL_HINT)}</p><pre>{escape(dot_text)}</pre></div>")
 
 
-def legend_html(kinds=None, changes=(), words=None) -> str:
+def legend_html(kinds=None, changes=(), words=None, lang: str | None = None) -> str:
     """A one-line key of node colours: ``kinds`` (default: all of ``KINDS``) and highlight
-    kinds ``changes``; ``words``: kind -> the text to show (default: the kind's name)."""
-    words = words or {}
+    kinds ``changes``; ``words``: kind -> the text to show (default: the label table's
+    ``kind_*``/``change_*`` words in ``lang``, the learner's language if None)."""
+    tips = {k: KINDS[k][3] for k in KINDS}
+    tips.update({k: HIGHLIGHTS[k][1] for k in HIGHLIGHTS})
+    if words is None:
+        lang = lang or labels.default_language()
+        words = {k: labels.label(f"kind_{k}", lang) for k in KINDS if labels.has(f"kind_{k}")}
+        words.update({k: labels.label(f"change_{k}", lang) for k in HIGHLIGHTS
+                      if labels.has(f"change_{k}")})
+        tips.update({k: labels.label(f"tip_{k}", lang) for k in tips if labels.has(f"tip_{k}")})
     parts = []
+    # the key's look also inline: a notebook not trusted yet drops the <style>
+    look = ("display:inline-block;width:10px;height:10px;margin:0 3px 0 8px;"
+            "vertical-align:middle;")
     for k in KINDS if kinds is None else [k for k in KINDS if k in set(kinds)]:
-        parts.append(f'<span class="tfg-key tfg-key-{k}" title="{escape(KINDS[k][3])}"></span>'
+        parts.append(f'<span class="tfg-key tfg-key-{k}" title="{escape(tips[k])}" '
+                     f'style="{look}border:1px solid #888;background:{KINDS[k][1]}"></span>'
                      f"{escape(words.get(k, k.replace('_', ' ')))}")
     for k in [k for k in HIGHLIGHTS if k in set(changes)]:
-        parts.append(f'<span class="tfg-key tfg-key-{k}" title="{escape(HIGHLIGHTS[k][1])}">'
+        parts.append(f'<span class="tfg-key tfg-key-{k}" title="{escape(tips[k])}" '
+                     f'style="{look}background:#fff;border:2px solid {HIGHLIGHTS[k][0]}">'
                      f"</span>{escape(words.get(k, k))}")
     return f'<div class="tfg-legend">{"".join(parts)}</div>' if parts else ""
