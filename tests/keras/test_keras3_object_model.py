@@ -588,3 +588,4 @@ def test_checkpoint_keys_of_keras_objects(tmp_path):
         ("optimizer/_variables/4/.ATTRIBUTES/VARIABLE_VALUE", [5]),
         ("optimizer/_variables/5/.ATTRIBUTES/VARIABLE_VALUE", [5]),
         ("save_counter/.ATTRIBUTES/VARIABLE_VALUE", []), ("step/.ATTRIBUTES/VARIABLE_VALUE", [])]
+

@@ -87,9 +87,10 @@ _REMOVED = {"mean_squared_error": "tf.keras.losses.mse or tf.keras.losses.MeanSq
 
 def __getattr__(name):
     if name in _REMOVED:
-        raise AttributeError(f"module 'keras.losses' has no attribute '{name}': Keras 3 (TF "
+        raise AttributeError(f"module 'tf.keras.losses' has no attribute '{name}': Keras 3 (TF "
                              f"2.21) removed it; use {_REMOVED[name]}.")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .tf_api_names import missing
+    raise missing("losses", name)
 
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):

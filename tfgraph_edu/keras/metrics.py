@@ -95,3 +95,8 @@ def get(metric):
         m.name = metric if metric in ("accuracy", "acc") else m.name
         return m
     return metric
+
+
+def __getattr__(name):
+    from .tf_api_names import missing
+    raise missing("metrics", name)

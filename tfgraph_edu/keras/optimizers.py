@@ -150,3 +150,8 @@ def get(optimizer):
     if isinstance(optimizer, str):
         return {"sgd": SGD, "adam": Adam}[optimizer.lower()]()
     return optimizer
+
+
+def __getattr__(name):
+    from .tf_api_names import missing
+    raise missing("optimizers", name)
