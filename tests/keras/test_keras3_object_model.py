@@ -589,3 +589,23 @@ def test_checkpoint_keys_of_keras_objects(tmp_path):
         ("optimizer/_variables/5/.ATTRIBUTES/VARIABLE_VALUE", [5]),
         ("save_counter/.ATTRIBUTES/VARIABLE_VALUE", []), ("step/.ATTRIBUTES/VARIABLE_VALUE", [])]
 
+
+
+def test_metric_variables_and_loss_dtypes():
+    m = K.metrics.Mean()
+    m.update_state([1.0, 2.0])
+    assert repr(m.variables) == ("[<Variable path=mean/total, shape=(), dtype=float32, "
+                                 "value=3.0>, <Variable path=mean/count, shape=(), "
+                                 "dtype=float32, value=2.0>]")
+    a = K.metrics.SparseCategoricalAccuracy()
+    assert [v.path for v in a.variables] == ["sparse_categorical_accuracy/total",
+                                             "sparse_categorical_accuracy/count"]
+    # a Loss object computes in float32 (NumPy float64 in); the function form keeps float64
+    assert repr(K.losses.MeanSquaredError()(np.ones((2, 1)), np.zeros((2, 1)))) == (
+        "<tf.Tensor: shape=(), dtype=float32, numpy=1.0>")
+    assert repr(K.losses.mse(np.ones((2, 1)), np.zeros((2, 1)))) == (
+        "<tf.Tensor: shape=(2,), dtype=float64, numpy=array([1., 1.])>")
+    loss = K.losses.SparseCategoricalCrossentropy(from_logits=True)(
+        np.array([0, 1]), np.array([[1.0, 2.0], [3.0, 1.0]]))
+    assert loss.dtype == tf.float32
+    np.testing.assert_allclose(loss.numpy(), 1.720094919204712, rtol=1e-6)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import dtypes as _dt
 from ..ops import creation_ops, math_ops, reduction_ops, shape_ops
 from ..ops.convert import to_tensor
 
@@ -24,7 +25,14 @@ class Loss:
     name = "loss"
 
     def __call__(self, y_true, y_pred):
-        return self.call(y_true, y_pred)
+        # Keras 3 converts both to the loss's dtype (float32) first: NumPy float64 in gives
+        # a float32 loss
+        return self.call(_as_float32(y_true), _as_float32(y_pred))
+
+
+def _as_float32(x):
+    x = to_tensor(x)
+    return x if x.dtype is _dt.float32 else math_ops.cast(x, _dt.float32)
 
 
 class MeanSquaredError(Loss):
