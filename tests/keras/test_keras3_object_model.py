@@ -531,3 +531,81 @@ def test_model_inputs_shapes_and_get_layer():
     assert _message(lambda: M().inputs) == ("AttributeError",
                                             "'M' object has no attribute 'inputs'")
     assert M().get_weights() == []
+
+
+# -- checkpoint keys ---------------------------------------------------------------------------
+
+def _model_keys(obj, folder):
+    path = tf.train.Checkpoint(model=obj).save(str(folder / "c"))
+    return [k.split("/.ATTRIBUTES")[0] for k, _ in tf.train.list_variables(path)
+            if k.startswith("model")]
+
+
+def test_checkpoint_keys_of_keras_objects(tmp_path):
+    inp = K.Input((4, 4, 1))
+    x = K.layers.Conv2D(2, 3)(inp)
+    x = K.layers.BatchNormalization()(x)
+    x = K.layers.Flatten()(x)
+    f = K.Model(inp, K.layers.Dense(1)(x))
+    assert _model_keys(f, tmp_path / "f") == [
+        "model/_operations/1/_kernel", "model/_operations/1/bias", "model/_operations/2/beta",
+        "model/_operations/2/gamma", "model/_operations/2/moving_mean",
+        "model/_operations/2/moving_variance", "model/_operations/4/_kernel",
+        "model/_operations/4/bias"]
+    s = K.Sequential([K.layers.Dense(2), K.layers.Dense(1)])
+    assert _model_keys(s, tmp_path / "s0") == []
+    s(np.ones((1, 3), "float32"))
+    assert _model_keys(s, tmp_path / "s1") == [
+        "model/_functional/_operations/1/_kernel", "model/_functional/_operations/1/bias",
+        "model/_functional/_operations/2/_kernel", "model/_functional/_operations/2/bias"]
+    r = K.Sequential([K.Input((5, 2)), K.layers.LSTM(3)])
+    assert _model_keys(r, tmp_path / "r") == [
+        "model/_functional/_operations/1/cell/bias", "model/_functional/_operations/1/cell/kernel",
+        "model/_functional/_operations/1/cell/recurrent_kernel"]
+
+    class Net(K.Model):
+        def __init__(self):
+            super().__init__()
+            self.l1 = K.layers.Dense(5)
+
+        def call(self, x):
+            return self.l1(x)
+
+    net = Net()
+    opt = K.optimizers.Adam(0.1)
+    with tf.GradientTape() as t:
+        loss = tf.reduce_sum(net(tf.ones((1, 1))))
+    opt.apply_gradients(zip(t.gradient(loss, net.trainable_variables), net.trainable_variables))
+    path = tf.train.Checkpoint(step=tf.Variable(1), optimizer=opt, net=net).save(
+        str(tmp_path / "n" / "c"))
+    assert tf.train.list_variables(path) == [
+        ("_CHECKPOINTABLE_OBJECT_GRAPH", []), ("net/l1/_kernel/.ATTRIBUTES/VARIABLE_VALUE", [1, 5]),
+        ("net/l1/bias/.ATTRIBUTES/VARIABLE_VALUE", [5]),
+        ("optimizer/_iterations/.ATTRIBUTES/VARIABLE_VALUE", []),
+        ("optimizer/_learning_rate/.ATTRIBUTES/VARIABLE_VALUE", []),
+        ("optimizer/_variables/2/.ATTRIBUTES/VARIABLE_VALUE", [1, 5]),
+        ("optimizer/_variables/3/.ATTRIBUTES/VARIABLE_VALUE", [1, 5]),
+        ("optimizer/_variables/4/.ATTRIBUTES/VARIABLE_VALUE", [5]),
+        ("optimizer/_variables/5/.ATTRIBUTES/VARIABLE_VALUE", [5]),
+        ("save_counter/.ATTRIBUTES/VARIABLE_VALUE", []), ("step/.ATTRIBUTES/VARIABLE_VALUE", [])]
+
+
+
+def test_metric_variables_and_loss_dtypes():
+    m = K.metrics.Mean()
+    m.update_state([1.0, 2.0])
+    assert repr(m.variables) == ("[<Variable path=mean/total, shape=(), dtype=float32, "
+                                 "value=3.0>, <Variable path=mean/count, shape=(), "
+                                 "dtype=float32, value=2.0>]")
+    a = K.metrics.SparseCategoricalAccuracy()
+    assert [v.path for v in a.variables] == ["sparse_categorical_accuracy/total",
+                                             "sparse_categorical_accuracy/count"]
+    # a Loss object computes in float32 (NumPy float64 in); the function form keeps float64
+    assert repr(K.losses.MeanSquaredError()(np.ones((2, 1)), np.zeros((2, 1)))) == (
+        "<tf.Tensor: shape=(), dtype=float32, numpy=1.0>")
+    assert repr(K.losses.mse(np.ones((2, 1)), np.zeros((2, 1)))) == (
+        "<tf.Tensor: shape=(2,), dtype=float64, numpy=array([1., 1.])>")
+    loss = K.losses.SparseCategoricalCrossentropy(from_logits=True)(
+        np.array([0, 1]), np.array([[1.0, 2.0], [3.0, 1.0]]))
+    assert loss.dtype == tf.float32
+    np.testing.assert_allclose(loss.numpy(), 1.720094919204712, rtol=1e-6)

@@ -17,13 +17,31 @@ from .functional import Input, KerasTensor  # noqa: F401
 from .layers import ACTIVATIONS, Dense, Dropout, Flatten, Layer
 from .models import Model, Sequential  # noqa: F401
 from .rnn_layers import LSTM, RNN, LSTMCell
+from .tf_api_names import missing
 from .variables import Variable  # noqa: F401
 
-layers = SimpleNamespace(Layer=Layer, Dense=Dense, Flatten=Flatten, Dropout=Dropout,
+
+class _Namespace(SimpleNamespace):
+    """``tf.keras.layers`` and ``tf.keras.activations``: a name TF 2.21 has and tfgraph_edu
+    lacks fails saying so."""
+
+    def __init__(self, label, **names):
+        super().__init__(**names)
+        object.__setattr__(self, "_label", label)
+
+    def __getattr__(self, name):
+        raise missing(object.__getattribute__(self, "_label"), name)
+
+
+def __getattr__(name):
+    raise missing("keras", name)
+
+
+layers = _Namespace("layers", Layer=Layer, Dense=Dense, Flatten=Flatten, Dropout=Dropout,
                          InputLayer=InputLayer, Input=Input, Reshape=Reshape, Lambda=Lambda,
                          Activation=Activation, Conv2D=Conv2D, MaxPooling2D=MaxPooling2D,
                          MaxPool2D=MaxPooling2D, BatchNormalization=BatchNormalization,
                          LSTMCell=LSTMCell, RNN=RNN, LSTM=LSTM, InputSpec=InputSpec)
-activations = SimpleNamespace(**{k: v for k, v in ACTIVATIONS.items()
+activations = _Namespace("activations", **{k: v for k, v in ACTIVATIONS.items()
                                  if isinstance(k, str) and k != "linear"},
                               linear=ACTIVATIONS["linear"])

@@ -10,3 +10,8 @@ def clear_session():
     Layer._counts.clear()
     functional._COUNTS.clear()
     variables._AUTO_NAMES.clear()
+
+
+def __getattr__(name):
+    from .tf_api_names import missing
+    raise missing("backend", name)

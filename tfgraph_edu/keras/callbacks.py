@@ -39,3 +39,8 @@ class History(Callback):
         self.epoch.append(epoch)
         for k, v in (logs or {}).items():
             self.history.setdefault(k, []).append(v)
+
+
+def __getattr__(name):
+    from .tf_api_names import missing
+    raise missing("callbacks", name)

@@ -35,3 +35,8 @@ def _mnist_load_data(path="mnist.npz"):
 
 
 mnist = SimpleNamespace(load_data=_mnist_load_data)
+
+
+def __getattr__(name):
+    from .tf_api_names import missing
+    raise missing("datasets", name)

@@ -384,12 +384,20 @@ def _takes_training(layer) -> bool:
     return _takes_arg(layer, "training")
 
 
+_CALL_PARAMS: dict = {}  # call function -> the names of its parameters (or ())
+
+
 def _takes_arg(layer, name) -> bool:
-    import inspect
-    try:
-        return name in inspect.signature(layer.call).parameters
-    except (TypeError, ValueError):
-        return False
+    call = getattr(layer.call, "__func__", layer.call)
+    params = _CALL_PARAMS.get(call)
+    if params is None:
+        import inspect
+        try:
+            params = frozenset(inspect.signature(layer.call).parameters)
+        except (TypeError, ValueError):
+            params = frozenset()
+        _CALL_PARAMS[call] = params
+    return name in params
 
 
 def _none_like(inputs):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import dtypes as _dt
 from ..eager.context import name_scope
 from ..ops import creation_ops, math_ops, reduction_ops, shape_ops
 from ..ops.convert import to_tensor
@@ -25,8 +26,15 @@ class Loss:
     name = "loss"
 
     def __call__(self, y_true, y_pred):
-        with name_scope(self.name):  # in a graph, the loss's ops sit in a scope of its name
-            return self.call(y_true, y_pred)
+        # Keras 3 converts both to the loss's dtype (float32) first: NumPy float64 in gives
+        # a float32 loss; in a graph, the loss's ops sit in a scope of its name
+        with name_scope(self.name):
+            return self.call(_as_float32(y_true), _as_float32(y_pred))
+
+
+def _as_float32(x):
+    x = to_tensor(x)
+    return x if x.dtype is _dt.float32 else math_ops.cast(x, _dt.float32)
 
 
 class MeanSquaredError(Loss):
@@ -89,9 +97,10 @@ _REMOVED = {"mean_squared_error": "tf.keras.losses.mse or tf.keras.losses.MeanSq
 
 def __getattr__(name):
     if name in _REMOVED:
-        raise AttributeError(f"module 'keras.losses' has no attribute '{name}': Keras 3 (TF "
+        raise AttributeError(f"module 'tf.keras.losses' has no attribute '{name}': Keras 3 (TF "
                              f"2.21) removed it; use {_REMOVED[name]}.")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .tf_api_names import missing
+    raise missing("losses", name)
 
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from .. import dtypes as _dt
 from ..eager.context import init_scope
-from ..eager.variables import Variable
 from ..ops import creation_ops, indexing_ops, math_ops, reduction_ops, shape_ops
 from ..ops.convert import to_tensor
 from .module import _snake
+from .variables import Variable
 
 
 class Metric:
@@ -19,8 +19,11 @@ class Metric:
         self.name = name or _snake(type(self).__name__)
         self.dtype = _dt.as_dtype(dtype or _dt.float32)
         with init_scope():
-            self.total = Variable(0.0, dtype=self.dtype, trainable=False, name="total")
-            self.count = Variable(0.0, dtype=self.dtype, trainable=False, name="count")
+            # Keras 3 variables, named and printed as Keras 3's (path mean/total)
+            self.total = Variable(0.0, dtype=self.dtype, trainable=False, name="total",
+                                  path=f"{self.name}/total")
+            self.count = Variable(0.0, dtype=self.dtype, trainable=False, name="count",
+                                  path=f"{self.name}/count")
 
     @property
     def variables(self):
@@ -95,3 +98,8 @@ def get(metric):
         m.name = metric if metric in ("accuracy", "acc") else m.name
         return m
     return metric
+
+
+def __getattr__(name):
+    from .tf_api_names import missing
+    raise missing("metrics", name)

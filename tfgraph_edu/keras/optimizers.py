@@ -2,28 +2,51 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from ..eager.context import init_scope, name_scope
 from ..ops import creation_ops, math_ops
 from .layers import keras_snake
+from .module import AutoTrackable
 from .variables import Variable, auto_name
 
 
-class Optimizer:
+class _OptimizerVariables(list):
+    """An optimizer's variables in Keras 3's order.  A checkpoint restoring a slot that is
+    not made yet (``optimizer/_variables/2``) leaves its value in ``waiting``: it is
+    assigned when the optimizer builds, as TF 2.21 restores Keras 3 optimizers."""
+
+    def __init__(self, items):
+        super().__init__(items)
+        self.waiting: dict = {}
+
+
+class Optimizer(AutoTrackable):
     """Keras 3's optimizer state: ``iterations`` (int64) and ``learning_rate`` (float32) are
     variables made with the optimizer; one slot variable per trained variable and slot
     (``adam/dense_kernel_momentum``) is made on the first ``apply_gradients``; all are in
-    ``variables``, in that order, as Keras 3 lists them."""
+    ``variables``, in that order, as Keras 3 lists them.  A checkpoint names them as TF 2.21
+    does: ``_iterations``, ``_learning_rate``, ``_variables/2``, …"""
 
     def __init__(self, learning_rate, name=None):
         self.name = auto_name(keras_snake(type(self).__name__)) if name is None else name
-        self._slots: dict = {}
+        self._index = SimpleNamespace(slots={})  # (variable ref, slot name) -> slot
         self.built = False  # Keras 3 builds an optimizer on its first apply_gradients
         with init_scope():
-            self.iterations = Variable(0, dtype="int64", trainable=False, name="iteration",
-                                       path=f"{self.name}/iteration")
+            self._iterations = Variable(0, dtype="int64", trainable=False, name="iteration",
+                                        path=f"{self.name}/iteration")
             self._learning_rate = Variable(float(learning_rate), dtype="float32",
                                            trainable=False, name="learning_rate",
                                            path=f"{self.name}/learning_rate")
+        self._variables = _OptimizerVariables([self._iterations, self._learning_rate])
+
+    @property
+    def iterations(self):
+        return self._iterations
+
+    @property
+    def _slots(self) -> dict:
+        return self._index.slots
 
     @property
     def learning_rate(self):
@@ -35,7 +58,7 @@ class Optimizer:
 
     @property
     def variables(self) -> list:
-        return [self.iterations, self._learning_rate] + list(self._slots.values())
+        return list(self._variables)
 
     def _slot(self, var, name):
         key = (var.ref(), name)
@@ -48,6 +71,10 @@ class Optimizer:
                                 trainable=False, name=f"{base}_{name}",
                                 path=f"{self.name}/{base}_{name}")
             self._slots[key] = slot
+            self._variables.append(slot)
+            waiting = self._variables.waiting.pop(len(self._variables) - 1, None)
+            for restore in (waiting or {}).values():  # a checkpoint's value for it
+                restore(slot)
         return slot
 
     def _lr(self, var):
@@ -124,3 +151,8 @@ def get(optimizer):
     if isinstance(optimizer, str):
         return {"sgd": SGD, "adam": Adam}[optimizer.lower()]()
     return optimizer
+
+
+def __getattr__(name):
+    from .tf_api_names import missing
+    raise missing("optimizers", name)

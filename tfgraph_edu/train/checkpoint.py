@@ -10,8 +10,9 @@ or the new one.  Loading reads numbers only and runs no code, and a damaged or t
 file is a ``tf.errors.DataLossError`` naming it, never other values.
 
 Keys follow TensorFlow's object-graph paths: attribute names from the Checkpoint's keyword
-arguments down to each variable, e.g. ``model/dense_1/w/.ATTRIBUTES/VARIABLE_VALUE``; an
-optimizer's slot for variable ``P`` is ``P/.OPTIMIZER_SLOT/optimizer/m/.ATTRIBUTES/...``.
+arguments down to each variable, e.g. ``model/dense_1/w/.ATTRIBUTES/VARIABLE_VALUE``; a
+Keras 3 optimizer's are ``optimizer/_iterations``, ``optimizer/_learning_rate`` and its
+slots ``optimizer/_variables/2``, … (restored when the optimizer builds, as in TF 2.21).
 
 Restoring before the variables exist works as TensorFlow's deferred restoration: a value
 whose variable (or module, or layer) is not there yet waits on the nearest module of its
@@ -86,29 +87,18 @@ def _walk(obj, path, out, seen, optimizers):
     seen[id(obj)] = path
     if isinstance(obj, Optimizer):
         optimizers.append((path, obj))
-        if obj.iterations is not None:
-            _walk(obj.iterations, f"{path}/iter", out, seen, optimizers)
-        return
     for name, value in _children(obj):
         if name.startswith("__") or name == "_deps":
             continue
         _walk(value, f"{path}/{name}" if path else name, out, seen, optimizers)
 
 
-def _slot_name(var_path, opt_path, slot):
-    return f"{var_path}/.OPTIMIZER_SLOT/{opt_path}/{slot}"
-
-
 def _collect(root):
-    """Every variable under ``root`` with its key, optimizer slots included."""
+    """Every variable under ``root`` with its key (an optimizer's slots are in its
+    ``_variables``, keyed as TF 2.21 keys Keras 3's: ``optimizer/_variables/2``)."""
     out, seen, optimizers = [], {}, []
     _walk(root, "", out, seen, optimizers)
     paths = {id(v): p for p, v in out}
-    for opt_path, opt in optimizers:
-        for (ref, slot), var in sorted(opt._slots.items(), key=lambda kv: kv[0][1]):
-            owner = ref.deref() if hasattr(ref, "deref") else ref
-            if id(owner) in paths:
-                out.append((_slot_name(paths[id(owner)], opt_path, slot), var))
     return out, optimizers, paths
 
 
@@ -304,26 +294,8 @@ class Checkpoint:
         entries = _read_index(prefix)
         arrays = _read_arrays(prefix, entries)
         self.save_counter  # noqa: B018 - TF's restore makes it (restored if in the file)
-        variables, optimizers, paths = _collect(self)
+        variables, _, _ = _collect(self)
         by_key = {k + _SUFFIX: v for k, v in variables}
-        # optimizer slots not created yet: make them for the variables we know
-        for key in arrays:
-            if key in by_key or ".OPTIMIZER_SLOT/" not in key:
-                continue
-            var_path, rest = key[:-len(_SUFFIX)].split("/.OPTIMIZER_SLOT/", 1)
-            for opt_path, opt in optimizers:
-                if rest.startswith(opt_path + "/"):
-                    slot = rest[len(opt_path) + 1:]
-                    owner = next((v for v in _walk_vars(self) if paths.get(id(v)) == var_path),
-                                 None)
-                    if owner is not None:
-                        by_key[key] = opt._slot(owner, slot)
-        for key, opt_path_opt in [(k, o) for k in arrays for o in optimizers]:
-            opt_path, opt = opt_path_opt
-            if key == f"{opt_path}/iter{_SUFFIX}" and opt.iterations is None:
-                with init_scope():
-                    opt.iterations = Variable(0, trainable=False, name="iterations")
-                by_key[key] = opt.iterations
         used = set()
         for key, var in by_key.items():
             if key not in arrays:
@@ -360,13 +332,6 @@ class _Deferred:
         self.root = checkpoint._deps.get("root")
         if isinstance(self.root, Module):
             self.root = weakref.ref(self.root)
-        self.slots: dict = {}  # variable path -> [(optimizer path, slot name, key)]
-        for key in list(status._unused):
-            if ".OPTIMIZER_SLOT/" not in key:
-                continue
-            var_path, rest = key[:-len(_SUFFIX)].split("/.OPTIMIZER_SLOT/", 1)
-            opt_path, _, slot = rest.rpartition("/")
-            self.slots.setdefault(var_path, []).append((opt_path, slot, key))
 
     def _child(self, name):
         value = self.children.get(name)
@@ -375,7 +340,7 @@ class _Deferred:
     def defer_unused(self):
         root = self.root() if isinstance(self.root, weakref.ref) else None
         for key in sorted(self.status._unused):
-            if ".OPTIMIZER_SLOT/" in key or not key.endswith(_SUFFIX):
+            if not key.endswith(_SUFFIX):
                 continue
             parts = key[:-len(_SUFFIX)].split("/")
             if parts[0] in self.children:
@@ -393,14 +358,13 @@ class _Deferred:
                     waiting[key] = lambda value, rest=rest: self.attach(value, rest, key)
                     return
                 obj = vars(obj)[part]
-            elif isinstance(obj, Optimizer) and parts[i:] == ["iter"]:
-                if obj.iterations is None:
-                    with init_scope():
-                        obj.iterations = Variable(0, trainable=False, name="iterations")
-                obj = obj.iterations
-                break
             elif isinstance(obj, (list, tuple)) and part.isdigit() and int(part) < len(obj):
                 obj = obj[int(part)]
+            elif (hasattr(obj, "waiting") and part.isdigit() and i == len(parts) - 1):
+                # an optimizer slot not made yet: assigned when the optimizer builds (TF)
+                obj.waiting.setdefault(int(part), {})[key] = (
+                    lambda value: self.attach(value, [], key))
+                return
             elif isinstance(obj, dict) and any(str(k) == part for k in obj):
                 obj = next(v for k, v in obj.items() if str(k) == part)
             else:
@@ -409,11 +373,6 @@ class _Deferred:
             return
         _assign(obj, self.arrays[key], key)
         self.status._unused.discard(key)
-        for opt_path, slot, slot_key in self.slots.get(key[:-len(_SUFFIX)], ()):
-            opt = self.lookup(opt_path.split("/"))  # the optimizer may have come later too
-            if isinstance(opt, Optimizer) and slot_key in self.status._unused:
-                _assign(opt._slot(obj, slot), self.arrays[slot_key], slot_key)
-                self.status._unused.discard(slot_key)
 
     def lookup(self, parts):
         """The object at ``parts`` from the checkpoint now, or None."""
