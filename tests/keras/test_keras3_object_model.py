@@ -609,3 +609,18 @@ def test_metric_variables_and_loss_dtypes():
         np.array([0, 1]), np.array([[1.0, 2.0], [3.0, 1.0]]))
     assert loss.dtype == tf.float32
     np.testing.assert_allclose(loss.numpy(), 1.720094919204712, rtol=1e-6)
+
+
+def test_an_orthogonal_weight_is_orthogonal():
+    # Keras 3's Orthogonal: W W^T = I for a wide matrix, W^T W = I for a tall one
+    cell = K.layers.LSTMCell(3)
+    cell.build((None, 4))
+    w = cell.recurrent_kernel.numpy()  # (3, 12): rows orthonormal
+    np.testing.assert_allclose(w @ w.T, np.eye(3), atol=1e-5)
+
+    class L(K.layers.Layer):
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(6, 2), initializer="orthogonal")
+    tall = L()
+    tall.build((None, 6))
+    np.testing.assert_allclose(tall.w.numpy().T @ tall.w.numpy(), np.eye(2), atol=1e-5)

@@ -47,6 +47,21 @@ def get_activation(name):
                          f"{', '.join(k for k in ACTIVATIONS if k)}") from None
 
 
+def _orthogonal(shape, dtype):
+    """Keras 3's ``Orthogonal`` (gain 1): the Q of a normal matrix's QR decomposition, signs
+    fixed by R's diagonal, as a (prod(shape[:-1]), shape[-1]) matrix reshaped to ``shape``."""
+    if len(shape) < 2:
+        raise ValueError("The tensor to initialize must be at least two-dimensional. "
+                         f"Received: shape={tuple(shape)} of rank {len(shape)}.")
+    rows, cols = math.prod(shape[:-1]), shape[-1]
+    a = random_ops.normal([max(rows, cols), min(rows, cols)], dtype=dtype).numpy()
+    q, r = np.linalg.qr(a)
+    q = q * np.sign(np.diag(r))
+    if rows < cols:
+        q = q.T
+    return to_tensor(q.reshape(shape).astype(a.dtype))
+
+
 class Layer(AutoTrackable):
     """Builds its weights on the first call (from the input's shape), then runs ``call``.
 
@@ -236,7 +251,9 @@ class Layer(AutoTrackable):
                 value = creation_ops.zeros(shape, dtype)
             elif initializer == "ones":
                 value = creation_ops.ones(shape, dtype)
-            elif initializer in ("glorot_uniform", "orthogonal"):
+            elif initializer == "orthogonal":
+                value = _orthogonal(shape, dtype)
+            elif initializer == "glorot_uniform":
                 # fans as Keras computes them: a kernel's receptive field counts too
                 receptive = math.prod(shape[:-2]) if len(shape) > 2 else 1
                 fan_in = (shape[-2] if len(shape) > 1 else shape[0] if shape else 1) * receptive
