@@ -474,3 +474,13 @@ def test_name_scope_and_function_type():
     assert f.python_function.__name__ == "f"
     with tf.name_scope("eager"):  # eagerly a no-op
         assert int(tf.constant(1) + 1) == 2
+
+
+def test_jit_compile_says_there_is_no_xla():
+    """TF 2.21 compiles with XLA and returns the same value (5.0, recorded once); here the
+    graph runs as any other, and a warning says so instead of pretending."""
+    with pytest.warns(UserWarning, match="no XLA compiler, so 'f' runs as an ordinary graph"):
+        @tf.function(jit_compile=True)
+        def f(x):
+            return tf.reduce_sum(x * x)
+    assert float(f(tf.constant([1.0, 2.0]))) == 5.0

@@ -306,6 +306,8 @@ class Sequential(Model):
         # real call), when the input is one tensor of known rank
         if not self.built and self._input is None and self._layers:
             shape = getattr(inputs, "shape", None)
+            if isinstance(shape, tuple):  # a NumPy array
+                shape = TensorShape(list(shape))
             if isinstance(shape, TensorShape) and shape.rank:
                 self.build([None, *shape.as_list()[1:]])
         self.built = True  # otherwise each layer is built as the call reaches it
