@@ -115,8 +115,9 @@ def outcome(captured, code: str, ns: dict, filename: str, out_name: str | None):
 
 def normalised(text: str) -> str:
     """Masks what differs from run to run in either engine: object addresses, the number in
-    a function's graph name, the line TF's runtime logs for a failed graph op, and the order of names AutoGraph keeps in a set (``nonlocal``
-    lists and runs of ``ag__.Undefined`` lines in ``to_code``'s output)."""
+    a function's graph name, the line TF's runtime logs for a failed graph op, and the order
+    of names AutoGraph keeps in a set (``nonlocal`` lists and runs of ``ag__.Undefined``
+    lines in ``to_code``'s output)."""
     text = _INFERENCE.sub(r"\1#", _ADDRESS.sub("0x…", text))
     text = _TF_LOG.sub("", text)
     text = _NONLOCAL.sub(lambda m: m.group(1) + ", ".join(sorted(m.group(2).split(", "))), text)
