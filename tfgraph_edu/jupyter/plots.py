@@ -27,6 +27,7 @@ def line_plot(series: dict, xlabel: str = "", ylabel: str = "", log: bool = Fals
     if log:
         ax.set_yscale("log")
     ax.legend()
+    fig.tight_layout()  # the axis labels inside the picture
     buffer = io.StringIO()
     with plt.rc_context({"svg.hashsalt": "tfgraph_edu"}):
         fig.savefig(buffer, format="svg", metadata={"Date": None})
