@@ -34,6 +34,7 @@ from .graph.graph import Graph, Operation  # noqa: F401
 from .jupyter import load_ipython_extension  # noqa: F401 - `%load_ext tfgraph_edu`
 from .keras.module import Module  # noqa: F401
 from .ops.concat_ops import concat, split, stack, unstack  # noqa: F401
+from .ops.control_flow_ops import assert_ as Assert  # noqa: F401
 from .ops.convert import TensorBase as Tensor  # noqa: F401
 from .ops.convert import constant  # noqa: F401
 from .ops.convert import is_tf_type as is_tensor  # noqa: F401

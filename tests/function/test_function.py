@@ -487,3 +487,13 @@ def test_names_given_to_kwargs_are_part_of_the_trace_key():
     assert h(b=t).numpy() == 1.0
     assert h.experimental_get_tracing_count() == 2
     assert h(a=t).numpy() == 10.0 and h.experimental_get_tracing_count() == 2
+
+
+def test_jit_compile_says_there_is_no_xla():
+    """TF 2.21 compiles with XLA and returns the same value (5.0, recorded once); here the
+    graph runs as any other, and a warning says so instead of pretending."""
+    with pytest.warns(UserWarning, match="no XLA compiler, so 'f' runs as an ordinary graph"):
+        @tf.function(jit_compile=True)
+        def f(x):
+            return tf.reduce_sum(x * x)
+    assert float(f(tf.constant([1.0, 2.0]))) == 5.0

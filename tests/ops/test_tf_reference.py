@@ -238,3 +238,20 @@ def test_random_dtype_errors():
         tf.random.normal([2], dtype=tf.int32)
     with pytest.raises(ValueError, match="Must specify maxval for integer dtype tf.int32"):
         tf.random.uniform([2], dtype=tf.int32)
+
+
+def test_zeros_like_and_ones_like_of_a_known_small_shape_trace_as_constants():
+    """TF 2.21's graphs for this function (recorded once): a fully known shape under 1000
+    elements gives a ``Const`` named ``zeros_like``/``ones_like``; an unknown or large one
+    keeps the ``ZerosLike``/``OnesLike`` op, under the same names."""
+    @tf.function
+    def f(x, y):
+        return tf.zeros_like(x) + tf.ones_like(x, dtype=tf.float32) + tf.zeros_like(y)
+
+    want = {3: ["Const", "Const", "ZerosLike"], None: ["ZerosLike", "OnesLike", "ZerosLike"],
+            2000: ["ZerosLike", "OnesLike", "ZerosLike"]}
+    for n, types in want.items():
+        cf = f.get_concrete_function(tf.TensorSpec([n], tf.float32),
+                                     tf.TensorSpec([None], tf.float32))
+        ops = {op.name: op.type for op in cf.graph.get_operations()}
+        assert [ops[k] for k in ("zeros_like", "ones_like", "zeros_like_1")] == types

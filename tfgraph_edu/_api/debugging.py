@@ -6,4 +6,5 @@ from .._traceback import (  # noqa: F401
     is_traceback_filtering_enabled,
 )
 from ..eager.devices import set_log_device_placement  # noqa: F401
+from ..ops.control_flow_ops import assert_ as Assert  # noqa: F401
 from ..ops.debug_ops import disable_check_numerics, enable_check_numerics  # noqa: F401

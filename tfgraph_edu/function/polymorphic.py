@@ -430,10 +430,17 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
              experimental_follow_type_hints=None):
     """``tf.function``: as a call ``tf.function(f)`` or a decorator, with or without arguments.
 
-    ``jit_compile`` is accepted and has no effect here (there is no XLA): graphs always run on
-    the compiled Python fast path.
+    ``jit_compile=True`` is accepted but there is no XLA here: the graph runs as any other,
+    on the compiled Python fast path, and a warning says so (TF compiles it with XLA).
     """
     def make(f):
+        if jit_compile or experimental_compile:
+            import warnings
+            warnings.warn(
+                f"jit_compile=True: tfgraph_edu has no XLA compiler, so "
+                f"'{getattr(f, '__name__', 'function')}' runs as an ordinary graph (same "
+                "results). TensorFlow would compile the whole graph with XLA into fused "
+                "kernels for this device.", UserWarning, stacklevel=2 if func is None else 3)
         return Function(f, input_signature=input_signature, autograph=autograph,
                         jit_compile=(jit_compile if jit_compile is not None
                                      else experimental_compile),

@@ -168,17 +168,28 @@ def ones(shape, dtype=_dt.float32, name="ones"):
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
     """Zeros with the shape (and dtype) of ``input`` (op ``ZerosLike``)."""
     x = convert.to_tensor(input)
+    if _static_shape_in_graph(x):  # TF traces a known shape as zeros(shape): a small Const
+        return zeros(x.shape.as_list(), dtype or x.dtype, name=name or "zeros_like")
     if dtype is not None and _dt.as_dtype(dtype) is not x.dtype:
         return zeros(shape_ops.shape(x), dtype, name=name or "zeros_like")
-    return bind(ZerosLike, (x,), None, name)
+    return bind(ZerosLike, (x,), None, name or "zeros_like")
+
+
+def _static_shape_in_graph(x) -> bool:
+    """While tracing, TF's ``zeros_like``/``ones_like`` of a tensor whose shape is fully
+    known and small (under 1000 elements) build a ``Const`` instead of the ``*Like`` op."""
+    return (not interpreter().executing_eagerly and x.shape.is_fully_defined()
+            and x.dtype.name != "variant" and int(np.prod(x.shape.as_list())) < 1000)
 
 
 def ones_like(input, dtype=None, name=None):  # noqa: A002
     """Ones with the shape (and dtype) of ``input`` (op ``OnesLike``)."""
     x = convert.to_tensor(input)
+    if _static_shape_in_graph(x):
+        return ones(x.shape.as_list(), dtype or x.dtype, name=name or "ones_like")
     if dtype is not None and _dt.as_dtype(dtype) is not x.dtype:
         return ones(shape_ops.shape(x), dtype, name=name or "ones_like")
-    return bind(OnesLike, (x,), None, name)
+    return bind(OnesLike, (x,), None, name or "ones_like")
 
 
 # -- Range ----------------------------------------------------------------------------------------
