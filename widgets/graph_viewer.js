@@ -17,6 +17,8 @@ const MIN_PX = 9;  // no text is drawn smaller than this (screen pixels)
 const OP_FONT = 10;  // Graphviz font size of op names: decides the opening zoom
 const MINOR_FONT = 8;  // constants and other minor nodes: shown from where this reads
 const MAX_SCALE = 4;
+const BIG = 1500;  // nodes: from here on, off-screen elements are culled and a bitmap is
+                   // shown instead of the drawing when zoomed out below its resolution
 
 function el_(tag, cls, text) {
   const e = document.createElement(tag);
@@ -81,12 +83,13 @@ function render({ model, el }) {
   const left = el_("div", "tfg-left");
   const canvas = el_("div", "tfg-canvas");
   const stage = el_("div", "tfg-stage");
+  const overview = el_("canvas", "tfg-overview");
   const marker = el_("div", "tfg-marker");
   const tip = el_("div", "tfg-tip");
   const hint = el_("div", "tfg-hint");
   const message = el_("div", "tfg-message");
   const busy = el_("div", "tfg-busy");
-  canvas.append(stage, marker, tip, message, busy);
+  canvas.append(stage, overview, marker, tip, message, busy);
   left.append(canvas, hint);
   const side = el_("div", "tfg-side");
   const matches = el_("ul", "tfg-matches");
@@ -132,8 +135,16 @@ function render({ model, el }) {
   function paint() {
     frame = 0;
     if (!svg) return;
-    stage.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.s})`;
-    shownScale = view.s;
+    const far = big && overviewScale > 0 && view.s < overviewScale;
+    if (far !== canvas.classList.contains("tfg-far-out")) canvas.classList.toggle("tfg-far-out", far);
+    if (far) {
+      overview.style.transform =
+        `translate(${view.x}px, ${view.y}px) scale(${view.s / overviewScale})`;
+    } else {
+      stage.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.s})`;
+      shownScale = view.s;
+      cull();
+    }
     // progressive detail: one class per font size drawn too small, toggled only when crossed
     for (const f of fontSizes) {
       const small = f * view.s < MIN_PX;
@@ -142,8 +153,8 @@ function render({ model, el }) {
         if (small) hidden.add(f); else hidden.delete(f);
       }
     }
-    const far = view.s * MINOR_FONT < MIN_PX;
-    if (far !== canvas.classList.contains("tfg-far")) canvas.classList.toggle("tfg-far", far);
+    const minor = view.s * MINOR_FONT < MIN_PX;
+    if (minor !== canvas.classList.contains("tfg-far")) canvas.classList.toggle("tfg-far", minor);
     placeMarker();
     placeMiniBox();
   }
@@ -170,6 +181,11 @@ function render({ model, el }) {
   function fitsReadable() { return !!full && fitScale() >= readable(); }
   function boxOf(g) {
     // a node's (or frame's) box in drawing units; one layout read, on demand only
+    const i = indexOf.get(g);
+    if (i !== undefined) {
+      return { x: boxes[4 * i], y: boxes[4 * i + 1], w: boxes[4 * i + 2] - boxes[4 * i],
+               h: boxes[4 * i + 3] - boxes[4 * i + 1] };
+    }
     const r = g.getBoundingClientRect(), c = stage.getBoundingClientRect();
     const k = shownScale;  // the scale on screen now (a new one may wait for its frame)
     return { x: (r.left - c.left) / k, y: (r.top - c.top) / k, w: r.width / k, h: r.height / k };
@@ -265,6 +281,60 @@ function render({ model, el }) {
   });
   resize.observe(canvas);
 
+  // -- big graphs: culling off-screen elements, a bitmap when zoomed far out ----------------
+  // Each node, edge and frame of a big drawing has its box (drawing units) measured once;
+  // elements far from the view are taken out of rendering (display: none), in batches: only
+  // when the view leaves the area culled for last time (the view and half a pane around).
+  let big = false, items = [], boxes = null, indexOf = new Map(), out = null, culledFor = null, overviewScale = 0;
+  function measure() {
+    items = [...stage.querySelectorAll("g.node, g.edge, g.cluster")];
+    boxes = new Float32Array(items.length * 4);
+    out = new Uint8Array(items.length);
+    indexOf = new Map(items.map((g, i) => [g, i]));
+    culledFor = null;
+    const root = svg.querySelector("g.graph");
+    const m = root && root.transform.baseVal.consolidate();
+    const t = m ? m.matrix : { a: 1, d: 1, e: 0, f: 0 };
+    items.forEach((g, i) => {
+      const b = g.getBBox();
+      boxes[4 * i] = t.a * b.x + t.e;
+      boxes[4 * i + 1] = t.d * b.y + t.f;
+      boxes[4 * i + 2] = t.a * (b.x + b.width) + t.e;
+      boxes[4 * i + 3] = t.d * (b.y + b.height) + t.f;
+    });
+  }
+  function cull() {
+    if (!big || !boxes) return;
+    const x0 = -view.x / view.s, y0 = -view.y / view.s;
+    const x1 = x0 + pane.w / view.s, y1 = y0 + pane.h / view.s;
+    const c = culledFor;
+    if (c && x0 >= c[0] && y0 >= c[1] && x1 <= c[2] && y1 <= c[3] &&
+        (x1 - x0) * (y1 - y0) > 0.1 * (c[2] - c[0]) * (c[3] - c[1])) return;
+    const mx = (x1 - x0) / 2, my = (y1 - y0) / 2;
+    culledFor = [x0 - mx, y0 - my, x1 + mx, y1 + my];
+    const [a0, b0, a1, b1] = culledFor;
+    for (let i = 0; i < items.length; i++) {
+      const hide = boxes[4 * i + 2] < a0 || boxes[4 * i] > a1 || boxes[4 * i + 3] < b0 ||
+        boxes[4 * i + 1] > b1 ? 1 : 0;
+      if (hide !== out[i]) {
+        out[i] = hide;
+        items[i].style.display = hide ? "none" : "";
+      }
+    }
+  }
+  function drawOverview(img) {
+    // the whole drawing (without text) as a bitmap of at most 16 million pixels
+    const b = Math.min(1, 8192 / Math.max(full.w, full.h), Math.sqrt(16e6 / (full.w * full.h)));
+    overview.width = Math.max(1, Math.round(full.w * b));
+    overview.height = Math.max(1, Math.round(full.h * b));
+    const ctx = overview.getContext("2d");
+    ctx.fillStyle = "#fff";
+    ctx.fillRect(0, 0, overview.width, overview.height);
+    ctx.drawImage(img, 0, 0, overview.width, overview.height);
+    overviewScale = b;
+    requestPaint();
+  }
+
   // -- minimap: the drawing without its text, the view as a rectangle on it ----------------
   let miniUrl = null, miniDrag = false;
   const miniFrame = () => {
@@ -286,8 +356,8 @@ function render({ model, el }) {
     miniUrl = null;
     const wanted = !!svg && !fitsReadable();
     mini.classList.toggle("tfg-shown", wanted);
-    if (!wanted) { miniGeom = null; return; }
-    miniGeom = miniFrame();
+    miniGeom = wanted ? miniFrame() : null;
+    if (!wanted && !big) return;
     placeMiniBox();
     // made after the first picture is on screen: an image of a big drawing takes a while
     setTimeout(() => {
@@ -295,6 +365,7 @@ function render({ model, el }) {
         .replace(/<svg\b/, '<svg xmlns="http://www.w3.org/2000/svg"')
         .replace(/(<svg\b[^>]*?)\sxmlns="http:\/\/www\.w3\.org\/2000\/svg"/, "$1");
       miniUrl = URL.createObjectURL(new Blob([bare], { type: "image/svg+xml" }));
+      if (big) miniImg.onload = () => drawOverview(miniImg);
       miniImg.src = miniUrl;
     }, 30);
   }
@@ -570,6 +641,11 @@ function render({ model, el }) {
       stage.replaceChildren(el_("pre", "tfg-dot", model.get("dot")));
     }
     svg = stage.querySelector("svg");
+    big = false;
+    indexOf = new Map();
+    overviewScale = 0;
+    miniImg.onload = null;
+    canvas.classList.remove("tfg-far-out");
     byId = new Map();
     edgesOf = new Map();
     marked = null;
@@ -614,6 +690,8 @@ function render({ model, el }) {
         if (ng && ng.classList.contains("tfg-minor")) g.classList.add("tfg-minor-edge");
       }
     }
+    big = byId.size >= BIG;
+    if (big) measure();
     if (anchor) {
       // keep the toggled node where it was on screen, at the same zoom
       const g = anchorOf(anchor.id);

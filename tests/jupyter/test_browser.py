@@ -361,12 +361,24 @@ def test_graph_viewer_geometry_click_and_step(server):
         search.fill("while/body/add")
         search.press("Enter")
         page.wait_for_timeout(300)
-        label = page.evaluate(
+        find_label = (
             "() => { for (const g of document.querySelectorAll('.tfg-viewer g.cluster')) {"
             " const t = g.querySelector(':scope > title');"
             " if (t && t.textContent === 'cluster_while/body') {"
             " const r = g.querySelector('text').getBoundingClientRect();"
             " return {x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2}; } } return null; }")
+        label = page.evaluate(find_label)
+        canvas = _rect(viewer.locator(".tfg-canvas"))
+        cx, cy = (canvas["l"] + canvas["r"]) / 2, (canvas["t"] + canvas["b"]) / 2
+        page.mouse.move(cx, cy)  # drag the frame's label to the middle of the pane
+        page.mouse.down()
+        page.mouse.move(cx + (cx - label["x"]) / 2, cy + (cy - label["y"]) / 2, steps=4)
+        page.mouse.move(2 * cx - label["x"], 2 * cy - label["y"], steps=4)
+        page.mouse.up()
+        page.wait_for_timeout(300)
+        label = page.evaluate(find_label)
+        assert _inside({"l": label["x"], "r": label["x"], "t": label["y"], "b": label["y"]},
+                       canvas), (label, canvas)
         frame = _titled(page, "cluster", "cluster_while/body")
         page.mouse.dblclick(label["x"], label["y"])
         page.wait_for_function(
