@@ -17,8 +17,8 @@ const MIN_PX = 9;  // no text is drawn smaller than this (screen pixels)
 const OP_FONT = 10;  // Graphviz font size of op names: decides the opening zoom
 const MINOR_FONT = 8;  // constants and other minor nodes: shown from where this reads
 const MAX_SCALE = 4;
-const BIG = 1500;  // nodes: from here on, off-screen elements are culled and a bitmap is
-                   // shown instead of the drawing when zoomed out below its resolution
+const BIG = 1500;  // nodes: from here on, off-screen elements are culled, and below the
+                   // zoom where op names are readable the drawing is painted on a canvas
 
 function el_(tag, cls, text) {
   const e = document.createElement(tag);
@@ -135,11 +135,10 @@ function render({ model, el }) {
   function paint() {
     frame = 0;
     if (!svg) return;
-    const far = big && overviewScale > 0 && view.s < overviewScale;
+    const far = big && !!shapes && view.s < readable();
     if (far !== canvas.classList.contains("tfg-far-out")) canvas.classList.toggle("tfg-far-out", far);
     if (far) {
-      overview.style.transform =
-        `translate(${view.x}px, ${view.y}px) scale(${view.s / overviewScale})`;
+      paintCanvas();
     } else {
       stage.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.s})`;
       shownScale = view.s;
@@ -243,9 +242,14 @@ function render({ model, el }) {
   }
   let drag = null, moved = false, canvasRect = null;
   const local = (ev) => ({ x: ev.clientX - canvasRect.left, y: ev.clientY - canvasRect.top });
+  // the canvas' place on the page, read when the pointer comes in (not per event: a read
+  // after a style change forces a layout of the whole drawing)
+  const where = () => { canvasRect = canvas.getBoundingClientRect(); };
+  canvas.addEventListener("mouseenter", where);
+  window.addEventListener("scroll", where, { capture: true, passive: true });
   canvas.addEventListener("wheel", (ev) => {
     ev.preventDefault();
-    canvasRect = canvas.getBoundingClientRect();
+    if (!canvasRect) where();
     const p = local(ev);
     zoomAt(Math.exp(-Math.max(-300, Math.min(300, ev.deltaY)) / 600), p.x, p.y);
   }, { passive: false });
@@ -272,6 +276,7 @@ function render({ model, el }) {
   window.addEventListener("mousemove", onMove);
   const resize = new ResizeObserver(() => {
     const r = canvas.getBoundingClientRect();
+    canvasRect = r;
     if (r.width < 2 || r.height < 2) return;
     const old = { ...pane };
     pane.w = r.width;
@@ -284,8 +289,8 @@ function render({ model, el }) {
   // -- big graphs: culling off-screen elements, a bitmap when zoomed far out ----------------
   // Each node, edge and frame of a big drawing has its box (drawing units) measured once;
   // elements far from the view are taken out of rendering (display: none), in batches: only
-  // when the view leaves the area culled for last time (the view and half a pane around).
-  let big = false, items = [], boxes = null, indexOf = new Map(), out = null, culledFor = null, overviewScale = 0;
+  // when the view leaves the area culled for last time (the view and a pane around).
+  let big = false, items = [], boxes = null, indexOf = new Map(), out = null, culledFor = null;
   function measure() {
     items = [...stage.querySelectorAll("g.node, g.edge, g.cluster")];
     boxes = new Float32Array(items.length * 4);
@@ -310,7 +315,7 @@ function render({ model, el }) {
     const c = culledFor;
     if (c && x0 >= c[0] && y0 >= c[1] && x1 <= c[2] && y1 <= c[3] &&
         (x1 - x0) * (y1 - y0) > 0.1 * (c[2] - c[0]) * (c[3] - c[1])) return;
-    const mx = (x1 - x0) / 2, my = (y1 - y0) / 2;
+    const mx = x1 - x0, my = y1 - y0;  // a pane around: fewer, bigger batches
     culledFor = [x0 - mx, y0 - my, x1 + mx, y1 + my];
     const [a0, b0, a1, b1] = culledFor;
     for (let i = 0; i < items.length; i++) {
@@ -322,17 +327,67 @@ function render({ model, el }) {
       }
     }
   }
-  function drawOverview(img) {
-    // the whole drawing (without text) as a bitmap of at most 16 million pixels
-    const b = Math.min(1, 8192 / Math.max(full.w, full.h), Math.sqrt(16e6 / (full.w * full.h)));
-    overview.width = Math.max(1, Math.round(full.w * b));
-    overview.height = Math.max(1, Math.round(full.h * b));
+  // zoomed out, a big drawing is painted on a canvas from its shapes (read once from the SVG),
+  // only those in view, with no text: nothing is laid out or rastered again per frame
+  let shapes = null, graphT = { a: 1, d: 1, e: 0, f: 0 };
+  function readShapes() {
+    const root = svg.querySelector("g.graph");
+    const m = root && root.transform.baseVal.consolidate();
+    graphT = m ? m.matrix : { a: 1, d: 1, e: 0, f: 0 };
+    shapes = items.map((g) => {
+      const out = [];
+      for (const e of g.children) {
+        let path = null;
+        const tag = e.tagName;
+        if (tag === "polygon" || tag === "polyline") {
+          const pts = e.getAttribute("points").trim().split(/\s+/);
+          path = new Path2D("M" + pts.join("L") + (tag === "polygon" ? "Z" : ""));
+        } else if (tag === "ellipse") {
+          path = new Path2D();
+          path.ellipse(+e.getAttribute("cx"), +e.getAttribute("cy"), +e.getAttribute("rx"),
+            +e.getAttribute("ry"), 0, 0, 2 * Math.PI);
+        } else if (tag === "path") {
+          path = new Path2D(e.getAttribute("d"));
+        }
+        if (!path) continue;
+        const fill = e.getAttribute("fill"), stroke = e.getAttribute("stroke");
+        out.push({ path, fill: fill && fill !== "none" && fill !== "transparent" ? fill : null,
+                   stroke: stroke && stroke !== "none" && stroke !== "transparent" ? stroke : null,
+                   dashed: !!e.getAttribute("stroke-dasharray") });
+      }
+      return out;
+    });
+  }
+  function paintCanvas() {
+    const dpr = window.devicePixelRatio || 1;
+    const wpx = Math.round(pane.w * dpr), hpx = Math.round(pane.h * dpr);
+    if (overview.width !== wpx || overview.height !== hpx) {
+      overview.width = wpx;
+      overview.height = hpx;
+      overview.style.width = `${pane.w}px`;
+      overview.style.height = `${pane.h}px`;
+    }
     const ctx = overview.getContext("2d");
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = "#fff";
-    ctx.fillRect(0, 0, overview.width, overview.height);
-    ctx.drawImage(img, 0, 0, overview.width, overview.height);
-    overviewScale = b;
-    requestPaint();
+    ctx.fillRect(0, 0, wpx, hpx);
+    const s = view.s;
+    ctx.setTransform(dpr * s * graphT.a, 0, 0, dpr * s * graphT.d, dpr * (view.x + s * graphT.e),
+      dpr * (view.y + s * graphT.f));
+    ctx.lineWidth = Math.max(1, 0.7 / s);
+    const x0 = -view.x / s, y0 = -view.y / s, x1 = x0 + pane.w / s, y1 = y0 + pane.h / s;
+    for (let i = 0; i < shapes.length; i++) {
+      if (boxes[4 * i + 2] < x0 || boxes[4 * i] > x1 || boxes[4 * i + 3] < y0 ||
+          boxes[4 * i + 1] > y1) continue;
+      for (const p of shapes[i]) {
+        if (p.fill) { ctx.fillStyle = p.fill; ctx.fill(p.path); }
+        if (p.stroke) {
+          ctx.strokeStyle = p.stroke;
+          ctx.setLineDash(p.dashed ? [4, 3] : []);
+          ctx.stroke(p.path);
+        }
+      }
+    }
   }
 
   // -- minimap: the drawing without its text, the view as a rectangle on it ----------------
@@ -365,7 +420,6 @@ function render({ model, el }) {
         .replace(/<svg\b/, '<svg xmlns="http://www.w3.org/2000/svg"')
         .replace(/(<svg\b[^>]*?)\sxmlns="http:\/\/www\.w3\.org\/2000\/svg"/, "$1");
       miniUrl = URL.createObjectURL(new Blob([bare], { type: "image/svg+xml" }));
-      if (big) miniImg.onload = () => drawOverview(miniImg);
       miniImg.src = miniUrl;
     }, 30);
   }
@@ -429,7 +483,7 @@ function render({ model, el }) {
     const p = local(ev);
     tip.style.transform = `translate(${Math.min(p.x + 14, pane.w - 260)}px, ${p.y + 14}px)`;
   }
-  canvas.addEventListener("mouseover", (ev) => { canvasRect = canvas.getBoundingClientRect(); hover(ev); });
+  canvas.addEventListener("mouseover", (ev) => { if (!canvasRect) where(); hover(ev); });
   canvas.addEventListener("mouseleave", () => { tip.style.display = "none"; });
 
   // -- names ----------------------------------------------------------------------------------
@@ -643,7 +697,7 @@ function render({ model, el }) {
     svg = stage.querySelector("svg");
     big = false;
     indexOf = new Map();
-    overviewScale = 0;
+    shapes = null;
     miniImg.onload = null;
     canvas.classList.remove("tfg-far-out");
     byId = new Map();
@@ -691,7 +745,7 @@ function render({ model, el }) {
       }
     }
     big = byId.size >= BIG;
-    if (big) measure();
+    if (big) { measure(); readShapes(); }
     if (anchor) {
       // keep the toggled node where it was on screen, at the same zoom
       const g = anchorOf(anchor.id);
@@ -887,6 +941,7 @@ function render({ model, el }) {
   return () => {
     window.removeEventListener("mouseup", onUp);
     window.removeEventListener("mousemove", onMove);
+    window.removeEventListener("scroll", where, { capture: true });
     resize.disconnect();
     clearTimeout(idle);
     if (frame) cancelAnimationFrame(frame);
