@@ -292,7 +292,8 @@ function render({ model, el }) {
   // when the view leaves the area culled for last time (the view and a pane around).
   let big = false, items = [], boxes = null, indexOf = new Map(), out = null, culledFor = null;
   function measure() {
-    items = [...stage.querySelectorAll("g.node, g.edge, g.cluster")];
+    // boxes from the shapes' own coordinates (Graphviz writes absolute ones): no layout
+    items = [...svg.querySelectorAll("g.node, g.edge, g.cluster")];
     boxes = new Float32Array(items.length * 4);
     out = new Uint8Array(items.length);
     indexOf = new Map(items.map((g, i) => [g, i]));
@@ -301,11 +302,27 @@ function render({ model, el }) {
     const m = root && root.transform.baseVal.consolidate();
     const t = m ? m.matrix : { a: 1, d: 1, e: 0, f: 0 };
     items.forEach((g, i) => {
-      const b = g.getBBox();
-      boxes[4 * i] = t.a * b.x + t.e;
-      boxes[4 * i + 1] = t.d * b.y + t.f;
-      boxes[4 * i + 2] = t.a * (b.x + b.width) + t.e;
-      boxes[4 * i + 3] = t.d * (b.y + b.height) + t.f;
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      const add = (x, y, rx = 0, ry = 0) => {
+        x0 = Math.min(x0, x - rx); x1 = Math.max(x1, x + rx);
+        y0 = Math.min(y0, y - ry); y1 = Math.max(y1, y + ry);
+      };
+      for (const e of g.children) {
+        const tag = e.tagName;
+        if (tag === "ellipse") {
+          add(+e.getAttribute("cx"), +e.getAttribute("cy"), +e.getAttribute("rx"), +e.getAttribute("ry"));
+        } else if (tag === "text") {
+          add(+e.getAttribute("x"), +e.getAttribute("y"), 4 * e.textContent.length, 8);
+        } else {
+          const nums = (e.getAttribute(tag === "path" ? "d" : "points") || "").match(/-?[\d.]+(?:e-?\d+)?/g) || [];
+          for (let k = 0; k + 1 < nums.length; k += 2) add(+nums[k], +nums[k + 1]);
+        }
+      }
+      if (x0 === Infinity) { x0 = y0 = x1 = y1 = 0; }
+      boxes[4 * i] = t.a * x0 + t.e;
+      boxes[4 * i + 1] = t.d * y0 + t.f;
+      boxes[4 * i + 2] = t.a * x1 + t.e;
+      boxes[4 * i + 3] = t.d * y1 + t.f;
     });
   }
   function cull() {
@@ -674,7 +691,7 @@ function render({ model, el }) {
   function anchorOf(id) {
     // the <g> drawn for scope/node `id` now: a folded box, or the frame of the open scope
     if (byId.has(id)) return byId.get(id);
-    for (const g of canvas.querySelectorAll("g.cluster")) {
+    for (const g of svg.querySelectorAll("g.cluster")) {
       const t = g.querySelector(":scope > title");
       if (t && J("cluster_ids")[t.textContent] === id) return g;
     }
@@ -689,12 +706,16 @@ function render({ model, el }) {
   function drawSvg() {
     const svgText = model.get("svg");
     busy.classList.remove("tfg-shown");
+    // made apart, put on the page once its far-off parts are culled (a big graph lays out
+    // only what is near the view)
+    const holder = el_("div");
     if (svgText) {
-      stage.innerHTML = svgText;  // graphviz output of escaped labels: no scripts
+      holder.innerHTML = svgText;  // graphviz output of escaped labels: no scripts
     } else {
-      stage.replaceChildren(el_("pre", "tfg-dot", model.get("dot")));
+      holder.append(el_("pre", "tfg-dot", model.get("dot")));
     }
-    svg = stage.querySelector("svg");
+    svg = holder.querySelector("svg");
+    stage.replaceChildren();
     big = false;
     indexOf = new Map();
     shapes = null;
@@ -706,7 +727,12 @@ function render({ model, el }) {
     for (const f of hidden) canvas.classList.remove(`tfg-small-${f.replace(".", "_")}`);
     hidden = new Set();
     fontSizes = [];
-    if (!svg) { full = null; mini.classList.remove("tfg-shown"); return; }
+    if (!svg) {
+      full = null;
+      mini.classList.remove("tfg-shown");
+      stage.replaceChildren(...holder.childNodes);
+      return;
+    }
     const box = (svg.getAttribute("viewBox") || "0 0 100 100").split(/[ ,]+/).map(Number);
     full = { w: box[2], h: box[3] };
     svg.setAttribute("width", String(full.w));
@@ -721,7 +747,7 @@ function render({ model, el }) {
     fontRules.textContent = rules;
     const collapsed = new Set(model.get("collapsed") || []);
     const nodes = J("nodes"), titles = new Map();
-    for (const g of stage.querySelectorAll("g.node")) {
+    for (const g of svg.querySelectorAll("g.node")) {
       const name = idOf(g);
       const t = g.querySelector(":scope > title");
       byId.set(name, g);
@@ -732,7 +758,7 @@ function render({ model, el }) {
     }
     // edges: by the titles of their ends (highlighted with a picked node; minor with a minor end)
     const end = (s) => (titles.has(s) ? s : s.replace(/:[^:]*$/, ""));
-    for (const g of stage.querySelectorAll("g.edge")) {
+    for (const g of svg.querySelectorAll("g.edge")) {
       const t = g.querySelector(":scope > title");
       if (!t) continue;
       const cut = t.textContent.indexOf("->");
@@ -745,7 +771,8 @@ function render({ model, el }) {
       }
     }
     big = byId.size >= BIG;
-    if (big) { measure(); readShapes(); }
+    if (big) { measure(); readShapes(); } else stage.append(svg);
+    let toMark = null;
     if (anchor) {
       // keep the toggled node where it was on screen, at the same zoom
       const g = anchorOf(anchor.id);
@@ -753,7 +780,7 @@ function render({ model, el }) {
         const b = boxOf(g);
         view.x = anchor.x - (b.x + b.w / 2) * view.s;
         view.y = anchor.y - b.y * view.s;
-        mark(g, true);
+        toMark = g;
       }
       anchor = null;
       requestPaint();
@@ -762,6 +789,11 @@ function render({ model, el }) {
     } else {
       requestPaint();
     }
+    if (big) {
+      cull();
+      stage.append(svg);
+    }
+    if (toMark) mark(toMark, true);
     drawMinimap(svgText);
     const sel = model.get("selected");
     if (sel && byId.has(sel)) mark(byId.get(sel), false);
