@@ -9,11 +9,12 @@ smoothly a 10,000-node drawing pans and zooms.
    rendered text in the visible pane, in screen pixels (target: at least 9 px), and whether
    the view opened on the whole graph or on its inputs with the minimap shown.
 3. Frames while panning and zooming a drawing of 10,000 nodes (100 chains side by side in
-   their scopes, every scope, series and block unfolded; laid out once by Graphviz with a lower crossing-reduction effort, which
-   changes where nodes sit, not how many elements the browser draws; still minutes, so the
-   SVG is kept in ~/.cache/tfgraph_edu/ under the hash of its DOT text for later runs): one
-   synthetic drag or wheel event per animation frame, the time between frames; median and
-   90th percentile against the 33 ms budget (30 frames a second).
+   their scopes, every scope, series and block unfolded; laid out once by Graphviz with a
+   lower crossing-reduction effort, which changes where nodes sit, not how many elements
+   the browser draws; still minutes, so the SVG is kept in ~/.cache/tfgraph_edu/ under the
+   hash of its DOT text for later runs): one synthetic drag or wheel event per animation
+   frame, the time between frames; median and 90th percentile against the 33 ms budget
+   (30 frames a second).
 
 No Jupyter server: the widget's state is handed to its front end through a minimal stand-in
 for the anywidget model.  The window is 1400 x 900, as in the screenshots of the tests.
