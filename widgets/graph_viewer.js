@@ -794,6 +794,10 @@ function render({ model, el }) {
       stage.append(svg);
     }
     if (toMark) mark(toMark, true);
+    if (focusAfter) {
+      const g = visibleNode(focusAfter);
+      if (g && !unfoldTo(focusAfter, g)) { show(g, true); mark(g, true); }
+    }
     drawMinimap(svgText);
     const sel = model.get("selected");
     if (sel && byId.has(sel)) mark(byId.get(sel), false);
@@ -884,6 +888,23 @@ function render({ model, el }) {
     if (!g) return;
     show(g, true);
     mark(g, true);
+    unfoldTo(hit, g);
+  }
+  // a match folded into a scope or body box: open the box, then centre the match itself
+  // (series boxes stay folded: thousands of ops would come out)
+  let focusAfter = null, focusTries = 0;
+  function unfoldTo(id, g) {
+    const box = idOf(g);
+    if (byId.get(id) === g || /\[\d+-\d+\]/.test(box) ||
+        !(model.get("collapsed") || []).includes(box) || focusTries > 5) {
+      focusAfter = null;
+      focusTries = 0;
+      return false;
+    }
+    focusAfter = id;
+    focusTries += 1;
+    toggle(box, g);
+    return true;
   }
   function svgForExport() {
     const copy = svg.cloneNode(true);

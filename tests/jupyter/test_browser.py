@@ -453,6 +453,24 @@ def test_viewer_opens_readable_and_keeps_the_kernel_free(server):
         assert after["t"] < before["t"] - 100, (before, after)
         frame = _rect(mlp.locator(".tfg-minimap-view"))
         assert frame["b"] > mini["b"] - 30, (frame, mini)
+        # a searched op folded into a scope: the scope opens, the op itself is centred
+        search = mlp.locator(".tfg-search")
+        search.fill("dense_1/MatMul$")
+        search.press("Enter")
+        assert mlp.locator(".tfg-match-info").inner_text() == "1 of 1"
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.tfg-viewer')[0].querySelectorAll("
+            "'g.node > title')].some(t => t.textContent === 'sequential/dense_1/MatMul')",
+            timeout=30_000)
+        page.wait_for_timeout(400)
+        node = _titled(page, "node", "sequential/dense_1/MatMul")
+        canvas = _rect(mlp.locator(".tfg-canvas"))
+        cx, cy = (canvas["l"] + canvas["r"]) / 2, (canvas["t"] + canvas["b"]) / 2
+        assert abs((node["l"] + node["r"]) / 2 - cx) < 10 and \
+            abs((node["t"] + node["b"]) / 2 - cy) < 10, (node, canvas)
+        assert _inside(node, _rect(mlp.locator(".tfg-marker")))
+        _readable_and_uncovered(_sight(page, 0))
+        page.screenshot(path=str(ARTIFACTS / f"{app}_sight_mlp_search.png"))
         # unfold the 400 muls of chain400: laid out on a worker thread, the kernel free
         big = viewers.nth(3)
         big.scroll_into_view_if_needed()
