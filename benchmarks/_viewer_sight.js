@@ -35,12 +35,16 @@ window.tfgFrames = (host, kind, n) => new Promise((done) => {
   const c = canvas.getBoundingClientRect();
   let x = c.left + c.width / 2, y = c.top + c.height / 2;
   const times = [];
+  window.tfgScales = [];
   let i = 0, last = null;
   if (kind === "pan") {
     canvas.dispatchEvent(new MouseEvent("mousedown", { clientX: x, clientY: y, button: 0, bubbles: true }));
   }
   const step = (now) => {
-    if (last !== null) times.push(now - last);
+    if (last !== null) {
+      times.push(now - last);
+      (window.tfgScales = window.tfgScales || []).push(host.tfgView ? host.tfgView.s : 0);
+    }
     last = now;
     if (i >= n) {
       if (kind === "pan") window.dispatchEvent(new MouseEvent("mouseup", { clientX: x, clientY: y, bubbles: true }));

@@ -95,9 +95,9 @@ function render({ model, el }) {
   const matches = el_("ul", "tfg-matches");
   const details = el_("div", "tfg-details");
   const mini = el_("div", "tfg-minimap");
-  const miniImg = el_("img", "tfg-minimap-img");
-  miniImg.alt = "";
-  miniImg.draggable = false;
+  // a bitmap, drawn once: an <img> of the SVG would be drawn again under every move of the
+  // view's rectangle (seconds per frame for 10,000 nodes)
+  const miniImg = el_("canvas", "tfg-minimap-img");
   const miniBox = el_("div", "tfg-minimap-view");
   mini.append(miniImg, miniBox);
   const legendBox = el_("div", "tfg-legend");
@@ -129,6 +129,7 @@ function render({ model, el }) {
   // canvas' size, read on resize only.  Nothing in the pan/zoom path reads layout.
   let svg = null, full = null, touched = false;
   const view = { x: 0, y: 0, s: 1 };
+  el.tfgView = view;  // read by the benchmark's frame log
   const pane = { w: 1, h: 1 };
   let frame = 0, idle = 0, hidden = new Set(), fontSizes = [], shownScale = 1;
   const requestPaint = () => { if (!frame) frame = requestAnimationFrame(paint); };
@@ -161,7 +162,7 @@ function render({ model, el }) {
     // while the learner pans or zooms the stage is its own layer; crisp again when idle
     canvas.classList.add("tfg-moving");
     clearTimeout(idle);
-    idle = setTimeout(() => canvas.classList.remove("tfg-moving"), 250);
+    idle = setTimeout(() => { canvas.classList.remove("tfg-moving"); requestPaint(); }, 250);
   }
   const fitScale = () => full ? Math.min(pane.w / full.w, pane.h / full.h) : 1;
   const minScale = () => Math.min(0.5 * fitScale(), 0.2);
@@ -346,7 +347,10 @@ function render({ model, el }) {
   }
   // zoomed out, a big drawing is painted on a canvas from its shapes (read once from the SVG),
   // only those in view, with no text: nothing is laid out or rastered again per frame
-  let shapes = null, graphT = { a: 1, d: 1, e: 0, f: 0 };
+  // Far out (most of the drawing in view) each kind of shape in each colour is one path,
+  // drawn with one call: frames, then edges, then nodes.
+  let shapes = null, layers = null, graphT = { a: 1, d: 1, e: 0, f: 0 };
+  const WHOLE_BELOW = 0.3;
   function readShapes() {
     const root = svg.querySelector("g.graph");
     const m = root && root.transform.baseVal.consolidate();
@@ -374,6 +378,42 @@ function render({ model, el }) {
       }
       return out;
     });
+    const byLook = new Map();
+    items.forEach((g, i) => {
+      const kind = g.classList.contains("cluster") ? 0 : g.classList.contains("edge") ? 1 : 2;
+      for (const p of shapes[i]) {
+        const key = `${kind}|${p.fill}|${p.stroke}|${p.dashed}`;
+        if (!byLook.has(key)) {
+          byLook.set(key, { kind, fill: p.fill, stroke: p.stroke, dashed: p.dashed,
+                            path: new Path2D() });
+        }
+        byLook.get(key).path.addPath(p.path);
+      }
+    });
+    layers = [...byLook.values()].sort((a, b) => a.kind - b.kind);
+  }
+  let whole = null;
+  function wholeBitmap(s) {
+    const dpr = window.devicePixelRatio || 1;
+    const b = Math.min(s * dpr, Math.sqrt(16e6 / (full.w * full.h)));
+    const c = document.createElement("canvas");
+    c.width = Math.max(1, Math.ceil(full.w * b));
+    c.height = Math.max(1, Math.ceil(full.h * b));
+    const ctx = c.getContext("2d");
+    ctx.fillStyle = "#fff";
+    ctx.fillRect(0, 0, c.width, c.height);
+    ctx.setTransform(b * graphT.a, 0, 0, b * graphT.d, b * graphT.e, b * graphT.f);
+    ctx.lineWidth = Math.max(1, 0.7 / b);
+    for (const p of layers) {
+      if (p.fill) { ctx.fillStyle = p.fill; ctx.fill(p.path); }
+      if (p.stroke) {
+        ctx.strokeStyle = p.stroke;
+        ctx.setLineDash(p.dashed ? [4, 3] : []);
+        ctx.stroke(p.path);
+      }
+    }
+    // drawn at b device pixels per unit: s = b / dpr on screen; w, h in drawing units
+    return { c, sc: b / dpr, w: c.width / b, h: c.height / b };
   }
   function paintCanvas() {
     const dpr = window.devicePixelRatio || 1;
@@ -393,6 +433,18 @@ function render({ model, el }) {
       dpr * (view.y + s * graphT.f));
     ctx.lineWidth = Math.max(1, 0.7 / s);
     const x0 = -view.x / s, y0 = -view.y / s, x1 = x0 + pane.w / s, y1 = y0 + pane.h / s;
+    if (s < WHOLE_BELOW) {
+      // the whole drawing as one bitmap, made again only when it would look blurred, or at
+      // the exact zoom once the learner stops: a frame is one image drawn
+      const still = !canvas.classList.contains("tfg-moving");
+      if (!whole || s > 1.5 * whole.sc || (still && Math.abs(Math.log(s / whole.sc)) > 0.05)) {
+        whole = wholeBitmap(s);
+      }
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.imageSmoothingEnabled = true;
+      ctx.drawImage(whole.c, dpr * view.x, dpr * view.y, dpr * s * whole.w, dpr * s * whole.h);
+      return;
+    }
     for (let i = 0; i < shapes.length; i++) {
       if (boxes[4 * i + 2] < x0 || boxes[4 * i] > x1 || boxes[4 * i + 3] < y0 ||
           boxes[4 * i + 1] > y1) continue;
@@ -423,21 +475,46 @@ function render({ model, el }) {
     miniBox.style.width = `${Math.max(3, (pane.w / view.s) * m)}px`;
     miniBox.style.height = `${Math.max(3, (pane.h / view.s) * m)}px`;
   }
+  let miniJob = 0;
   function drawMinimap(svgText) {
     if (miniUrl) URL.revokeObjectURL(miniUrl);
     miniUrl = null;
+    clearTimeout(miniJob);
     const wanted = !!svg && !fitsReadable();
     mini.classList.toggle("tfg-shown", wanted);
     miniGeom = wanted ? miniFrame() : null;
-    if (!wanted && !big) return;
+    if (!wanted) return;
     placeMiniBox();
-    // made after the first picture is on screen: an image of a big drawing takes a while
-    setTimeout(() => {
+    const dpr = window.devicePixelRatio || 1;
+    miniImg.width = Math.round(mini.clientWidth * dpr);
+    miniImg.height = Math.round(mini.clientHeight * dpr);
+    const ctx = miniImg.getContext("2d");
+    const { m, ox, oy } = miniGeom;
+    if (big && layers) {  // from the shapes already read: no image of 10,000 nodes to decode
+      ctx.setTransform(dpr * m * graphT.a, 0, 0, dpr * m * graphT.d, dpr * (ox + m * graphT.e),
+        dpr * (oy + m * graphT.f));
+      ctx.lineWidth = 1 / m;
+      for (const p of layers) {
+        if (p.fill) { ctx.fillStyle = p.fill; ctx.fill(p.path); }
+        if (p.stroke) { ctx.strokeStyle = p.stroke; ctx.stroke(p.path); }
+      }
+      return;
+    }
+    // made after the first picture is on screen: the drawing without its text, as an image
+    miniJob = setTimeout(() => {
       const bare = svgText.replace(/<text\b[^>]*>[^<]*<\/text>/g, "")
         .replace(/<svg\b/, '<svg xmlns="http://www.w3.org/2000/svg"')
         .replace(/(<svg\b[^>]*?)\sxmlns="http:\/\/www\.w3\.org\/2000\/svg"/, "$1");
-      miniUrl = URL.createObjectURL(new Blob([bare], { type: "image/svg+xml" }));
-      miniImg.src = miniUrl;
+      const url = URL.createObjectURL(new Blob([bare], { type: "image/svg+xml" }));
+      miniUrl = url;
+      const img = new Image();
+      img.onload = () => {
+        if (miniUrl !== url) return;
+        ctx.drawImage(img, dpr * ox, dpr * oy, dpr * full.w * m, dpr * full.h * m);
+        URL.revokeObjectURL(url);
+        miniUrl = null;
+      };
+      img.src = url;
     }, 30);
   }
   function miniGo(ev) {
@@ -719,7 +796,8 @@ function render({ model, el }) {
     big = false;
     indexOf = new Map();
     shapes = null;
-    miniImg.onload = null;
+    layers = null;
+    whole = null;
     canvas.classList.remove("tfg-far-out");
     byId = new Map();
     edgesOf = new Map();
@@ -999,6 +1077,7 @@ function render({ model, el }) {
     clearTimeout(idle);
     if (frame) cancelAnimationFrame(frame);
     if (miniUrl) URL.revokeObjectURL(miniUrl);
+    clearTimeout(miniJob);
   };
 }
 
