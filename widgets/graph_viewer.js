@@ -130,7 +130,7 @@ function render({ model, el }) {
   let svg = null, full = null, touched = false;
   const view = { x: 0, y: 0, s: 1 };
   el.tfgView = view;  // read by the benchmark's frame log
-  const pane = { w: 1, h: 1 };
+  const pane = { w: 0, h: 0 };  // 0 until the viewer is on the page and has a size
   let frame = 0, idle = 0, hidden = new Set(), fontSizes = [], shownScale = 1;
   const requestPaint = () => { if (!frame) frame = requestAnimationFrame(paint); };
   function paint() {
@@ -194,13 +194,15 @@ function render({ model, el }) {
     const nodes = J("nodes"), found = [];
     for (const [id, g] of byId) {
       const info = nodes[id];
-      if (g.classList.contains("tfg-input") || (info && info.type === "Placeholder")) found.push(g);
+      // the function's own inputs, not those of the branches and bodies inside it
+      if (g.classList.contains("tfg-input") ||
+          (info && info.type === "Placeholder" && !info.inside)) found.push(g);
     }
     return found;
   }
   function openView() {
     // the whole graph when it fits at a readable size; else the inputs at a readable size
-    if (!full) return;
+    if (!full || !pane.w) return;
     if (fitsReadable()) { fit(); return; }
     const s = Math.max(readable(), 1);
     const ins = inputs();
@@ -282,8 +284,9 @@ function render({ model, el }) {
     const old = { ...pane };
     pane.w = r.width;
     pane.h = r.height;
-    if (!touched) openView();
+    if (!touched || !old.w) openView();
     else { view.x += (pane.w - old.w) / 2; view.y += (pane.h - old.h) / 2; requestPaint(); }
+    if (svg) drawMinimap(model.get("svg"));
   });
   resize.observe(canvas);
 
@@ -462,7 +465,7 @@ function render({ model, el }) {
   // -- minimap: the drawing without its text, the view as a rectangle on it ----------------
   let miniUrl = null, miniDrag = false;
   const miniFrame = () => {
-    const mw = mini.clientWidth || 1, mh = mini.clientHeight || 1;
+    const mw = mini.clientWidth || 280, mh = mini.clientHeight || 150;
     const m = Math.min(mw / full.w, mh / full.h);
     return { m, ox: (mw - full.w * m) / 2, oy: (mh - full.h * m) / 2 };
   };
@@ -480,7 +483,7 @@ function render({ model, el }) {
     if (miniUrl) URL.revokeObjectURL(miniUrl);
     miniUrl = null;
     clearTimeout(miniJob);
-    const wanted = !!svg && !fitsReadable();
+    const wanted = !!svg && pane.w > 0 && !fitsReadable();
     mini.classList.toggle("tfg-shown", wanted);
     miniGeom = wanted ? miniFrame() : null;
     if (!wanted) return;
