@@ -174,7 +174,7 @@ function render({ model, el }) {
   }
   function fit() {
     if (!full) return;
-    const s = Math.min(fitScale(), 2);
+    const s = Math.min(fitScale(), 1.5);  // a small graph is not blown up past 15 px text
     centreOn(full.w / 2, full.h / 2, s);
   }
   const readable = () => MIN_PX / OP_FONT;
@@ -883,6 +883,7 @@ function render({ model, el }) {
     const sel = model.get("selected");
     if (sel && byId.has(sel)) mark(byId.get(sel), false);
     markSteps();
+    showDetails();  // a box just opened is no longer "folded here"
   }
   // one delegated listener each (not one per node: a big graph has thousands)
   stage.addEventListener("click", (ev) => {
