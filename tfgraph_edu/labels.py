@@ -127,12 +127,26 @@ _LABELS = {
     "export_svg": ("SVG", "SVG", "SVG"),
     "export_png": ("PNG", "PNG", "PNG"),
     "legend": ("legend", "圖例", "图例"),
-    "hint": ("drag to pan · wheel to zoom at the cursor · click an op for its details · "
-             "double-click a frame to collapse it, a grey box to open it",
-             "拖曳可平移 · 滾輪可在游標處縮放 · 點一下運算可看詳細資訊 · "
-             "雙擊外框可收合，雙擊灰色方塊可展開",
-             "拖动以平移 · 滚轮在光标处缩放 · 点一下运算看详细信息 · "
-             "双击框线可折叠，双击灰色方块可展开"),
+    "search_regex": ("a name or a regular expression (e.g. dense.*MatMul); Enter: next match, "
+                     "Shift+Enter: previous",
+                     "名稱或正規表示式（例如 dense.*MatMul）；Enter：下一個符合項，"
+                     "Shift+Enter：上一個",
+                     "名称或正则表达式（例如 dense.*MatMul）；Enter：下一个匹配项，"
+                     "Shift+Enter：上一个"),
+    "next_match": ("next match", "下一個符合項", "下一个匹配项"),
+    "previous_match": ("previous match", "上一個符合項", "上一个匹配项"),
+    "match_of": ("{i} of {n}", "第 {i} 個，共 {n} 個", "第 {i} 个，共 {n} 个"),
+    "minimap": ("the whole graph: the red frame is what the view shows; click or drag to move it",
+                "整張計算圖：紅框是目前看到的範圍；點一下或拖曳即可移動",
+                "整张计算图：红框是当前看到的范围；点一下或拖动即可移动"),
+    "laying_out": ("laying out…", "正在排版…", "正在布局…"),
+    "hint": ("drag to pan · wheel to zoom at the cursor · small words appear as you zoom in "
+             "(hover shows them) · click an op for its details · double-click a frame to "
+             "collapse it, a grey box to open it",
+             "拖曳可平移 · 滾輪可在游標處縮放 · 放大後才顯示小字（滑鼠移上去也會顯示） · "
+             "點一下運算可看詳細資訊 · 雙擊外框可收合，雙擊灰色方塊可展開",
+             "拖动以平移 · 滚轮在光标处缩放 · 放大后才显示小字（鼠标悬停也会显示） · "
+             "点一下运算看详细信息 · 双击框线可折叠，双击灰色方块可展开"),
     "click_node": ("Click an op to see its details.", "點一下運算即可看到詳細資訊。",
                    "点一下运算即可看到详细信息。"),
     "type": ("type", "類型", "类型"),

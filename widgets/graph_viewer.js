@@ -1,12 +1,24 @@
 // Graph viewer for tfgraph_edu (anywidget front end; plain ES module, no CDN, no library).
 //
-// The graph's SVG (drawn by Graphviz in the kernel) is shown through its viewBox: opening
-// fits the whole graph into the pane; drag pans, the wheel zooms around the cursor, "fit"
-// fits again, the search box zooms to an op.  A click on an op (at any depth, inside
-// branches and loop bodies too) shows its details; a double-click on a frame collapses it,
-// on a grey box opens it.  Step mode walks the ops in the order they ran - into the branch
-// taken and through every loop iteration - and shows the values in the details pane.
-// Every word comes from the `words` table (en, zh-Hant, zh-Hans).
+// The graph's SVG (drawn by Graphviz in the kernel) sits at its natural size in one "stage"
+// element moved by a CSS transform (translate + scale): panning and zooming change only that
+// transform, batched to one per animation frame, and read no layout.  Text is shown only
+// where it renders at 9 px or more (op names first, then edge labels and constants as the
+// learner zooms in); hovering an op or an edge shows its words at any zoom.  Opening shows
+// the whole graph when it fits at a readable size, else the inputs at a readable size with
+// a minimap (click or drag on it to move the view).  A click on an op (at any depth) shows its
+// details; a double-click on a frame folds it, on a grey box opens it, keeping the toggled
+// node where it was on screen while the kernel lays the graph out again.  Search takes a
+// regular expression and steps through every match.  Step mode walks the ops in the order
+// they ran and shows the values in the details pane.  Every word comes from the `words`
+// table (en, zh-Hant, zh-Hans).
+
+const MIN_PX = 9;  // no text is drawn smaller than this (screen pixels)
+const OP_FONT = 10;  // Graphviz font size of op names: decides the opening zoom
+const MINOR_FONT = 8;  // constants and other minor nodes: shown from where this reads
+const MAX_SCALE = 4;
+const BIG = 1500;  // nodes: from here on, off-screen elements are culled, and below the
+                   // zoom where op names are readable the drawing is painted on a canvas
 
 function el_(tag, cls, text) {
   const e = document.createElement(tag);
@@ -45,12 +57,16 @@ function render({ model, el }) {
   optLabel.append(opt, optText);
   const search = el_("input", "tfg-search");
   search.type = "search";
+  const prevBtn = el_("button", "tfg-prev", "▲");
+  const nextBtn = el_("button", "tfg-next", "▼");
+  const matchInfo = el_("span", "tfg-match-info");
   const fitBtn = el_("button", "tfg-fit");
   const zoomIn = el_("button", "tfg-zoom-in", "+");
   const zoomOut = el_("button", "tfg-zoom-out", "−");
   const svgBtn = el_("button", "tfg-export-svg");
   const pngBtn = el_("button", "tfg-export-png");
-  bar.append(title, select, optLabel, search, fitBtn, zoomOut, zoomIn, svgBtn, pngBtn);
+  bar.append(title, select, optLabel, search, prevBtn, nextBtn, matchInfo, fitBtn, zoomOut,
+    zoomIn, svgBtn, pngBtn);
 
   const stepBar = el_("div", "tfg-stepbar");
   const backBtn = el_("button", "tfg-step-back");
@@ -64,19 +80,37 @@ function render({ model, el }) {
   stepBar.append(backBtn, stepBtn, endBtn, slider, stepInfo);
 
   const main = el_("div", "tfg-main");
+  const left = el_("div", "tfg-left");
   const canvas = el_("div", "tfg-canvas");
-  const legendBox = el_("div", "tfg-legend");
+  const stage = el_("div", "tfg-stage");
+  const overview = el_("canvas", "tfg-overview");
+  const marker = el_("div", "tfg-marker");
+  const tip = el_("div", "tfg-tip");
   const hint = el_("div", "tfg-hint");
   const message = el_("div", "tfg-message");
+  const busy = el_("div", "tfg-busy");
+  canvas.append(stage, overview, marker, tip, message, busy);
+  left.append(canvas, hint);
   const side = el_("div", "tfg-side");
+  const matches = el_("ul", "tfg-matches");
   const details = el_("div", "tfg-details");
-  side.append(details, legendBox);
-  main.append(canvas, side);
+  const mini = el_("div", "tfg-minimap");
+  // a bitmap, drawn once: an <img> of the SVG would be drawn again under every move of the
+  // view's rectangle (seconds per frame for 10,000 nodes)
+  const miniImg = el_("canvas", "tfg-minimap-img");
+  const miniBox = el_("div", "tfg-minimap-view");
+  mini.append(miniImg, miniBox);
+  const legendBox = el_("div", "tfg-legend");
+  side.append(matches, details, mini, legendBox);
+  main.append(left, side);
   el.append(bar, stepBar, main);
 
   function words() {
     optText.textContent = " " + w("optimised_toggle");
     search.placeholder = w("search");
+    search.title = w("search_regex");
+    prevBtn.title = w("previous_match");
+    nextBtn.title = w("next_match");
     fitBtn.textContent = w("fit");
     zoomIn.title = w("zoom_in");
     zoomOut.title = w("zoom_out");
@@ -86,77 +120,468 @@ function render({ model, el }) {
     stepBtn.textContent = w("step");
     endBtn.textContent = w("run_all");
     hint.textContent = w("hint");
+    mini.title = w("minimap");
+    busy.textContent = w("laying_out");
   }
 
-  // -- view box: fit, pan, zoom -------------------------------------------------------------
-  let svg = null, full = null, vb = null, touched = false;
-  const setBox = () => {
-    if (svg && vb) svg.setAttribute("viewBox", `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);
-  };
+  // -- the view: screen = drawing * s + (x, y), in the canvas' pixels ---------------------
+  // `full` is the drawing's size in its own units (1 unit = 1 px at s = 1); `pane` the
+  // canvas' size, read on resize only.  Nothing in the pan/zoom path reads layout.
+  let svg = null, full = null, touched = false;
+  const view = { x: 0, y: 0, s: 1 };
+  el.tfgView = view;  // read by the benchmark's frame log
+  const pane = { w: 0, h: 0 };  // 0 until the viewer is on the page and has a size
+  let frame = 0, idle = 0, hidden = new Set(), fontSizes = [], shownScale = 1;
+  const requestPaint = () => { if (!frame) frame = requestAnimationFrame(paint); };
+  function paint() {
+    frame = 0;
+    if (!svg) return;
+    const far = big && !!shapes && view.s < readable();
+    if (far !== canvas.classList.contains("tfg-far-out")) canvas.classList.toggle("tfg-far-out", far);
+    if (far) {
+      paintCanvas();
+    } else {
+      stage.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.s})`;
+      shownScale = view.s;
+      cull();
+    }
+    // progressive detail: one class per font size drawn too small, toggled only when crossed
+    for (const f of fontSizes) {
+      const small = f * view.s < MIN_PX;
+      if (small !== hidden.has(f)) {
+        canvas.classList.toggle(`tfg-small-${f.replace(".", "_")}`, small);
+        if (small) hidden.add(f); else hidden.delete(f);
+      }
+    }
+    const minor = view.s * MINOR_FONT < MIN_PX;
+    if (minor !== canvas.classList.contains("tfg-far")) canvas.classList.toggle("tfg-far", minor);
+    placeMarker();
+    placeMiniBox();
+  }
+  function moving() {
+    // while the learner pans or zooms the stage is its own layer; crisp again when idle
+    canvas.classList.add("tfg-moving");
+    clearTimeout(idle);
+    idle = setTimeout(() => { canvas.classList.remove("tfg-moving"); requestPaint(); }, 250);
+  }
+  const fitScale = () => full ? Math.min(pane.w / full.w, pane.h / full.h) : 1;
+  const minScale = () => Math.min(0.5 * fitScale(), 0.2);
+  function centreOn(px, py, s) {
+    view.s = s;
+    view.x = pane.w / 2 - px * s;
+    view.y = pane.h / 2 - py * s;
+    requestPaint();
+  }
   function fit() {
-    if (!svg || !full) return;
-    vb = { ...full };
-    setBox();
+    if (!full) return;
+    const s = Math.min(fitScale(), 1.5);  // a small graph is not blown up past 15 px text
+    centreOn(full.w / 2, full.h / 2, s);
   }
-  function toSvgPoint(clientX, clientY) {
-    const m = svg.getScreenCTM();
-    if (!m) return null;
-    const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
-    return { x: p.x, y: p.y };
+  const readable = () => MIN_PX / OP_FONT;
+  function fitsReadable() { return !!full && fitScale() >= readable(); }
+  function boxOf(g) {
+    // a node's (or frame's) box in drawing units; one layout read, on demand only
+    const i = indexOf.get(g);
+    if (i !== undefined) {
+      return { x: boxes[4 * i], y: boxes[4 * i + 1], w: boxes[4 * i + 2] - boxes[4 * i],
+               h: boxes[4 * i + 3] - boxes[4 * i + 1] };
+    }
+    const r = g.getBoundingClientRect(), c = stage.getBoundingClientRect();
+    const k = shownScale;  // the scale on screen now (a new one may wait for its frame)
+    return { x: (r.left - c.left) / k, y: (r.top - c.top) / k, w: r.width / k, h: r.height / k };
   }
-  function zoomAt(factor, clientX, clientY) {
-    if (!svg || !vb) return;
+  function inputs() {
+    const nodes = J("nodes"), found = [];
+    for (const [id, g] of byId) {
+      const info = nodes[id];
+      // the function's own inputs, not those of the branches and bodies inside it
+      if (g.classList.contains("tfg-input") ||
+          (info && info.type === "Placeholder" && !info.inside)) found.push(g);
+    }
+    return found;
+  }
+  function openView() {
+    // the whole graph when it fits at a readable size; else the inputs at a readable size
+    if (!full || !pane.w) return;
+    if (fitsReadable()) { fit(); return; }
+    const s = Math.max(readable(), 1);
+    const ins = inputs();
+    let cx = full.w / 2, top = 0;
+    if (ins.length) {
+      const boxes = ins.map(boxOf);
+      const l = Math.min(...boxes.map((b) => b.x)), r = Math.max(...boxes.map((b) => b.x + b.w));
+      cx = (l + r) / 2;
+      top = Math.max(0, Math.min(...boxes.map((b) => b.y)) - 24);
+    }
+    const half = pane.w / 2 / s;
+    cx = Math.max(half, Math.min(full.w - half, cx));
+    if (full.w * s <= pane.w) cx = full.w / 2;
+    view.s = s;
+    view.x = pane.w / 2 - cx * s;
+    view.y = -top * s + 8;
+    requestPaint();
+  }
+  function zoomAt(factor, sx, sy) {
+    if (!svg) return;
     touched = true;
-    const r = canvas.getBoundingClientRect();
-    const p = toSvgPoint(clientX ?? r.left + r.width / 2, clientY ?? r.top + r.height / 2);
-    if (!p) return;
-    const nw = Math.min(full.w * 4, Math.max(20, vb.w / factor));
-    const k = nw / vb.w;
-    vb = { x: p.x - (p.x - vb.x) * k, y: p.y - (p.y - vb.y) * k, w: nw, h: vb.h * k };
-    setBox();
+    moving();
+    const px = sx ?? pane.w / 2, py = sy ?? pane.h / 2;
+    const s = Math.min(MAX_SCALE, Math.max(minScale(), view.s * factor));
+    const k = s / view.s;
+    view.x = px - (px - view.x) * k;
+    view.y = py - (py - view.y) * k;
+    view.s = s;
+    requestPaint();
   }
-  function zoomTo(g) {
+  function show(g, zoom) {
+    // centre node `g`, at a readable zoom at least
     if (!svg || !g) return;
     touched = true;
-    const r = g.getBoundingClientRect();
-    const a = toSvgPoint(r.left, r.top), b = toSvgPoint(r.right, r.bottom);
-    if (!a || !b) return;
-    const c = canvas.getBoundingClientRect();
-    const margin = 60;
-    const w0 = Math.min(full.w, Math.max(b.x - a.x + 2 * margin, 480));
-    const h0 = Math.min(full.h, Math.max(b.y - a.y + 2 * margin, 320));
-    const scale = Math.max(w0 / c.width, h0 / c.height);
-    const nw = c.width * scale, nh = c.height * scale;
-    vb = { x: (a.x + b.x) / 2 - nw / 2, y: (a.y + b.y) / 2 - nh / 2, w: nw, h: nh };
-    setBox();
+    const b = boxOf(g);
+    let s = view.s;
+    if (zoom) s = Math.max(s, 1.25);
+    s = Math.min(s, Math.max(view.s, 0.9 * Math.min(pane.w / b.w, pane.h / b.h)));
+    centreOn(b.x + b.w / 2, b.y + b.h / 2, s);
   }
-  let drag = null, moved = false;
+  let drag = null, moved = false, canvasRect = null;
+  const local = (ev) => ({ x: ev.clientX - canvasRect.left, y: ev.clientY - canvasRect.top });
+  // the canvas' place on the page, read when the pointer comes in (not per event: a read
+  // after a style change forces a layout of the whole drawing)
+  const where = () => { canvasRect = canvas.getBoundingClientRect(); };
+  canvas.addEventListener("mouseenter", where);
+  window.addEventListener("scroll", where, { capture: true, passive: true });
   canvas.addEventListener("wheel", (ev) => {
     ev.preventDefault();
-    zoomAt(ev.deltaY < 0 ? 1.15 : 1 / 1.15, ev.clientX, ev.clientY);
+    if (!canvasRect) where();
+    const p = local(ev);
+    zoomAt(Math.exp(-Math.max(-300, Math.min(300, ev.deltaY)) / 600), p.x, p.y);
   }, { passive: false });
   canvas.addEventListener("mousedown", (ev) => {
     if (ev.button !== 0) return;
-    drag = { x: ev.clientX, y: ev.clientY, vb: { ...vb } };
+    drag = { x: ev.clientX, y: ev.clientY, vx: view.x, vy: view.y };
     moved = false;
   });
-  const onUp = () => { drag = null; canvas.classList.remove("tfg-dragging"); };
+  const onUp = () => { drag = null; miniDrag = false; canvas.classList.remove("tfg-dragging"); };
   const onMove = (ev) => {
-    if (!drag || !svg || !vb) return;
+    if (miniDrag) { miniGo(ev); return; }
+    if (!drag || !svg) return;
     const dx = ev.clientX - drag.x, dy = ev.clientY - drag.y;
     if (!moved && Math.abs(dx) + Math.abs(dy) < 4) return;
     moved = true;
     touched = true;
+    moving();
     canvas.classList.add("tfg-dragging");
-    const m = svg.getScreenCTM();
-    const k = m ? 1 / m.a : 1;
-    vb = { ...drag.vb, x: drag.vb.x - dx * k, y: drag.vb.y - dy * k };
-    setBox();
+    view.x = drag.vx + dx;
+    view.y = drag.vy + dy;
+    requestPaint();
   };
   window.addEventListener("mouseup", onUp);
   window.addEventListener("mousemove", onMove);
-  const resize = new ResizeObserver(() => { if (!touched) fit(); });
+  const resize = new ResizeObserver(() => {
+    const r = canvas.getBoundingClientRect();
+    canvasRect = r;
+    if (r.width < 2 || r.height < 2) return;
+    const old = { ...pane };
+    pane.w = r.width;
+    pane.h = r.height;
+    if (!touched || !old.w) openView();
+    else { view.x += (pane.w - old.w) / 2; view.y += (pane.h - old.h) / 2; requestPaint(); }
+    if (svg) drawMinimap(model.get("svg"));
+  });
   resize.observe(canvas);
+
+  // -- big graphs: culling off-screen elements, a bitmap when zoomed far out ----------------
+  // Each node, edge and frame of a big drawing has its box (drawing units) measured once;
+  // elements far from the view are taken out of rendering (display: none), in batches: only
+  // when the view leaves the area culled for last time (the view and a pane around).
+  let big = false, items = [], boxes = null, indexOf = new Map(), out = null, culledFor = null;
+  function measure() {
+    // boxes from the shapes' own coordinates (Graphviz writes absolute ones): no layout
+    items = [...svg.querySelectorAll("g.node, g.edge, g.cluster")];
+    boxes = new Float32Array(items.length * 4);
+    out = new Uint8Array(items.length);
+    indexOf = new Map(items.map((g, i) => [g, i]));
+    culledFor = null;
+    const root = svg.querySelector("g.graph");
+    const m = root && root.transform.baseVal.consolidate();
+    const t = m ? m.matrix : { a: 1, d: 1, e: 0, f: 0 };
+    items.forEach((g, i) => {
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      const add = (x, y, rx = 0, ry = 0) => {
+        x0 = Math.min(x0, x - rx); x1 = Math.max(x1, x + rx);
+        y0 = Math.min(y0, y - ry); y1 = Math.max(y1, y + ry);
+      };
+      for (const e of g.children) {
+        const tag = e.tagName;
+        if (tag === "ellipse") {
+          add(+e.getAttribute("cx"), +e.getAttribute("cy"), +e.getAttribute("rx"), +e.getAttribute("ry"));
+        } else if (tag === "text") {
+          add(+e.getAttribute("x"), +e.getAttribute("y"), 4 * e.textContent.length, 8);
+        } else {
+          const nums = (e.getAttribute(tag === "path" ? "d" : "points") || "").match(/-?[\d.]+(?:e-?\d+)?/g) || [];
+          for (let k = 0; k + 1 < nums.length; k += 2) add(+nums[k], +nums[k + 1]);
+        }
+      }
+      if (x0 === Infinity) { x0 = y0 = x1 = y1 = 0; }
+      boxes[4 * i] = t.a * x0 + t.e;
+      boxes[4 * i + 1] = t.d * y0 + t.f;
+      boxes[4 * i + 2] = t.a * x1 + t.e;
+      boxes[4 * i + 3] = t.d * y1 + t.f;
+    });
+  }
+  function cull() {
+    if (!big || !boxes) return;
+    const x0 = -view.x / view.s, y0 = -view.y / view.s;
+    const x1 = x0 + pane.w / view.s, y1 = y0 + pane.h / view.s;
+    const c = culledFor;
+    if (c && x0 >= c[0] && y0 >= c[1] && x1 <= c[2] && y1 <= c[3] &&
+        (x1 - x0) * (y1 - y0) > 0.1 * (c[2] - c[0]) * (c[3] - c[1])) return;
+    const mx = x1 - x0, my = y1 - y0;  // a pane around: fewer, bigger batches
+    culledFor = [x0 - mx, y0 - my, x1 + mx, y1 + my];
+    const [a0, b0, a1, b1] = culledFor;
+    for (let i = 0; i < items.length; i++) {
+      const hide = boxes[4 * i + 2] < a0 || boxes[4 * i] > a1 || boxes[4 * i + 3] < b0 ||
+        boxes[4 * i + 1] > b1 ? 1 : 0;
+      if (hide !== out[i]) {
+        out[i] = hide;
+        items[i].style.display = hide ? "none" : "";
+      }
+    }
+  }
+  // zoomed out, a big drawing is painted on a canvas from its shapes (read once from the SVG),
+  // only those in view, with no text: nothing is laid out or rastered again per frame
+  // Far out (most of the drawing in view) each kind of shape in each colour is one path,
+  // drawn with one call: frames, then edges, then nodes.
+  let shapes = null, layers = null, graphT = { a: 1, d: 1, e: 0, f: 0 };
+  const WHOLE_BELOW = 0.3;
+  function readShapes() {
+    const root = svg.querySelector("g.graph");
+    const m = root && root.transform.baseVal.consolidate();
+    graphT = m ? m.matrix : { a: 1, d: 1, e: 0, f: 0 };
+    shapes = items.map((g) => {
+      const out = [];
+      for (const e of g.children) {
+        let path = null;
+        const tag = e.tagName;
+        if (tag === "polygon" || tag === "polyline") {
+          const pts = e.getAttribute("points").trim().split(/\s+/);
+          path = new Path2D("M" + pts.join("L") + (tag === "polygon" ? "Z" : ""));
+        } else if (tag === "ellipse") {
+          path = new Path2D();
+          path.ellipse(+e.getAttribute("cx"), +e.getAttribute("cy"), +e.getAttribute("rx"),
+            +e.getAttribute("ry"), 0, 0, 2 * Math.PI);
+        } else if (tag === "path") {
+          path = new Path2D(e.getAttribute("d"));
+        }
+        if (!path) continue;
+        const fill = e.getAttribute("fill"), stroke = e.getAttribute("stroke");
+        out.push({ path, fill: fill && fill !== "none" && fill !== "transparent" ? fill : null,
+                   stroke: stroke && stroke !== "none" && stroke !== "transparent" ? stroke : null,
+                   dashed: !!e.getAttribute("stroke-dasharray") });
+      }
+      return out;
+    });
+    const byLook = new Map();
+    items.forEach((g, i) => {
+      const kind = g.classList.contains("cluster") ? 0 : g.classList.contains("edge") ? 1 : 2;
+      for (const p of shapes[i]) {
+        const key = `${kind}|${p.fill}|${p.stroke}|${p.dashed}`;
+        if (!byLook.has(key)) {
+          byLook.set(key, { kind, fill: p.fill, stroke: p.stroke, dashed: p.dashed,
+                            path: new Path2D() });
+        }
+        byLook.get(key).path.addPath(p.path);
+      }
+    });
+    layers = [...byLook.values()].sort((a, b) => a.kind - b.kind);
+  }
+  let whole = null;
+  function wholeBitmap(s) {
+    const dpr = window.devicePixelRatio || 1;
+    const b = Math.min(s * dpr, Math.sqrt(16e6 / (full.w * full.h)));
+    const c = document.createElement("canvas");
+    c.width = Math.max(1, Math.ceil(full.w * b));
+    c.height = Math.max(1, Math.ceil(full.h * b));
+    const ctx = c.getContext("2d");
+    ctx.fillStyle = "#fff";
+    ctx.fillRect(0, 0, c.width, c.height);
+    ctx.setTransform(b * graphT.a, 0, 0, b * graphT.d, b * graphT.e, b * graphT.f);
+    ctx.lineWidth = Math.max(1, 0.7 / b);
+    for (const p of layers) {
+      if (p.fill) { ctx.fillStyle = p.fill; ctx.fill(p.path); }
+      if (p.stroke) {
+        ctx.strokeStyle = p.stroke;
+        ctx.setLineDash(p.dashed ? [4, 3] : []);
+        ctx.stroke(p.path);
+      }
+    }
+    // drawn at b device pixels per unit: s = b / dpr on screen; w, h in drawing units
+    return { c, sc: b / dpr, w: c.width / b, h: c.height / b };
+  }
+  function paintCanvas() {
+    const dpr = window.devicePixelRatio || 1;
+    const wpx = Math.round(pane.w * dpr), hpx = Math.round(pane.h * dpr);
+    if (overview.width !== wpx || overview.height !== hpx) {
+      overview.width = wpx;
+      overview.height = hpx;
+      overview.style.width = `${pane.w}px`;
+      overview.style.height = `${pane.h}px`;
+    }
+    const ctx = overview.getContext("2d");
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = "#fff";
+    ctx.fillRect(0, 0, wpx, hpx);
+    const s = view.s;
+    ctx.setTransform(dpr * s * graphT.a, 0, 0, dpr * s * graphT.d, dpr * (view.x + s * graphT.e),
+      dpr * (view.y + s * graphT.f));
+    ctx.lineWidth = Math.max(1, 0.7 / s);
+    const x0 = -view.x / s, y0 = -view.y / s, x1 = x0 + pane.w / s, y1 = y0 + pane.h / s;
+    if (s < WHOLE_BELOW) {
+      // the whole drawing as one bitmap, made again only when it would look blurred, or at
+      // the exact zoom once the learner stops: a frame is one image drawn
+      const still = !canvas.classList.contains("tfg-moving");
+      if (!whole || s > 1.5 * whole.sc || (still && Math.abs(Math.log(s / whole.sc)) > 0.05)) {
+        whole = wholeBitmap(s);
+      }
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.imageSmoothingEnabled = true;
+      ctx.drawImage(whole.c, dpr * view.x, dpr * view.y, dpr * s * whole.w, dpr * s * whole.h);
+      return;
+    }
+    for (let i = 0; i < shapes.length; i++) {
+      if (boxes[4 * i + 2] < x0 || boxes[4 * i] > x1 || boxes[4 * i + 3] < y0 ||
+          boxes[4 * i + 1] > y1) continue;
+      for (const p of shapes[i]) {
+        if (p.fill) { ctx.fillStyle = p.fill; ctx.fill(p.path); }
+        if (p.stroke) {
+          ctx.strokeStyle = p.stroke;
+          ctx.setLineDash(p.dashed ? [4, 3] : []);
+          ctx.stroke(p.path);
+        }
+      }
+    }
+  }
+
+  // -- minimap: the drawing without its text, the view as a rectangle on it ----------------
+  let miniUrl = null, miniDrag = false;
+  const miniFrame = () => {
+    const mw = mini.clientWidth || 280, mh = mini.clientHeight || 150;
+    const m = Math.min(mw / full.w, mh / full.h);
+    return { m, ox: (mw - full.w * m) / 2, oy: (mh - full.h * m) / 2 };
+  };
+  let miniGeom = null;
+  function placeMiniBox() {
+    if (!full || !miniGeom) return;
+    const { m, ox, oy } = miniGeom;
+    const x = (-view.x / view.s) * m + ox, y = (-view.y / view.s) * m + oy;
+    miniBox.style.transform = `translate(${x}px, ${y}px)`;
+    miniBox.style.width = `${Math.max(3, (pane.w / view.s) * m)}px`;
+    miniBox.style.height = `${Math.max(3, (pane.h / view.s) * m)}px`;
+  }
+  let miniJob = 0;
+  function drawMinimap(svgText) {
+    if (miniUrl) URL.revokeObjectURL(miniUrl);
+    miniUrl = null;
+    clearTimeout(miniJob);
+    const wanted = !!svg && pane.w > 0 && !fitsReadable();
+    mini.classList.toggle("tfg-shown", wanted);
+    miniGeom = wanted ? miniFrame() : null;
+    if (!wanted) return;
+    placeMiniBox();
+    const dpr = window.devicePixelRatio || 1;
+    miniImg.width = Math.round(mini.clientWidth * dpr);
+    miniImg.height = Math.round(mini.clientHeight * dpr);
+    const ctx = miniImg.getContext("2d");
+    const { m, ox, oy } = miniGeom;
+    if (big && layers) {  // from the shapes already read: no image of 10,000 nodes to decode
+      ctx.setTransform(dpr * m * graphT.a, 0, 0, dpr * m * graphT.d, dpr * (ox + m * graphT.e),
+        dpr * (oy + m * graphT.f));
+      ctx.lineWidth = 1 / m;
+      for (const p of layers) {
+        if (p.fill) { ctx.fillStyle = p.fill; ctx.fill(p.path); }
+        if (p.stroke) { ctx.strokeStyle = p.stroke; ctx.stroke(p.path); }
+      }
+      return;
+    }
+    // made after the first picture is on screen: the drawing without its text, as an image
+    miniJob = setTimeout(() => {
+      const bare = svgText.replace(/<text\b[^>]*>[^<]*<\/text>/g, "")
+        .replace(/<svg\b/, '<svg xmlns="http://www.w3.org/2000/svg"')
+        .replace(/(<svg\b[^>]*?)\sxmlns="http:\/\/www\.w3\.org\/2000\/svg"/, "$1");
+      const url = URL.createObjectURL(new Blob([bare], { type: "image/svg+xml" }));
+      miniUrl = url;
+      const img = new Image();
+      img.onload = () => {
+        if (miniUrl !== url) return;
+        ctx.drawImage(img, dpr * ox, dpr * oy, dpr * full.w * m, dpr * full.h * m);
+        URL.revokeObjectURL(url);
+        miniUrl = null;
+      };
+      img.src = url;
+    }, 30);
+  }
+  function miniGo(ev) {
+    if (!miniGeom) return;
+    const r = mini.getBoundingClientRect();
+    const { m, ox, oy } = miniGeom;
+    touched = true;
+    moving();
+    centreOn((ev.clientX - r.left - ox) / m, (ev.clientY - r.top - oy) / m, view.s);
+  }
+  mini.addEventListener("mousedown", (ev) => { ev.preventDefault(); miniDrag = true; miniGo(ev); });
+
+  // -- pick marker: a ring in screen pixels around the picked node, pulsed when picked ------
+  let marked = null;  // {x, y, w, h} in drawing units
+  function placeMarker() {
+    if (!marked) { marker.style.display = "none"; return; }
+    marker.style.display = "block";
+    const pad = 6;
+    marker.style.transform =
+      `translate(${marked.x * view.s + view.x - pad}px, ${marked.y * view.s + view.y - pad}px)`;
+    marker.style.width = `${marked.w * view.s + 2 * pad}px`;
+    marker.style.height = `${marked.h * view.s + 2 * pad}px`;
+  }
+  function mark(g, pulse) {
+    for (const s of canvas.querySelectorAll(".tfg-selected")) s.classList.remove("tfg-selected");
+    for (const s of canvas.querySelectorAll(".tfg-lit")) s.classList.remove("tfg-lit");
+    marked = null;
+    if (g) {
+      g.classList.add("tfg-selected");
+      const t = g.querySelector(":scope > title");
+      for (const e of (t && edgesOf.get(t.textContent)) || []) e.classList.add("tfg-lit");
+      marked = boxOf(g);
+      if (pulse) {
+        marker.classList.remove("tfg-pulse");
+        void marker.offsetWidth;  // restart the animation
+        marker.classList.add("tfg-pulse");
+      }
+    }
+    requestPaint();
+  }
+
+  // -- hover: the words of an op or an edge at any zoom ------------------------------------
+  function hover(ev) {
+    const g = ev.target.closest && ev.target.closest("g.node, g.edge");
+    if (!g || drag && moved) { tip.style.display = "none"; return; }
+    let text;
+    if (g.classList.contains("node")) {
+      const id = idOf(g), info = J("nodes")[id];
+      const label = [...g.querySelectorAll("text")].map((t) => t.textContent).join(" ");
+      text = info ? `${label}${info.name !== label ? "  (" + info.name + ")" : ""} · ${info.type}` +
+        info.outputs.map((o) => `\n→ ${o.dtype} ${o.shape}`).join("") : label;
+    } else {
+      const t = g.querySelector(":scope > title");
+      const label = [...g.querySelectorAll("text")].map((x) => x.textContent).join(" ");
+      text = (t ? t.textContent.replace("->", " → ") : "") + (label ? `\n${label}` : "");
+    }
+    if (!canvasRect) canvasRect = canvas.getBoundingClientRect();
+    tip.textContent = text;
+    tip.style.display = "block";
+    const p = local(ev);
+    tip.style.transform = `translate(${Math.min(p.x + 14, pane.w - 260)}px, ${p.y + 14}px)`;
+  }
+  canvas.addEventListener("mouseover", (ev) => { if (!canvasRect) where(); hover(ev); });
+  canvas.addEventListener("mouseleave", () => { tip.style.display = "none"; });
 
   // -- names ----------------------------------------------------------------------------------
   const idOf = (g) => {
@@ -166,6 +591,7 @@ function render({ model, el }) {
     return ids[t.textContent] !== undefined ? ids[t.textContent] : t.textContent;
   };
   let byId = new Map();  // node id -> its <g>
+  let edgesOf = new Map();  // node title -> the <g> of its edges
   function visibleNode(id) {
     // the node drawn for `id`: itself, or the box / op it is folded into
     const folded = J("folded")[id];
@@ -319,8 +745,12 @@ function render({ model, el }) {
       showDetails();
       const g = visibleNode(name);
       if (g) {
-        for (const s of canvas.querySelectorAll("g.node.tfg-selected")) s.classList.remove("tfg-selected");
-        g.classList.add("tfg-selected");
+        mark(g, false);
+        // the step's op off screen: bring it to the middle, at the same zoom
+        const sx = marked.x * view.s + view.x, sy = marked.y * view.s + view.y;
+        if (sx < 0 || sy < 0 || sx + marked.w * view.s > pane.w || sy + marked.h * view.s > pane.h) {
+          show(g, false);
+        }
       }
     }
   }
@@ -337,56 +767,149 @@ function render({ model, el }) {
       legendBox.append(row);
     }
   }
+  let anchor = null;  // {id, x, y}: where the toggled node was on screen, kept after a toggle
+  function anchorOf(id) {
+    // the <g> drawn for scope/node `id` now: a folded box, or the frame of the open scope
+    if (byId.has(id)) return byId.get(id);
+    for (const g of svg.querySelectorAll("g.cluster")) {
+      const t = g.querySelector(":scope > title");
+      if (t && J("cluster_ids")[t.textContent] === id) return g;
+    }
+    return null;
+  }
+  function toggle(id, g) {
+    const b = boxOf(g);
+    anchor = { id, x: (b.x + b.w / 2) * view.s + view.x, y: b.y * view.s + view.y };
+    busy.classList.add("tfg-shown");
+    model.send({ type: "toggle_scope", scope: id });
+  }
   function drawSvg() {
     const svgText = model.get("svg");
+    busy.classList.remove("tfg-shown");
+    // made apart, put on the page once its far-off parts are culled (a big graph lays out
+    // only what is near the view)
+    const holder = el_("div");
     if (svgText) {
-      canvas.innerHTML = svgText;  // graphviz output of escaped labels: no scripts
+      holder.innerHTML = svgText;  // graphviz output of escaped labels: no scripts
     } else {
-      canvas.replaceChildren(el_("pre", "tfg-dot", model.get("dot")));
+      holder.append(el_("pre", "tfg-dot", model.get("dot")));
     }
-    canvas.append(hint, message);
-    svg = canvas.querySelector("svg");
+    svg = holder.querySelector("svg");
+    stage.replaceChildren();
+    big = false;
+    indexOf = new Map();
+    shapes = null;
+    layers = null;
+    whole = null;
+    canvas.classList.remove("tfg-far-out");
     byId = new Map();
-    if (svg) {
-      const box = (svg.getAttribute("viewBox") || "0 0 100 100").split(/[ ,]+/).map(Number);
-      full = { x: box[0], y: box[1], w: box[2], h: box[3] };
-      svg.removeAttribute("width");
-      svg.removeAttribute("height");
-      svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-      const keep = vb && touched;
-      if (!keep) fit(); else setBox();
+    edgesOf = new Map();
+    marked = null;
+    for (const f of hidden) canvas.classList.remove(`tfg-small-${f.replace(".", "_")}`);
+    hidden = new Set();
+    fontSizes = [];
+    if (!svg) {
+      full = null;
+      mini.classList.remove("tfg-shown");
+      stage.replaceChildren(...holder.childNodes);
+      return;
     }
+    const box = (svg.getAttribute("viewBox") || "0 0 100 100").split(/[ ,]+/).map(Number);
+    full = { w: box[2], h: box[3] };
+    svg.setAttribute("width", String(full.w));
+    svg.setAttribute("height", String(full.h));
+    fontSizes = [...new Set((svgText.match(/font-size="[\d.]+"/g) || [])
+      .map((m) => m.slice(11, -1)))];
+    let rules = "";
+    for (const f of fontSizes) {
+      rules += `.tfg-canvas.tfg-small-${f.replace(".", "_")} text[font-size="${f}"] ` +
+        "{ display: none; }\n";
+    }
+    fontRules.textContent = rules;
     const collapsed = new Set(model.get("collapsed") || []);
-    for (const g of canvas.querySelectorAll("g.node")) {
+    const nodes = J("nodes"), titles = new Map();
+    for (const g of svg.querySelectorAll("g.node")) {
       const name = idOf(g);
+      const t = g.querySelector(":scope > title");
       byId.set(name, g);
+      if (t) titles.set(t.textContent, g);
       if (collapsed.has(name)) g.classList.add("tfg-box");
-      g.addEventListener("click", (ev) => {
-        ev.stopPropagation();
-        if (moved) return;
-        for (const s of canvas.querySelectorAll("g.node.tfg-selected")) s.classList.remove("tfg-selected");
-        g.classList.add("tfg-selected");
-        model.set("selected", name);
-        model.save_changes();
-        showDetails();
-      });
-      g.addEventListener("dblclick", (ev) => {
-        ev.stopPropagation();
-        if (collapsed.has(name)) model.send({ type: "toggle_scope", scope: name });
-      });
+      const info = nodes[name];
+      if (!collapsed.has(name) && info && info.type === "Const") g.classList.add("tfg-minor");
     }
-    for (const g of canvas.querySelectorAll("g.cluster")) {
-      g.addEventListener("dblclick", (ev) => {
-        ev.stopPropagation();
-        const t = g.querySelector(":scope > title");
-        const scope = t && J("cluster_ids")[t.textContent];
-        if (scope) model.send({ type: "toggle_scope", scope });
-      });
+    // edges: by the titles of their ends (highlighted with a picked node; minor with a minor end)
+    const end = (s) => (titles.has(s) ? s : s.replace(/:[^:]*$/, ""));
+    for (const g of svg.querySelectorAll("g.edge")) {
+      const t = g.querySelector(":scope > title");
+      if (!t) continue;
+      const cut = t.textContent.indexOf("->");
+      if (cut < 0) continue;
+      for (const n of [end(t.textContent.slice(0, cut)), end(t.textContent.slice(cut + 2))]) {
+        if (!edgesOf.has(n)) edgesOf.set(n, []);
+        edgesOf.get(n).push(g);
+        const ng = titles.get(n);
+        if (ng && ng.classList.contains("tfg-minor")) g.classList.add("tfg-minor-edge");
+      }
     }
+    big = byId.size >= BIG;
+    if (big) { measure(); readShapes(); } else stage.append(svg);
+    let toMark = null;
+    if (anchor) {
+      // keep the toggled node where it was on screen, at the same zoom
+      const g = anchorOf(anchor.id);
+      if (g) {
+        const b = boxOf(g);
+        view.x = anchor.x - (b.x + b.w / 2) * view.s;
+        view.y = anchor.y - b.y * view.s;
+        toMark = g;
+      }
+      anchor = null;
+      requestPaint();
+    } else if (!touched) {
+      openView();
+    } else {
+      requestPaint();
+    }
+    if (big) {
+      cull();
+      stage.append(svg);
+    }
+    if (toMark) mark(toMark, true);
+    if (focusAfter) {
+      const g = visibleNode(focusAfter);
+      if (g && !unfoldTo(focusAfter, g)) { show(g, true); mark(g, true); }
+    }
+    drawMinimap(svgText);
     const sel = model.get("selected");
-    if (sel && byId.has(sel)) byId.get(sel).classList.add("tfg-selected");
+    if (sel && byId.has(sel)) mark(byId.get(sel), false);
     markSteps();
+    showDetails();  // a box just opened is no longer "folded here"
   }
+  // one delegated listener each (not one per node: a big graph has thousands)
+  stage.addEventListener("click", (ev) => {
+    const g = ev.target.closest("g.node");
+    if (!g || moved) return;
+    ev.stopPropagation();
+    mark(g, false);
+    model.set("selected", idOf(g));
+    model.save_changes();
+    showDetails();
+  });
+  stage.addEventListener("dblclick", (ev) => {
+    const g = ev.target.closest("g.node, g.cluster");
+    if (!g) return;
+    ev.stopPropagation();
+    if (g.classList.contains("node")) {
+      const name = idOf(g);
+      if ((model.get("collapsed") || []).includes(name)) toggle(name, g);
+    } else {
+      const t = g.querySelector(":scope > title");
+      const scope = t && J("cluster_ids")[t.textContent];
+      if (scope) toggle(scope, g);
+    }
+  });
+  const fontRules = el_("style");
+  el.append(fontRules);
 
   function fillSelect() {
     select.replaceChildren();
@@ -398,30 +921,76 @@ function render({ model, el }) {
     select.value = String(model.get("concrete_index"));
   }
 
-  // -- search and export -----------------------------------------------------------------------
+  // -- search: a regular expression over the op names; every match, stepped through ----------
+  let found = [], at = -1;
+  function pattern(q) {
+    try { return new RegExp(q, "i"); } catch (e) {
+      return new RegExp(q.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i");
+    }
+  }
   function find(query) {
-    const q = query.trim().toLowerCase();
+    const q = query.trim();
     message.textContent = "";
+    matches.replaceChildren();
+    found = [];
+    at = -1;
+    matchInfo.textContent = "";
     if (!q) return;
-    const nodes = Object.keys(J("nodes"));
-    const hit = nodes.find((n) => n.toLowerCase() === q) ||
-      nodes.find((n) => n.toLowerCase().split("/").pop() === q) ||
-      nodes.find((n) => n.toLowerCase().includes(q));
-    const g = hit && visibleNode(hit);
-    if (!g) {
+    const re = pattern(q), nodes = J("nodes");
+    const names = Object.keys(nodes);
+    // exact names first, then the last part, then anywhere
+    const rank = (n) => (n.toLowerCase() === q.toLowerCase() ? 0
+      : n.split("/").pop().toLowerCase() === q.toLowerCase() ? 1 : 2);
+    found = names.filter((n) => re.test(n) || re.test(nodes[n].type))
+      .sort((a, b) => rank(a) - rank(b));
+    if (!found.length) {
       message.textContent = w("no_match");
       return;
     }
-    zoomTo(g);
-    for (const s of canvas.querySelectorAll("g.node.tfg-selected")) s.classList.remove("tfg-selected");
-    g.classList.add("tfg-selected");
+    found.slice(0, 500).forEach((n, i) => {
+      const li = el_("li", "tfg-match", n);
+      li.title = nodes[n].type;
+      li.addEventListener("click", () => goTo(i));
+      matches.append(li);
+    });
+    goTo(0);
+  }
+  function goTo(i) {
+    if (!found.length) return;
+    at = (i + found.length) % found.length;
+    const hit = found[at];
+    matchInfo.textContent = fill(w("match_of"), { i: at + 1, n: found.length });
+    matches.querySelectorAll(".tfg-match-now").forEach((x) => x.classList.remove("tfg-match-now"));
+    const li = matches.children[at];
+    if (li) { li.classList.add("tfg-match-now"); li.scrollIntoView({ block: "nearest" }); }
+    const g = visibleNode(hit);
     model.set("selected", hit);
     model.save_changes();
     showDetails();
+    if (!g) return;
+    show(g, true);
+    mark(g, true);
+    unfoldTo(hit, g);
+  }
+  // a match folded into a scope or body box: open the box, then centre the match itself
+  // (series boxes stay folded: thousands of ops would come out)
+  let focusAfter = null, focusTries = 0;
+  function unfoldTo(id, g) {
+    const box = idOf(g);
+    if (byId.get(id) === g || /\[\d+-\d+\]/.test(box) ||
+        !(model.get("collapsed") || []).includes(box) || focusTries > 5) {
+      focusAfter = null;
+      focusTries = 0;
+      return false;
+    }
+    focusAfter = id;
+    focusTries += 1;
+    toggle(box, g);
+    return true;
   }
   function svgForExport() {
     const copy = svg.cloneNode(true);
-    copy.setAttribute("viewBox", `${full.x} ${full.y} ${full.w} ${full.h}`);
+    copy.setAttribute("viewBox", `0 0 ${full.w} ${full.h}`);
     copy.setAttribute("width", String(full.w));
     copy.setAttribute("height", String(full.h));
     copy.setAttribute("xmlns", "http://www.w3.org/2000/svg");
@@ -467,16 +1036,24 @@ function render({ model, el }) {
 
   select.addEventListener("change", () => {
     touched = false;
+    busy.classList.add("tfg-shown");
     model.set("concrete_index", parseInt(select.value, 10));
     model.save_changes();
   });
   opt.addEventListener("change", () => {
     touched = false;
+    busy.classList.add("tfg-shown");
     model.set("optimized", opt.checked);
     model.save_changes();
   });
-  search.addEventListener("keydown", (ev) => { if (ev.key === "Enter") find(search.value); });
-  search.addEventListener("change", () => find(search.value));
+  let lastQuery = null;
+  search.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter") return;
+    if (found.length && search.value.trim() === lastQuery) goTo(at + (ev.shiftKey ? -1 : 1));
+    else { lastQuery = search.value.trim(); find(search.value); }
+  });
+  prevBtn.addEventListener("click", () => goTo(at - 1));
+  nextBtn.addEventListener("click", () => goTo(at + 1));
   fitBtn.addEventListener("click", () => { touched = false; fit(); });
   zoomIn.addEventListener("click", () => zoomAt(1.4));
   zoomOut.addEventListener("click", () => zoomAt(1 / 1.4));
@@ -486,6 +1063,7 @@ function render({ model, el }) {
   slider.addEventListener("input", () => model.send({ type: "step", to: parseInt(slider.value, 10) }));
 
   model.on("change:svg", drawSvg);
+  model.on("change:busy", () => busy.classList.toggle("tfg-shown", !!model.get("busy")));
   model.on("change:functions", fillSelect);
   model.on("change:selected", showDetails);
   model.on("change:legend", drawLegend);
@@ -498,7 +1076,12 @@ function render({ model, el }) {
   return () => {
     window.removeEventListener("mouseup", onUp);
     window.removeEventListener("mousemove", onMove);
+    window.removeEventListener("scroll", where, { capture: true });
     resize.disconnect();
+    clearTimeout(idle);
+    if (frame) cancelAnimationFrame(frame);
+    if (miniUrl) URL.revokeObjectURL(miniUrl);
+    clearTimeout(miniJob);
   };
 }
 

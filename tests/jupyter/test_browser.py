@@ -2,11 +2,14 @@
 
 Starts the Jupyter server on loopback, drives Debian's Chromium (/usr/bin/chromium) with
 Playwright for Python (no browser download), runs a notebook and checks geometry, not only
-existence: the whole graph lies inside the visible pane after opening; each body cluster of
-the loop lies inside its op's cluster; clicking an op inside the loop body fills the details
-pane; step mode reaches an op of the loop body on its third iteration; the zh-Hant panels do
-not wrap a header one character per line; no JavaScript errors.  Screenshots are saved in
-tests/jupyter/artifacts/ (gitignored) for a person to look at.
+existence: the viewer opens readable (no text under 9 px, the whole graph inside the pane or
+the inputs with a minimap), its hint bar covers nothing; each body cluster of the loop lies
+inside its op's cluster; a searched op is centred and ringed; folding keeps the folded node
+where it was on screen, and the kernel runs a cell while a big unfold is laid out; clicking
+an op inside the loop body fills the details pane; step mode reaches an op of the loop body
+on its third iteration; the zh-Hant panels do not wrap a header one character per line; no
+JavaScript errors.  Screenshots are saved in tests/jupyter/artifacts/ (gitignored) for a
+person to look at.
 """
 
 from __future__ import annotations
@@ -47,6 +50,29 @@ EN_CELLS = [
     "%trace_explorer h",
     "TimingChart(h, number=5)",
 ]
+SIGHT_CELLS = [
+    "%load_ext tfgraph_edu\nimport numpy as np\nimport tfgraph_edu as tf\n"
+    "from tfgraph_edu.jupyter.widgets import GraphViewer",
+    # an MLP train step with a GradientTape
+    "model = tf.keras.Sequential([tf.keras.layers.Dense(16, activation='relu'),\n"
+    "                             tf.keras.layers.Dense(3)])\n"
+    "opt = tf.keras.optimizers.SGD(0.1)\n"
+    "loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)\n\n"
+    "@tf.function\ndef train_step(x, y):\n    with tf.GradientTape() as tape:\n"
+    "        loss = loss_fn(y, model(x))\n"
+    "    grads = tape.gradient(loss, model.trainable_variables)\n"
+    "    opt.apply_gradients(zip(grads, model.trainable_variables))\n    return loss\n\n"
+    "train_step(tf.constant(np.random.rand(8, 4).astype('float32')),"
+    " tf.constant(np.arange(8) % 3))\nGraphViewer(train_step)",
+    CELLS[1] + "\nGraphViewer(f)",  # an if and a tf.range loop
+    "@tf.function(autograph=False)\ndef chain(x):\n    for _ in range(5000):\n"
+    "        x = x * 1.0001\n    return x\n\nchain(tf.constant(1.0))\nGraphViewer(chain)",
+    # unfolding its 400 muls takes Graphviz seconds: the kernel runs the next cell meanwhile
+    "@tf.function(autograph=False)\ndef chain400(x):\n    for _ in range(400):\n"
+    "        x = x * 1.0001 + 1.0\n    return x\n\nchain400(tf.constant(0.0))\n"
+    "GraphViewer(chain400)",
+    "runs = globals().get('runs', 0) + 1\nprint(f'run {runs}')",
+]
 ZH_CELLS = [
     "%load_ext tfgraph_edu\nimport tfgraph_edu as tf",
     "%%trace -n 5 --lang zh-Hant\n@tf.function\ndef g(x):\n    if tf.reduce_sum(x) > 0:\n"
@@ -79,6 +105,7 @@ def _server(tmp_path, app: str):
     _notebook(tmp_path / "viewer.ipynb", CELLS)
     _notebook(tmp_path / "zh.ipynb", ZH_CELLS)
     _notebook(tmp_path / "en.ipynb", EN_CELLS)
+    _notebook(tmp_path / "sight.ipynb", SIGHT_CELLS)
     port, token = _free_port(), secrets.token_hex(16)
     env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1")
     extra = (["--LabApp.news_url=", "--LabApp.check_for_updates_class="
@@ -129,10 +156,11 @@ def lab(tmp_path):
     yield from _serve(tmp_path, "jupyterlab")
 
 
-def _open(p, app, url, token, name):
-    """A page with notebook ``name`` opened and all its cells run; its JS errors listed."""
+def _open(p, app, url, token, name, size=(1500, 1000)):
+    """A page with notebook ``name`` opened; its JS errors listed."""
     browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-    page = browser.new_page(viewport={"width": 1500, "height": 1000}, accept_downloads=True)
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]},
+                            accept_downloads=True)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}\n{exc.stack or ''}"))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -187,6 +215,26 @@ def _titled(page, kind: str, title: str) -> dict:
         [kind, title])
 
 
+SIGHT = (Path(__file__).parents[2] / "benchmarks" / "_viewer_sight.js").read_text()
+
+
+def _sight(page, nth: int = 0) -> dict:
+    """What the learner sees of viewer ``nth``: its smallest text shown (px), whether the
+    whole graph is in the pane, the minimap, the rectangles of the pane and the hint bar."""
+    if not page.evaluate("() => !!window.tfgSight"):
+        page.add_script_tag(content=SIGHT)
+    return page.evaluate("(n) => window.tfgSight(document.querySelectorAll('.tfg-viewer')[n])",
+                         nth)
+
+
+def _readable_and_uncovered(sight: dict) -> None:
+    assert sight["texts"] > 0, sight
+    assert sight["minText"] >= 8.9, sight  # no text under ~9 px
+    assert sight["hint"]["t"] >= sight["canvas"]["b"] - 0.5, sight  # the hint covers nothing
+    # the whole graph, or (it does not fit at a readable size) a part with the minimap
+    assert sight["whole"] or sight["minimap"], sight
+
+
 def _jupyters_own(error: str) -> bool:
     """An error of Jupyter itself, not of our widgets: the server's missing resources, and
     a page error raised only from Notebook 7's own bundle (a plain notebook with one cell
@@ -212,12 +260,12 @@ def test_graph_viewer_geometry_click_and_step(server):
         viewer = page.locator(".tfg-viewer").first
         viewer.scroll_into_view_if_needed()
         page.wait_for_timeout(500)
-        canvas = _rect(viewer.locator(".tfg-canvas"))
-        graph = _rect(viewer.locator(".tfg-canvas svg g.graph"))
-        # opened fitted: the whole graph inside the visible pane, and not a speck in it
-        assert _inside(graph, canvas), (graph, canvas)
-        assert (graph["r"] - graph["l"]) > 0.5 * (canvas["r"] - canvas["l"]) or \
-               (graph["b"] - graph["t"]) > 0.8 * (canvas["b"] - canvas["t"])
+        sight = _sight(page)
+        _readable_and_uncovered(sight)
+        if sight["whole"]:  # fitted, and not a speck in the pane
+            graph, canvas = sight["graph"], sight["canvas"]
+            assert (graph["r"] - graph["l"]) > 0.5 * (canvas["r"] - canvas["l"]) or \
+                   (graph["b"] - graph["t"]) > 0.8 * (canvas["b"] - canvas["t"])
         # each body cluster inside its op's cluster
         for op, bodies in (("while", ("cond", "body")), ("cond", ("then", "else"))):
             outer = _titled(page, "cluster", f"cluster_{op}")
@@ -231,13 +279,37 @@ def test_graph_viewer_geometry_click_and_step(server):
         search.press("Enter")
         details = viewer.locator(".tfg-details")
         details.locator(".tfg-node-name", has_text="add").wait_for(timeout=10_000)
+        page.wait_for_timeout(300)
         zoomed = _titled(page, "node", "while/body/add")
-        assert _inside(zoomed, _rect(viewer.locator(".tfg-canvas")))
+        canvas = _rect(viewer.locator(".tfg-canvas"))
+        assert _inside(zoomed, canvas)
         assert zoomed["r"] - zoomed["l"] > 30  # readable now
+        # centred, ringed by the marker, its edges lit
+        cx, cy = (canvas["l"] + canvas["r"]) / 2, (canvas["t"] + canvas["b"]) / 2
+        assert abs((zoomed["l"] + zoomed["r"]) / 2 - cx) < 10, (zoomed, canvas)
+        assert abs((zoomed["t"] + zoomed["b"]) / 2 - cy) < 10, (zoomed, canvas)
+        assert _inside(zoomed, _rect(viewer.locator(".tfg-marker")))
+        assert viewer.locator("g.edge.tfg-lit").count() >= 2
+        _readable_and_uncovered(_sight(page))
         text = details.inner_text()
         assert "AddV2" in text and "while_body" in text and "float32" in text
         assert "x = x + tf.cast(i, tf.float32)" in text
         page.screenshot(path=str(ARTIFACTS / f"{app}_viewer_search.png"))
+        # a regular expression lists every match and steps through them
+        search.fill("while/body/.*")
+        search.press("Enter")
+        info = viewer.locator(".tfg-match-info")
+        first = info.inner_text()
+        n = viewer.locator(".tfg-match").count()
+        assert n >= 4 and first == f"1 of {n}", (first, n)
+        viewer.locator(".tfg-next").click()
+        assert info.inner_text() == f"2 of {n}"
+        viewer.locator(".tfg-prev").click()
+        viewer.locator(".tfg-prev").click()
+        assert info.inner_text() == f"{n} of {n}"
+        picked = viewer.locator(".tfg-match.tfg-match-now").inner_text()
+        name = details.locator(".tfg-node-name").inner_text()
+        assert picked.split("/")[-1] == name.split("/")[-1], (picked, name)
         # click another op inside the loop body: its details fill the pane
         viewer.locator(".tfg-fit").click()
         page.wait_for_timeout(200)
@@ -284,21 +356,41 @@ def test_graph_viewer_geometry_click_and_step(server):
                                ".textContent.includes('while iteration 0')", timeout=10_000)
         page.screenshot(path=str(ARTIFACTS / f"{app}_viewer_step.png"))
         details.locator(".tfg-iter").first.wait_for(timeout=10_000)
-        # a double-click on the loop body's frame folds it in place into one box; a
-        # double-click on the box opens it again
-        label = page.evaluate(
+        # a double-click on the loop body's frame folds it in place into one box, which takes
+        # the frame's place on screen; a double-click on the box opens it again
+        search.fill("while/body/add")
+        search.press("Enter")
+        page.wait_for_timeout(300)
+        find_label = (
             "() => { for (const g of document.querySelectorAll('.tfg-viewer g.cluster')) {"
             " const t = g.querySelector(':scope > title');"
             " if (t && t.textContent === 'cluster_while/body') {"
             " const r = g.querySelector('text').getBoundingClientRect();"
             " return {x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2}; } } return null; }")
+        label = page.evaluate(find_label)
+        canvas = _rect(viewer.locator(".tfg-canvas"))
+        cx, cy = (canvas["l"] + canvas["r"]) / 2, (canvas["t"] + canvas["b"]) / 2
+        page.mouse.move(cx, cy)  # drag the frame's label to the middle of the pane
+        page.mouse.down()
+        page.mouse.move(cx + (cx - label["x"]) / 2, cy + (cy - label["y"]) / 2, steps=4)
+        page.mouse.move(2 * cx - label["x"], 2 * cy - label["y"], steps=4)
+        page.mouse.up()
+        page.wait_for_timeout(300)
+        label = page.evaluate(find_label)
+        assert _inside({"l": label["x"], "r": label["x"], "t": label["y"], "b": label["y"]},
+                       canvas), (label, canvas)
+        frame = _titled(page, "cluster", "cluster_while/body")
         page.mouse.dblclick(label["x"], label["y"])
         page.wait_for_function(
             "() => [...document.querySelectorAll('.tfg-viewer g.node > title')]"
             ".some(t => t.textContent === 'while/body')", timeout=30_000)
+        page.wait_for_timeout(200)
         assert _titled(page, "cluster", "cluster_while/body") is None
         box = _titled(page, "node", "while/body")
         assert _inside(box, _titled(page, "cluster", "cluster_while"))
+        # anchored: the box's top middle where the frame's top middle was
+        assert abs((box["l"] + box["r"]) / 2 - (frame["l"] + frame["r"]) / 2) < 3, (box, frame)
+        assert abs(box["t"] - frame["t"]) < 3, (box, frame)
         page.screenshot(path=str(ARTIFACTS / f"{app}_viewer_folded.png"))
         page.mouse.dblclick((box["l"] + box["r"]) / 2, (box["t"] + box["b"]) / 2)
         page.wait_for_function(
@@ -324,6 +416,86 @@ def test_graph_viewer_geometry_click_and_step(server):
         got.value.save_as(png_file)
         assert png_file.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert png_file.stat().st_size > 20_000
+        browser.close()
+    assert not _js_errors(errors), errors
+
+
+def test_viewer_opens_readable_and_keeps_the_kernel_free(server):
+    """Three graphs a learner meets (an MLP train step with a tape, an if + tf.range loop, a
+    chain of 5,000 multiplications) each open with no text under 9 px, nothing covered, the
+    whole graph or the inputs with a minimap; clicking the minimap moves the view; the kernel
+    runs a cell while a big unfold is laid out, the viewer saying so meanwhile."""
+    from playwright.sync_api import sync_playwright
+    app, url, token = server
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser, page, errors = _open(p, app, url, token, "sight.ipynb", size=(1400, 900))
+        _run_all(page, ".jp-OutputArea-output:has-text('run 1')", ARTIFACTS / "sight_failed.png")
+        _no_news(page)
+        viewers = page.locator(".tfg-viewer")
+        viewers.nth(3).locator("g.node").first.wait_for(timeout=60_000)
+        for i, name in enumerate(("mlp", "loop", "chain5000")):
+            viewers.nth(i).scroll_into_view_if_needed()
+            page.wait_for_timeout(400)
+            sight = _sight(page, i)
+            _readable_and_uncovered(sight)
+            page.screenshot(path=str(ARTIFACTS / f"{app}_sight_{name}.png"))
+        # the MLP step does not fit at a readable size: its minimap moves the view
+        mlp = viewers.nth(0)
+        mlp.scroll_into_view_if_needed()
+        sight = _sight(page, 0)
+        assert sight["minimap"] and not sight["whole"], sight
+        before = _rect(mlp.locator("svg g.graph"))
+        mini = _rect(mlp.locator(".tfg-minimap"))
+        page.mouse.click((mini["l"] + mini["r"]) / 2, mini["b"] - 8)  # to the graph's bottom
+        page.wait_for_timeout(200)
+        after = _rect(mlp.locator("svg g.graph"))
+        assert after["t"] < before["t"] - 100, (before, after)
+        frame = _rect(mlp.locator(".tfg-minimap-view"))
+        assert frame["b"] > mini["b"] - 30, (frame, mini)
+        # a searched op folded into a scope: the scope opens, the op itself is centred
+        search = mlp.locator(".tfg-search")
+        search.fill("dense_1/MatMul$")
+        search.press("Enter")
+        assert mlp.locator(".tfg-match-info").inner_text() == "1 of 1"
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.tfg-viewer')[0].querySelectorAll("
+            "'g.node > title')].some(t => t.textContent === 'sequential/dense_1/MatMul')",
+            timeout=30_000)
+        page.wait_for_timeout(400)
+        node = _titled(page, "node", "sequential/dense_1/MatMul")
+        canvas = _rect(mlp.locator(".tfg-canvas"))
+        cx, cy = (canvas["l"] + canvas["r"]) / 2, (canvas["t"] + canvas["b"]) / 2
+        assert abs((node["l"] + node["r"]) / 2 - cx) < 10 and \
+            abs((node["t"] + node["b"]) / 2 - cy) < 10, (node, canvas)
+        assert _inside(node, _rect(mlp.locator(".tfg-marker")))
+        _readable_and_uncovered(_sight(page, 0))
+        page.screenshot(path=str(ARTIFACTS / f"{app}_sight_mlp_search.png"))
+        # unfold the 400 muls of chain400: laid out on a worker thread, the kernel free
+        big = viewers.nth(3)
+        big.scroll_into_view_if_needed()
+        box = page.evaluate(
+            "() => { const v = document.querySelectorAll('.tfg-viewer')[3];"
+            " for (const g of v.querySelectorAll('g.node.tfg-box')) {"
+            " if (g.querySelector('title').textContent.startsWith('mul')) {"
+            " const r = g.getBoundingClientRect();"
+            " return {x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2}; } } return null; }")
+        assert box is not None
+        page.mouse.dblclick(box["x"], box["y"])
+        busy = big.locator(".tfg-busy.tfg-shown")
+        busy.wait_for(timeout=5_000)
+        assert "laying out" in busy.inner_text()
+        last = page.locator(".jp-Cell").last
+        last.locator(".jp-InputArea-editor").click()
+        page.keyboard.press("Shift+Enter")
+        page.locator(".jp-OutputArea-output:has-text('run 2')").wait_for(timeout=10_000)
+        assert busy.count() == 1  # the cell ran while the unfold was still being laid out
+        page.wait_for_function(
+            "() => !document.querySelectorAll('.tfg-viewer')[3]"
+            ".querySelector('.tfg-busy.tfg-shown')", timeout=120_000)
+        assert big.locator("g.node").count() > 400
+        big.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"{app}_sight_unfolded.png"))
         browser.close()
     assert not _js_errors(errors), errors
 

@@ -31,6 +31,14 @@ def _run_shell(cells: list[str], report: str) -> dict:
     return json.loads(out.stdout.split("@@", 1)[1])
 
 
+
+def _laid_out(viewer) -> None:
+    """Wait for the layout a front-end message started on the viewer's worker thread (the
+    kernel answers the message at once and stays free meanwhile)."""
+    from tfgraph_edu.jupyter.widgets import _layouts
+    _layouts().submit(lambda: None).result(timeout=120)
+    assert not viewer.busy
+
 def test_trace_magic_in_a_real_shell():
     cells = [
         "%load_ext tfgraph_edu",
@@ -125,8 +133,10 @@ def test_graph_viewer_state_and_messages():
     viewer.concrete_index = 0
     assert viewer.nodes["layer/Relu"]["outputs"][0]["shape"] == "(2,)"
     viewer._on_message(viewer, {"type": "toggle_scope", "scope": "layer"}, [])
+    _laid_out(viewer)
     assert viewer.collapsed == ["layer"] and "layer (3 ops)" in viewer.dot
     viewer._on_message(viewer, {"type": "toggle_scope", "scope": "layer"}, [])
+    _laid_out(viewer)
     assert viewer.collapsed == []
     viewer.optimized = True
     assert any(r["action"] == "removed" for r in viewer.report)
@@ -214,6 +224,7 @@ def test_control_flow_bodies_are_clusters_that_collapse():
     assert 'subgraph "cluster_cond/then"' in viewer.dot
     assert viewer.cluster_ids["cluster_cond/then"] == "cond/then"
     viewer._on_message(viewer, {"type": "toggle_scope", "scope": "cond/then"}, [])
+    _laid_out(viewer)
     assert 'subgraph "cluster_cond/then"' not in viewer.dot
     assert '"cond/then" [label="then: cond_true_' in viewer.dot and "<svg" in viewer.svg
 

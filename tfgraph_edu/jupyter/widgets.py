@@ -126,12 +126,23 @@ def legend(lang: str, kinds, changes) -> list:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _layouts():
+    """The one worker thread that lays out graphs for the viewers' front ends."""
+    from concurrent.futures import ThreadPoolExecutor
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="tfgraph_edu-layout")
+
+
 class GraphViewer(anywidget.AnyWidget):
-    """Pan, zoom (around the cursor), fit, search and zoom to an op, click an op at any depth
-    for its details; collapse scopes, series, branches and bodies in place; raw or optimised
-    graph; switch concrete functions; step through a run - into the branch taken and through
-    each loop iteration - with the values in the details pane; export SVG or PNG.  Every word
-    in ``lang`` (en, zh-Hant, zh-Hans)."""
+    """Pan, zoom (around the cursor), fit, search (a regular expression, stepping through
+    every match), click an op at any depth for its details; collapse scopes, series, branches
+    and bodies in place; raw or optimised graph; switch concrete functions; step through a
+    run - into the branch taken and through each loop iteration - with the values in the
+    details pane; export SVG or PNG.  Every word in ``lang`` (en, zh-Hant, zh-Hans).
+
+    A fold or unfold asked by the front end is laid out on a worker thread (``busy`` is true
+    meanwhile), so the kernel runs the learner's cells while Graphviz works; ``toggle``
+    called from Python lays out before it returns."""
 
     _esm = _DIR / "graph_viewer.js"
     _css = _DIR / "graph_viewer.css"
@@ -153,6 +164,7 @@ class GraphViewer(anywidget.AnyWidget):
     cluster_ids = traitlets.Dict().tag(sync=True, **_AS_TEXT)
     folded = traitlets.Dict().tag(sync=True, **_AS_TEXT)
     selected = traitlets.Unicode("").tag(sync=True)
+    busy = traitlets.Bool(False).tag(sync=True)  # a layout asked by the front end is running
     report = traitlets.List(traitlets.Dict()).tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
     step_order = traitlets.List(traitlets.Unicode()).tag(sync=True)
@@ -244,7 +256,7 @@ class GraphViewer(anywidget.AnyWidget):
         if not isinstance(content, dict):
             return
         if content.get("type") == "toggle_scope":
-            self.toggle(str(content.get("scope", "")))
+            self._toggle_apart(str(content.get("scope", "")))
         elif content.get("type") == "step":
             self.run_steps()
             delta = int(content.get("by", 1))
@@ -260,6 +272,36 @@ class GraphViewer(anywidget.AnyWidget):
         else:
             collapsed.append(name)
         self.collapsed = collapsed
+
+    def _toggle_apart(self, name: str) -> None:
+        """``toggle`` for the front end: the new layout is made on a worker thread, so this
+        message handler returns at once and the kernel stays free for the learner's cells.
+        Toggles asked while one is laid out are queued; only the last layout is shown."""
+        self._quiet = True
+        try:
+            self.toggle(name)
+        finally:
+            self._quiet = False
+        self._asked = getattr(self, "_asked", 0) + 1
+        asked, collapsed = self._asked, set(self.collapsed)
+        self.busy = True
+
+        def layout():
+            from ..viz.dot import graph_to_dot
+            from ..viz.render import to_svg
+            try:
+                folded: dict = {}
+                dot = graph_to_dot(self.graph, highlight=self._highlight, collapse=collapsed,
+                                   drawn=folded)
+                svg = to_svg(dot) or ""
+            except Exception:  # noqa: BLE001 - shown as before: the synchronous path raises
+                self.busy = asked != self._asked
+                raise
+            if asked == self._asked:  # a later toggle supersedes this layout
+                self.folded, self.dot, self.svg = folded, dot, svg
+                self.busy = False
+
+        _layouts().submit(layout)
 
     def run_steps(self, *args):
         """Run the shown graph on the function's last call (or ``args``), recording every op
