@@ -901,7 +901,10 @@ function render({ model, el }) {
     ev.stopPropagation();
     if (g.classList.contains("node")) {
       const name = idOf(g);
-      if ((model.get("collapsed") || []).includes(name)) toggle(name, g);
+      // a folded box opens; a "… N more" page box of an open fold shows its next members
+      if ((model.get("collapsed") || []).includes(name) || g.classList.contains("tfg-more")) {
+        toggle(name, g);
+      }
     } else {
       const t = g.querySelector(":scope > title");
       const scope = t && J("cluster_ids")[t.textContent];
