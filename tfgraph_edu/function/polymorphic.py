@@ -229,8 +229,8 @@ class Function:
         if not self._autograph:
             return self._python_function
         if self._converted is None:
-            converted = autograph_conversion.convertible(self._python_function) or \
-                self._python_function
+            converted = autograph_conversion.convertible(
+                self._python_function, self._autograph_features) or self._python_function
             if self._autograph_features:
                 features = self._autograph_features
 
