@@ -32,7 +32,6 @@ _LIBRARY_PREFIXES = ("tfgraph_edu", "numpy", "builtins", "functools", "itertools
                      "ipykernel", "pytest", "_pytest", "hypothesis", "random", "re", "operator")
 
 
-MAX_NESTING = 40  # generated code nests a closure per level; Python stops near 100 indents
 
 
 class ConversionError(Exception):
@@ -250,12 +249,6 @@ def _convert(fn, features=frozenset()) -> Converted:
     if isinstance(node, ast.AsyncFunctionDef):
         raise ConversionError(f"{fn.__name__} is a coroutine function (async def), which "
                               "AutoGraph does not convert")
-    depth = analysis.nesting_depth(node)
-    if depth > MAX_NESTING:
-        raise ConversionError(
-            f"its control flow nests {depth} levels deep (an elif chain counts one level per "
-            f"elif); the generated code would pass Python's limit of nested blocks. Use "
-            f"fewer branches, e.g. a lookup with tf.gather or tf.switch_case")
     for n in ast.walk(node):  # remember every user node's line, in file coordinates
         if hasattr(n, "lineno"):
             n._ag_line = n.lineno + first_line - 1
@@ -280,9 +273,16 @@ def _convert(fn, features=frozenset()) -> Converted:
     factory.body = [node, factory.body[1]]
     module = ast.Module(body=[factory], type_ignores=[])
     ast.fix_missing_locations(module)
-    generated = unparse(module)
     gen_filename = f"<autograph {fn.__qualname__} from {filename}:{first_line}>"
-    line_map = _line_map(module, generated, filename, fn.__name__)
+    try:
+        generated = unparse(module)
+        line_map = _line_map(module, generated, filename, fn.__name__)
+    except SyntaxError as exc:
+        # as TF: control flow nested so deeply that the generated closures pass Python's
+        # limit of nested blocks; the function then runs as it is
+        raise ConversionError(f"{exc.msg} ({gen_filename}, line {exc.lineno})") from None
+    except RecursionError as exc:
+        raise ConversionError(str(exc)) from None
     linecache.cache[gen_filename] = (len(generated), None, generated.splitlines(True),
                                      gen_filename)
     GENERATED_SOURCES[gen_filename] = line_map
