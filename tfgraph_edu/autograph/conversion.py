@@ -283,6 +283,10 @@ def _convert(fn, features=frozenset()) -> Converted:
         raise ConversionError(f"{exc.msg} ({gen_filename}, line {exc.lineno})") from None
     except RecursionError as exc:
         raise ConversionError(str(exc)) from None
+    if _indent_levels(generated) >= _PYTHON_MAX_INDENT - 1:
+        # TF's generated module nests the function one level deeper than ours: refused at
+        # the same depth as TF refuses it (TF 2.21: 95 elifs convert, 96 do not)
+        raise ConversionError(f"too many levels of indentation ({gen_filename})")
     linecache.cache[gen_filename] = (len(generated), None, generated.splitlines(True),
                                      gen_filename)
     GENERATED_SOURCES[gen_filename] = line_map
@@ -297,6 +301,14 @@ def _convert(fn, features=frozenset()) -> Converted:
     entry.code_lines = {k: v[1] for k, v in _line_map(wrapped, code_source, filename,
                                                       fn.__name__).items()}
     return entry
+
+
+_PYTHON_MAX_INDENT = 100  # CPython's limit of nested blocks
+
+
+def _indent_levels(source: str) -> int:
+    return max(((len(ln) - len(ln.lstrip(" "))) // 4 for ln in source.splitlines()
+                if ln.strip()), default=0)
 
 
 def raise_unsupported_yield(fn):

@@ -655,6 +655,9 @@ def _outputs(result, builder, flat, python_function=None, depth=0):
     if isinstance(result, TensorArray):
         return result
     if not isinstance(result, (Tensor, EagerTensor)):
+        refuse = getattr(result, "_refuse_in_graph", None)
+        if refuse is not None:  # a SparseTensor or RaggedTensor: NotImplementedError
+            refuse("returned from a tf.function")
         try:
             if isinstance(result, Graph) or not (
                     isinstance(result, (bool, int, float, complex, str, bytes, np.ndarray,
