@@ -1,4 +1,4 @@
-# ruff: noqa: B007, B011 - the programs are the ones run under TF (unused targets, assert False)
+# ruff: noqa: B007, B011, B012 - the programs are the ones run under TF (unused targets, return in finally)
 """Issue #22, second part: more of AutoGraph's and tf.function's corners as TensorFlow 2.21
 has them.  Every expected value, error class and message gist was recorded by running the
 same code under real TensorFlow 2.21.0 (tf.function with AutoGraph on)."""
