@@ -20,8 +20,9 @@ class Feature(enum.Enum):
     """The optional conversions of ``tf.function(experimental_autograph_options=...)``.
 
     They are accepted and recorded. ``BUILTIN_FUNCTIONS`` (or ``ALL``) makes ``print`` with a
-    tensor argument print the tensor's value each time the graph runs, as TF does; for the
-    others tfgraph_edu's AutoGraph converts as TF does by default.
+    tensor argument print the tensor's value each time the graph runs, and
+    ``ASSERT_STATEMENTS`` (or ``ALL``) makes ``assert`` on a tensor a ``tf.debugging.Assert``,
+    as TF does; for the others tfgraph_edu's AutoGraph converts as TF does by default.
     """
 
     ALL = "ALL"

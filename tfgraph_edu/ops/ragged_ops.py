@@ -4,8 +4,9 @@ Both are composite values built from ordinary tensors: a ragged tensor is ``valu
 ``row_splits`` (row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``), a sparse tensor is
 ``indices``, ``values`` and ``dense_shape``.  Printing follows TensorFlow.
 
-Deliberate departure: only one ragged dimension (2-D ragged tensors), and neither type can
-cross into a tf.function (passing one raises a TypeError naming the fix).
+Deliberate departure: only one ragged dimension (2-D ragged tensors), and neither type is
+carried through graph control flow or out of a tf.function (NotImplementedError naming the
+API, never a dropped value).
 """
 
 from __future__ import annotations
