@@ -249,6 +249,12 @@ def _convert(fn, features=frozenset()) -> Converted:
     if isinstance(node, ast.AsyncFunctionDef):
         raise ConversionError(f"{fn.__name__} is a coroutine function (async def), which "
                               "AutoGraph does not convert")
+    depth = analysis.nesting_depth(node)
+    if depth >= _PYTHON_MAX_INDENT - 4:
+        # TF's generated code nests the body 4 levels deeper than the user's blocks: at this
+        # depth it passes Python's limit (TF 2.21: 95 elifs convert, 96 run as-is)
+        raise ConversionError(f"too many levels of indentation (control flow {depth} blocks "
+                              "deep; an elif counts one level)")
     for n in ast.walk(node):  # remember every user node's line, in file coordinates
         if hasattr(n, "lineno"):
             n._ag_line = n.lineno + first_line - 1
@@ -259,7 +265,10 @@ def _convert(fn, features=frozenset()) -> Converted:
         params.append(node.args.kwarg.arg)
     own_name = fn.__code__.co_name
     ctx = _Context(own_name if own_name != "<lambda>" else "lambda_", params, node, features)
-    node = pipeline.run(node, ctx)
+    try:
+        node = pipeline.run(node, ctx)
+    except RecursionError as exc:
+        raise ConversionError(str(exc)) from None
     _propagate_lines(node, node._ag_line)
     # the defaults are the function's own values (set by convert()), never evaluated again:
     # `lambda i=i: ...` made in a loop keeps the i it was made with
