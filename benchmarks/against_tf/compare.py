@@ -14,11 +14,12 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
+from _measure import best_us, measure, ratio  # noqa: E402,I001 - first: it holds BLAS to one thread
+
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 import tensorflow as real_tf  # noqa: E402
-from _measure import best_us, measure, ratio  # noqa: E402
 
 import tfgraph_edu as ours  # noqa: E402
 
@@ -120,6 +121,25 @@ def keras_fit(tf):
     return lambda: model.fit(x, y, batch_size=32, epochs=1, verbose=0)
 
 
+def conv(tf, shape, filters, backward, pool=False):
+    """Eager Conv2D (SAME, stride 1) or 2x2 MaxPool, forward or forward and both gradients."""
+    rng = np.random.default_rng(0)
+    x = tf.constant(rng.normal(size=shape).astype(np.float32))
+    w = None if pool else tf.constant(rng.normal(size=filters).astype(np.float32))
+
+    def forward():
+        return tf.nn.max_pool2d(x, 2, 2, "VALID") if pool else tf.nn.conv2d(x, w, 1, "SAME")
+
+    def both():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            if w is not None:
+                tape.watch(w)
+            y = forward()
+        return tape.gradient(y, [x] if pool else [x, w])
+    return both if backward else forward
+
+
 def tracing(tf, n=2000):
     def unrolled(x):
         for _ in range(n):
@@ -130,6 +150,8 @@ def tracing(tf, n=2000):
 
 
 def main() -> None:
+    real_tf.config.threading.set_intra_op_parallelism_threads(1)  # one thread each, as numpy's
+    real_tf.config.threading.set_inter_op_parallelism_threads(1)
     print(f"TensorFlow {real_tf.__version__}, JAX {jax.__version__}, numpy {np.__version__}")
     print(f"{'workload':34} {'ours µs':>10}   other / ours (median, spread)")
     pw_ours, pw_ours_eager = power(ours)
@@ -159,6 +181,16 @@ def main() -> None:
          1),
         ("tracing 4,000 learner ops", {"ours": tracing(ours), "tf.function": tracing(real_tf)}, 1),
     ]
+    small, large = ((32, 28, 28, 1), (3, 3, 1, 32)), ((1, 200, 200, 100), (3, 3, 100, 100))
+    for label, args, number in [("Conv2D 32x28x28x1, 32 3x3", small, 20),
+                                ("Conv2D 1x200x200x100, 100 3x3", large, 1)]:
+        for part, backward in (("fwd", False), ("fwd+bwd", True)):
+            rows.append((f"{label} {part}", {"ours": conv(ours, *args, backward),
+                                             "TF eager": conv(real_tf, *args, backward)}, number))
+    for part, backward in (("fwd", False), ("fwd+bwd", True)):
+        args = ((32, 28, 28, 32), None, backward, True)
+        rows.append((f"MaxPool 2x2, 32x28x28x32 {part}",
+                     {"ours": conv(ours, *args), "TF eager": conv(real_tf, *args)}, 20))
     for label, fns, number in rows:
         t = measure(fns, number, repeats=5)
         others = "  ".join(f"{k} {ratio(t, k, 'ours').strip()}" for k in fns if k != "ours")

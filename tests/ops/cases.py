@@ -213,6 +213,10 @@ TESTED_ELSEWHERE = {
     "AssignAddVariableOp": "tests/eager/test_variables.py",
     "AssignSubVariableOp": "tests/eager/test_variables.py",
     "RandomStandardNormal": "tests/ops/test_random.py",
+    **{name: "tests/ops/test_random_generator.py" for name in (
+        "RngReadAndSkip", "StatelessRandomNormalV2", "StatelessRandomUniformV2",
+        "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2",
+        "StatelessRandomUniformFullIntV2", "StatelessRandomGetKeyCounter")},
     "RandomUniform": "tests/ops/test_random.py",
     "RandomUniformInt": "tests/ops/test_random.py",
     "TruncatedNormal": "tests/ops/test_random.py",

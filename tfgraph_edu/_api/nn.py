@@ -1,8 +1,11 @@
-"""``tf.nn``: activations, softmax and cross-entropies (re-exports)."""
+"""``tf.nn``: activations, softmax, cross-entropies, convolution and pooling (re-exports)."""
 
 from ..ops.math_ops import log_softmax, relu, sigmoid, softmax, tanh  # noqa: F401
 from ..ops.nn_ops import (  # noqa: F401
+    conv2d,
     elu,
+    max_pool,
+    max_pool2d,
     sigmoid_cross_entropy_with_logits,
     softmax_cross_entropy_with_logits,
     softplus,

@@ -1,3 +1,13 @@
-"""``tf.random``: seeds and samplers (re-exports)."""
+"""``tf.random``: seeds, samplers, ``Generator`` and the stateless samplers (re-exports)."""
 
 from ..ops.random_ops import normal, set_seed, truncated_normal, uniform  # noqa: F401
+from .random_generator import (  # noqa: F401
+    Algorithm,
+    Generator,
+    create_rng_state,
+    get_global_generator,
+    set_global_generator,
+    stateless_normal,
+    stateless_truncated_normal,
+    stateless_uniform,
+)

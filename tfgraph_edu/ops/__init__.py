@@ -28,6 +28,7 @@ from . import (  # noqa: F401 - importing registers the ops
     script_ops,
     shape_ops,
     state_ops,
+    stateless_random_ops,
     string_ops,
 )
 from ._core import REGISTRY, OpDef, bind  # noqa: F401

@@ -8,6 +8,7 @@ does; the op's gradient multiplies that saved backprop by the incoming gradient.
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
@@ -223,15 +224,42 @@ def _check_nhwc(data_format):
         raise NotImplementedError("tfgraph_edu implements NHWC (channels last) only.")
 
 
+# Convolutions are matrix products over patches (im2col): the (N*OH*OW, KH*KW*C) matrix of
+# every output position's window, built from a strided view in one copy, times the filter as
+# a (KH*KW*C, CO) matrix.  One BLAS call does the work of the whole layer; when the patches would
+# take more than _PATCH_BYTES, they are built one filter row at a time (KH calls).
+_PATCH_BYTES = 64 << 20
+
+
+def _filter_rows(kh, kw, ci, n, oh, ow, itemsize):
+    """Row blocks of the filter whose patch matrices fit in _PATCH_BYTES: [(start, stop)]."""
+    if n * oh * ow * kh * kw * ci * itemsize <= _PATCH_BYTES:
+        return [(0, kh)]
+    return [(i, i + 1) for i in range(kh)]
+
+
+def _patches(xp, rows, kw, sh, sw, oh, ow):
+    """The windows of padded ``xp`` under filter rows ``rows`` as a (N*OH*OW, R*KW*C) matrix."""
+    i0, i1 = rows
+    n, c = xp.shape[0], xp.shape[3]
+    band = xp[:, i0:i1 + sh * (oh - 1)]
+    v = sliding_window_view(band, (i1 - i0, kw), axis=(1, 2))   # N, H', W', C, R, KW
+    v = v[:, :sh * (oh - 1) + 1:sh, :sw * (ow - 1) + 1:sw]
+    return v.transpose(0, 1, 2, 4, 5, 3).reshape(n * oh * ow, (i1 - i0) * kw * c)
+
+
 def _conv_kernel(x, w, strides, padding, data_format="NHWC", dilations=None):
-    kh, kw = w.shape[:2]
+    kh, kw, ci, co = w.shape
     sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, strides, padding)
+    n = x.shape[0]
+    if min(n, oh, ow, co) <= 0:
+        return np.zeros((n, oh, ow, co), dtype=x.dtype)
     xp = _padded(x, pads)
-    out = np.zeros((x.shape[0], oh, ow, w.shape[3]), dtype=x.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            out += _window(xp, i, j, sh, sw, oh, ow) @ w[i, j]
-    return out
+    out = None
+    for i0, i1 in _filter_rows(kh, kw, ci, n, oh, ow, x.itemsize):
+        part = _patches(xp, (i0, i1), kw, sh, sw, oh, ow) @ w[i0:i1].reshape(-1, co)
+        out = part if out is None else np.add(out, part, out=out)
+    return out.reshape(n, oh, ow, co)
 
 
 def _conv_dim(size, k, stride, padding):
@@ -267,13 +295,19 @@ def _conv_grad(op, g):
 def _conv_input_grad_kernel(input_sizes, w, dy, strides, padding, data_format="NHWC",
                             dilations=None):
     shape = tuple(int(d) for d in input_sizes)
-    kh, kw = w.shape[:2]
+    kh, kw, ci, co = w.shape
     sh, sw, oh, ow, pads = _geometry(shape, kh, kw, strides, padding)
     pt, pb, pl, pr = pads
-    dxp = np.zeros((shape[0], shape[1] + pt + pb, shape[2] + pl + pr, shape[3]), dy.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            _window(dxp, i, j, sh, sw, oh, ow)[...] += dy @ w[i, j].T
+    n = shape[0]
+    dxp = np.zeros((n, shape[1] + pt + pb, shape[2] + pl + pr, shape[3]), dy.dtype)
+    if min(n, oh, ow, co) > 0:
+        dy2 = dy.reshape(n * oh * ow, co)
+        for i0, i1 in _filter_rows(kh, kw, ci, n, oh, ow, dy.itemsize):
+            # the gradient of each patch, then each filter tap's share added where it was read
+            dcols = (dy2 @ w[i0:i1].reshape(-1, co).T).reshape(n, oh, ow, i1 - i0, kw, ci)
+            for i in range(i0, i1):
+                for j in range(kw):
+                    _window(dxp, i, j, sh, sw, oh, ow)[...] += dcols[:, :, :, i - i0, j]
     return dxp[:, pt:pt + shape[1], pl:pl + shape[2], :]
 
 
@@ -281,12 +315,14 @@ def _conv_filter_grad_kernel(x, filter_sizes, dy, strides, padding, data_format=
                              dilations=None):
     kh, kw, ci, co = (int(d) for d in filter_sizes)
     sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, strides, padding)
-    xp = _padded(x, pads)
+    n = x.shape[0]
     dw = np.zeros((kh, kw, ci, co), dtype=x.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            win = _window(xp, i, j, sh, sw, oh, ow)
-            dw[i, j] = win.reshape(-1, ci).T @ dy.reshape(-1, co)
+    if min(n, oh, ow, co) > 0:
+        xp = _padded(x, pads)
+        dy2 = dy.reshape(n * oh * ow, co)
+        for i0, i1 in _filter_rows(kh, kw, ci, n, oh, ow, x.itemsize):
+            part = _patches(xp, (i0, i1), kw, sh, sw, oh, ow).T @ dy2
+            dw[i0:i1] = part.reshape(i1 - i0, kw, ci, co)
     return dw
 
 
@@ -397,4 +433,11 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
                                     "padding": padding}, name)
 
 
-max_pool = max_pool2d
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    """``tf.nn.max_pool``: TF's N-D pooling; tfgraph_edu implements the 4-D (NHWC) case."""
+    x = convert.to_tensor(input)
+    if x.shape.rank is not None and x.shape.rank != 4:
+        raise NotImplementedError(
+            f"tfgraph_edu's tf.nn.max_pool implements 4-D (NHWC) input only, got rank "
+            f"{x.shape.rank}; reshape to [batch, height, width, channels].")
+    return max_pool2d(x, ksize, strides, padding, data_format or "NHWC", name)

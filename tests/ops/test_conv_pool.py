@@ -1,0 +1,119 @@
+"""Conv2D and MaxPool: ``tf.nn.conv2d``/``max_pool2d``/``max_pool`` give TF's values, and the
+patch-matrix kernels (whole, or one filter row at a time for big layers) agree with the
+definition of a convolution and with central differences of it."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import tfgraph_edu as tf
+from tfgraph_edu.ops import nn_ops
+
+# Recorded once from TensorFlow 2.21 (x = range(40) as 1x4x5x2, w = range(24) - 5 as 2x3x2x2).
+TF_CONV_SAME_S2 = [[[[676.0, 728.0], [1114.0, 1228.0], [660.0, 760.0]],
+                    [[1956.0, 2168.0], [2554.0, 2908.0], [1300.0, 1560.0]]]]
+TF_CONV_VALID_S12 = [[[[970.0, 1060.0], [1258.0, 1396.0]], [[1690.0, 1900.0], [1978.0, 2236.0]],
+                      [[2410.0, 2740.0], [2698.0, 3076.0]]]]
+TF_POOL_SAME_2 = [[[[12.0, 13.0], [16.0, 17.0], [18.0, 19.0]],
+                   [[32.0, 33.0], [36.0, 37.0], [38.0, 39.0]]]]
+TF_POOL_VALID_3 = [[[[24.0, 25.0], [26.0, 27.0], [28.0, 29.0]],
+                    [[34.0, 35.0], [36.0, 37.0], [38.0, 39.0]]]]
+
+
+def _xw():
+    x = tf.reshape(tf.range(40, dtype=tf.float32), (1, 4, 5, 2))
+    w = tf.reshape(tf.range(24, dtype=tf.float32) - 5, (2, 3, 2, 2))
+    return x, w
+
+
+def test_tf_nn_names_give_tfs_values():
+    x, w = _xw()
+    assert tf.nn.conv2d(x, w, strides=2, padding="SAME").numpy().tolist() == TF_CONV_SAME_S2
+    assert tf.nn.conv2d(x, w, strides=[1, 1, 2, 1],
+                        padding="VALID").numpy().tolist() == TF_CONV_VALID_S12
+    assert tf.nn.max_pool2d(x, ksize=2, strides=2, padding="SAME").numpy().tolist() == \
+        TF_POOL_SAME_2
+    assert tf.nn.max_pool(x, ksize=3, strides=1, padding="VALID").numpy().tolist() == \
+        TF_POOL_VALID_3
+
+
+def test_max_pool_of_another_rank_is_refused_by_name():
+    with pytest.raises(NotImplementedError, match="tf.nn.max_pool"):
+        tf.nn.max_pool(tf.zeros([1, 4, 2]), 2, 2, "VALID")
+
+
+def _definition(x, w, stride, padding):
+    """A convolution written from its definition: one output position at a time (float64)."""
+    (n, h, wd, _), (kh, kw, _, co) = x.shape, w.shape
+    sh, sw = stride
+    if padding == "SAME":
+        oh, ow = -(-h // sh), -(-wd // sw)
+        ph = max((oh - 1) * sh + kh - h, 0)
+        pw = max((ow - 1) * sw + kw - wd, 0)
+        x = np.pad(x, ((0, 0), (ph // 2, ph - ph // 2), (pw // 2, pw - pw // 2), (0, 0)))
+    else:
+        oh, ow = (h - kh) // sh + 1, (wd - kw) // sw + 1
+    out = np.zeros((n, oh, ow, co))
+    for b, i, j, o in itertools.product(range(n), range(oh), range(ow), range(co)):
+        out[b, i, j, o] = np.sum(x[b, i * sh:i * sh + kh, j * sw:j * sw + kw, :] * w[..., o])
+    return out
+
+
+CASES = [((2, 5, 6, 3), (3, 3, 3, 4), (1, 1), "SAME"),
+         ((1, 7, 6, 2), (2, 3, 2, 3), (2, 3), "VALID"),
+         ((2, 6, 5, 1), (3, 2, 1, 2), (2, 1), "SAME"),
+         ((1, 4, 4, 2), (1, 1, 2, 2), (1, 1), "VALID")]
+
+
+@pytest.fixture(params=["whole", "row by row"])
+def patch_budget(request, monkeypatch):
+    if request.param == "row by row":
+        monkeypatch.setattr(nn_ops, "_PATCH_BYTES", 0)
+    return request.param
+
+
+@pytest.mark.parametrize("xs, ws, stride, padding", CASES)
+def test_conv_and_its_gradients_match_the_definition(patch_budget, xs, ws, stride, padding):
+    rng = np.random.default_rng(7)
+    x0, w0 = rng.normal(size=xs), rng.normal(size=ws)
+    x, w = tf.constant(x0), tf.constant(w0)
+    strides = [1, *stride, 1]
+    with tf.GradientTape() as tape:
+        tape.watch([x, w])
+        y = tf.nn.conv2d(x, w, strides, padding)
+        loss = tf.reduce_sum(y * y)
+    np.testing.assert_allclose(y.numpy(), _definition(x0, w0, stride, padding), rtol=1e-12,
+                               atol=1e-12)
+    dx, dw = tape.gradient(loss, [x, w])
+
+    def numeric(arr, other_first):
+        g = np.zeros_like(arr)
+        for idx in np.ndindex(arr.shape):
+            plus, minus = arr.copy(), arr.copy()
+            plus[idx] += 1e-6
+            minus[idx] -= 1e-6
+            a = (plus, w0) if other_first else (x0, plus)
+            b = (minus, w0) if other_first else (x0, minus)
+            g[idx] = (np.sum(_definition(*a, stride, padding) ** 2)
+                      - np.sum(_definition(*b, stride, padding) ** 2)) / 2e-6
+        return g
+    np.testing.assert_allclose(dx.numpy(), numeric(x0, True), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(dw.numpy(), numeric(w0, False), rtol=1e-5, atol=1e-5)
+
+
+def test_conv_inside_a_function_matches_eager():
+    rng = np.random.default_rng(3)
+    x = tf.constant(rng.normal(size=(2, 6, 6, 3)).astype(np.float32))
+    w = tf.constant(rng.normal(size=(3, 3, 3, 5)).astype(np.float32))
+
+    def f(x, w):
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            y = tf.nn.max_pool2d(tf.nn.conv2d(x, w, 1, "SAME"), 2, 2, "VALID")
+            total = tf.reduce_sum(y)
+        return y, tape.gradient(total, w)
+    for a, b in zip(f(x, w), tf.function(f)(x, w)):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-5)
