@@ -240,7 +240,10 @@ TF_REFUSALS = ("must also have a return statement", "must also be initialized",
                # TF 2.21 refuses a return inside a tensor loop (NotImplementedError)
                "cannot be placed inside this TensorFlow loop",
                # issue 22, TF 2.21 too: an if output None in a branch (`n = None` in both)
-               "is None at the end of the")
+               "is None at the end of the",
+               # TF 2.21 too: a name deleted in both branches of a Python `if` inside a
+               # tensor branch, read afterwards (UnboundLocalError)
+               "is used before assignment")
 
 
 def _outcome(call):
