@@ -56,6 +56,28 @@ def test_del_in_both_branches():
         tf.function(del_in_both_branches_then_read)(tf.constant(1))
 
 
+def del_in_both_branches_in_a_loop(a, b):
+    c = a - b
+    tmp = a + 1
+    j = tf.constant(0)
+    while j < 2:
+        j += 1
+        if a > b:
+            del tmp
+            c = c + 1
+        else:
+            del tmp
+    return c
+
+
+def test_del_in_both_branches_inside_a_tensor_loop():
+    # TF 2.21: `del tmp` reads tmp, so tmp (defined before the loop) is loop state and the if
+    # leaves it undefined: ValueError "'tmp' must also be initialized in the main branch"
+    # (tfgraph_edu returned 3 before: Python's answer, silently)
+    with pytest.raises(ValueError, match="'tmp' must also be initialized in the main branch"):
+        tf.function(del_in_both_branches_in_a_loop)(tf.constant(4), tf.constant(3))
+
+
 def test_none_in_both_branches_is_refused():
     # TF 2.21: ValueError "'y' is None at the end of the main branch." (tfgraph_edu returned
     # True before: silently)
