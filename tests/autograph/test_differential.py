@@ -117,8 +117,11 @@ def expressions(draw, depth=0):
 def statements(draw, indent=1, depth=0, in_loop=False):
     pad = "    " * indent
     simple = ["assign", "assign", "aug", "annotated", "walrus", "delete"]
-    kinds = simple + (["if", "while", "for", "for", "return", "try", "pyfor"]
-                      if depth < 3 else [])
+    kinds = simple + (["if", "while", "for", "for", "return", "try", "pyfor",
+                       # issue 22: del or None in both branches, an elif chain
+                       "del_both", "none_both", "elif"] if depth < 3 else [])
+    if not in_loop and depth < 3:
+        kinds.append("return_finally")  # issue 22: a return inside finally
     if in_loop:
         # issue 22: returns TF converts in a tensor loop (on every path through the body)
         kinds += ["break", "continue", "lambda", "return_always", "return_both"]
@@ -142,6 +145,32 @@ def statements(draw, indent=1, depth=0, in_loop=False):
     if kind in ("break", "continue", "return"):
         jump = "return a, b, c, d['k']" if kind == "return" else kind
         return [f"{pad}if {var} > {draw(st.integers(-5, 50))}:", f"{pad}    {jump}"]
+    if kind in ("del_both", "none_both", "elif"):
+        conds = [f"{draw(st.sampled_from(VARS))} {draw(st.sampled_from(['<', '>', '==']))} "
+                 f"{draw(expressions())}" for _ in range(draw(st.integers(2, 4)))]
+        if kind == "del_both":  # tmp deleted in both branches; read after only sometimes
+            out = [f"{pad}tmp = {draw(expressions())}", f"{pad}if {conds[0]}:",
+                   f"{pad}    del tmp", f"{pad}    {var} = ({var} + 1) % 97", f"{pad}else:",
+                   f"{pad}    del tmp"]
+            if draw(st.integers(0, 3)) == 0:  # TF refuses: 'tmp' must also be initialized
+                out.append(f"{pad}{var} = tmp % 97")
+            return out
+        if kind == "none_both":  # TF refuses a tensor if whose output is None in a branch
+            return [f"{pad}n = {var}", f"{pad}if {conds[0]}:", f"{pad}    n = None",
+                    f"{pad}else:", f"{pad}    n = None", f"{pad}if n is None:",
+                    f"{pad}    {var} = ({var} + 2) % 97"]
+        out = []
+        for k, cond in enumerate(conds):
+            out.append(f"{pad}{'if' if k == 0 else 'elif'} {cond}:")
+            out += draw(statements(indent + 1, depth + 1, in_loop))
+        return out + [f"{pad}else:"] + draw(statements(indent + 1, depth + 1, in_loop))
+    if kind == "return_finally":
+        # simple statements only: a return in finally swallows any error raised while the
+        # body is traced (Python's rule, TF's too), so the modes would differ for that reason
+        body = [f"{pad}    {draw(st.sampled_from(VARS))} = {draw(expressions())} % 97"
+                for _ in range(draw(st.integers(1, 2)))]
+        return [f"{pad}try:"] + body + [f"{pad}finally:", f"{pad}    e = e + 1",
+                                        f"{pad}    return a, b, c, d['k']"]
     if kind == "return_always":
         return [f"{pad}return a, b, c, d['k']"]
     if kind == "return_both":
@@ -209,7 +238,12 @@ TF_REFUSALS = ("must also have a return statement", "must also be initialized",
                "as a Python `bool` is not allowed", "Iterating over a symbolic `tf.Tensor`",
                "must be defined before the loop",
                # TF 2.21 refuses a return inside a tensor loop (NotImplementedError)
-               "cannot be placed inside this TensorFlow loop")
+               "cannot be placed inside this TensorFlow loop",
+               # issue 22, TF 2.21 too: an if output None in a branch (`n = None` in both)
+               "is None at the end of the",
+               # TF 2.21 too: a name deleted in both branches of a Python `if` inside a
+               # tensor branch, read afterwards (UnboundLocalError)
+               "is used before assignment")
 
 
 def _outcome(call):

@@ -58,6 +58,8 @@ def loaded(nodes) -> set[str]:
                 out.add(n.id)
             elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
                 out.add(n.target.id)
+            elif getattr(n, "_ag_deletes", None):  # a converted `del x` reads x
+                out.add(n._ag_deletes)
     return out
 
 

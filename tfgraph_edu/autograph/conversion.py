@@ -20,7 +20,7 @@ import types
 import weakref
 
 from ..tracing.graph_builder import GENERATED_SOURCES
-from . import analysis, operators, pipeline, templates
+from . import analysis, operators, options, pipeline, templates
 from .unparse import unparse
 
 _log = logging.getLogger("tensorflow")
@@ -32,21 +32,21 @@ _LIBRARY_PREFIXES = ("tfgraph_edu", "numpy", "builtins", "functools", "itertools
                      "ipykernel", "pytest", "_pytest", "hypothesis", "random", "re", "operator")
 
 
-MAX_NESTING = 40  # generated code nests a closure per level; Python stops near 100 indents
 
 
 class ConversionError(Exception):
     """The function could not be converted (its source is unavailable or unsupported)."""
 
 
-class UnsupportedLanguageElementError(ConversionError):
+class UnsupportedLanguageElementError(ConversionError, NotImplementedError):
     """The function uses Python that AutoGraph does not convert (TF's class of the same name):
     ``tf.function`` runs it as-is, ``tf.autograph.to_code`` raises this."""
 
 
 class _Context:
-    def __init__(self, name, params, fn_node):
+    def __init__(self, name, params, fn_node, features=frozenset()):
         self.name = name
+        self.features = features  # names of the optional features converted with
         self.params = params
         self.namer = templates.Namer(analysis.assigned([fn_node]) | analysis.loaded([fn_node])
                                      | set(params) | {"ag__", "fscope", "itr", "vars_"})
@@ -111,38 +111,47 @@ def _self_converting(f) -> bool:
 def unconverted_cause(f) -> str | None:
     """Why AutoGraph runs ``f`` as it is (its conversion failed), or None."""
     try:
-        cause = _UNCONVERTIBLE.get(f)
+        causes = _UNCONVERTIBLE.get(f)
     except TypeError:
         return None
-    return cause if isinstance(cause, str) else None
+    return next(iter(causes.values()), None) if causes else None
 
 
-def convertible(f):
+def _current_features(features) -> frozenset:
+    """The optional features to convert with: those given, else those of the tf.function
+    being traced (a converted call converts its callee with its caller's features)."""
+    if features is None:
+        return operators._FEATURES[-1]
+    return options.feature_names(features)
+
+
+def convertible(f, features=None):
     """The converted version of ``f`` to call, or None to call ``f`` as it is."""
+    features = _current_features(features)
     if _self_converting(f):
         return None  # a tf.function converts its own body when it traces
     if getattr(f, _DO_NOT_CONVERT, False):
         return None
     if isinstance(f, types.MethodType):
-        inner = convertible(f.__func__)
+        inner = convertible(f.__func__, features)
         return None if inner is None else types.MethodType(inner, f.__self__)
     if isinstance(f, functools.partial):
-        inner = convertible(f.func)
+        inner = convertible(f.func, features)
         return None if inner is None else functools.partial(inner, *f.args, **f.keywords)
     if not isinstance(f, types.FunctionType):
         if isinstance(f, type) or not callable(f):
             return None
         call = type(f).__call__
         if isinstance(call, types.FunctionType) and not _is_library(call):
-            inner = convertible(call)
+            inner = convertible(call, features)
             return None if inner is None else types.MethodType(inner, f)
         return None
-    if _is_library(f) or f in _UNCONVERTIBLE:
+    if _is_library(f) or features in _UNCONVERTIBLE.get(f, ()):
         return None
     try:
-        return convert(f)
+        return convert(f, features)
     except ConversionError as exc:
-        _UNCONVERTIBLE[f] = str(exc)
+        _UNCONVERTIBLE.setdefault(f, {})[features] = str(exc)
         _log.warning("AutoGraph could not transform %r and will run it as-is.\nCause: %s\nTo "
                      "silence this warning, decorate the function with "
                      "@tf.autograph.experimental.do_not_convert", f, exc)
@@ -150,18 +159,18 @@ def convertible(f):
 
 
 # -- conversion -
-def converted_entry(fn) -> Converted:
-    """Convert ``fn`` (once per code object) and return the record."""
-    code = fn.__code__
-    entry = _CACHE.get(code)
+def converted_entry(fn, features=frozenset()) -> Converted:
+    """Convert ``fn`` (once per code object and set of optional features); the record."""
+    key = (fn.__code__, features)
+    entry = _CACHE.get(key)
     if entry is None:
-        entry = _CACHE[code] = _convert(fn)
+        entry = _CACHE[key] = _convert(fn, features)
     return entry
 
 
-def convert(fn):
+def convert(fn, features=frozenset()):
     """The converted function: same arguments, same globals and closure, AutoGraph's body."""
-    entry = converted_entry(fn)
+    entry = converted_entry(fn, features)
     closure = []
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     inner = entry.factory
@@ -223,7 +232,7 @@ def _parse(source):
             raise ConversionError(f"could not parse its source ({exc.msg})") from None
 
 
-def _convert(fn) -> Converted:
+def _convert(fn, features=frozenset()) -> Converted:
     start_time = time.perf_counter()
     if isinstance(fn, types.FunctionType) and inspect.isgeneratorfunction(fn):
         raise_unsupported_yield(fn)
@@ -241,11 +250,11 @@ def _convert(fn) -> Converted:
         raise ConversionError(f"{fn.__name__} is a coroutine function (async def), which "
                               "AutoGraph does not convert")
     depth = analysis.nesting_depth(node)
-    if depth > MAX_NESTING:
-        raise ConversionError(
-            f"its control flow nests {depth} levels deep (an elif chain counts one level per "
-            f"elif); the generated code would pass Python's limit of nested blocks. Use "
-            f"fewer branches, e.g. a lookup with tf.gather or tf.switch_case")
+    if depth >= _PYTHON_MAX_INDENT - 4:
+        # TF's generated code nests the body 4 levels deeper than the user's blocks: at this
+        # depth it passes Python's limit (TF 2.21: 95 elifs convert, 96 run as-is)
+        raise ConversionError(f"too many levels of indentation (control flow {depth} blocks "
+                              "deep; an elif counts one level)")
     for n in ast.walk(node):  # remember every user node's line, in file coordinates
         if hasattr(n, "lineno"):
             n._ag_line = n.lineno + first_line - 1
@@ -255,8 +264,11 @@ def _convert(fn) -> Converted:
     if node.args.kwarg:
         params.append(node.args.kwarg.arg)
     own_name = fn.__code__.co_name
-    ctx = _Context(own_name if own_name != "<lambda>" else "lambda_", params, node)
-    node = pipeline.run(node, ctx)
+    ctx = _Context(own_name if own_name != "<lambda>" else "lambda_", params, node, features)
+    try:
+        node = pipeline.run(node, ctx)
+    except RecursionError as exc:
+        raise ConversionError(str(exc)) from None
     _propagate_lines(node, node._ag_line)
     # the defaults are the function's own values (set by convert()), never evaluated again:
     # `lambda i=i: ...` made in a loop keeps the i it was made with
@@ -270,9 +282,20 @@ def _convert(fn) -> Converted:
     factory.body = [node, factory.body[1]]
     module = ast.Module(body=[factory], type_ignores=[])
     ast.fix_missing_locations(module)
-    generated = unparse(module)
     gen_filename = f"<autograph {fn.__qualname__} from {filename}:{first_line}>"
-    line_map = _line_map(module, generated, filename, fn.__name__)
+    try:
+        generated = unparse(module)
+        line_map = _line_map(module, generated, filename, fn.__name__)
+    except SyntaxError as exc:
+        # as TF: control flow nested so deeply that the generated closures pass Python's
+        # limit of nested blocks; the function then runs as it is
+        raise ConversionError(f"{exc.msg} ({gen_filename}, line {exc.lineno})") from None
+    except RecursionError as exc:
+        raise ConversionError(str(exc)) from None
+    if _indent_levels(generated) >= _PYTHON_MAX_INDENT - 1:
+        # TF's generated module nests the function one level deeper than ours: refused at
+        # the same depth as TF refuses it (TF 2.21: 95 elifs convert, 96 do not)
+        raise ConversionError(f"too many levels of indentation ({gen_filename})")
     linecache.cache[gen_filename] = (len(generated), None, generated.splitlines(True),
                                      gen_filename)
     GENERATED_SOURCES[gen_filename] = line_map
@@ -289,9 +312,18 @@ def _convert(fn) -> Converted:
     return entry
 
 
+_PYTHON_MAX_INDENT = 100  # CPython's limit of nested blocks
+
+
+def _indent_levels(source: str) -> int:
+    return max(((len(ln) - len(ln.lstrip(" "))) // 4 for ln in source.splitlines()
+                if ln.strip()), default=0)
+
+
 def raise_unsupported_yield(fn):
-    raise ConversionError(f"{fn.__name__} is a generator (it uses `yield`), which AutoGraph "
-                          "does not convert; generators run as plain Python at trace time")
+    raise UnsupportedLanguageElementError(
+        f"generators are not supported ({fn.__name__} uses `yield`); tf.function runs a "
+        "generator as plain Python at trace time")
 
 
 def _propagate_lines(root, default):
@@ -322,18 +354,30 @@ def _line_map(module, generated, filename, func_name) -> dict:
 
 
 # -- public helpers -
-def to_code(entity) -> str:
+def to_code(entity, recursive=True, experimental_optional_features=None) -> str:
     """The source AutoGraph generates for ``entity`` (``tf.autograph.to_code``)."""
+    del recursive  # calls are always converted when they run (TF's default)
     fn = _unwrap(entity)
-    return converted_entry(fn).code + "\n"
+    return converted_entry(fn, options.feature_names(experimental_optional_features)).code + "\n"
 
 
-def to_graph(entity):
-    """The converted function, which builds graph control flow for tensor conditions."""
+def to_graph(entity, recursive=True, experimental_optional_features=None):
+    """The converted function, which builds graph control flow for tensor conditions; the
+    functions it calls are converted with the same optional features."""
+    del recursive
     fn = _unwrap(entity)
+    features = options.feature_names(experimental_optional_features)
+    converted = convert(fn, features)
+    if features:
+        plain = converted
+
+        @functools.wraps(fn)
+        def converted(*args, **kwargs):
+            with operators.optional_features(features):
+                return plain(*args, **kwargs)
     if isinstance(entity, types.MethodType):
-        return types.MethodType(convert(fn), entity.__self__)
-    return convert(fn)
+        return types.MethodType(converted, entity.__self__)
+    return converted
 
 
 def conversion_seconds(entity) -> float:

@@ -110,9 +110,25 @@ def in_user_code(exc: BaseException, skip_frames: int = 0):
             new = type(exc)(exc.node_def, exc.op, message)
         elif not _kept_class(type(exc)):
             new = StagingError(message)
+        elif isinstance(exc, KeyError):
+            new = _plain_text_class(type(exc))(message)
         else:
             new = type(exc)(message)
     except Exception:  # noqa: BLE001 - an exception type we cannot rebuild keeps its message
         return None
     new.ag_error_metadata = frames
     return new
+
+
+_PLAIN_TEXT: dict = {}
+
+
+def _plain_text_class(cls):
+    """A subclass of ``cls`` printed as its message (a ``KeyError`` prints the repr of its
+    argument, which would quote the whole "in user code" block); TF does the same."""
+    plain = _PLAIN_TEXT.get(cls)
+    if plain is None:
+        plain = _PLAIN_TEXT[cls] = type(cls.__name__, (cls,), {
+            "__str__": lambda self: str(self.args[0]) if self.args else "",
+            "__module__": cls.__module__, "__qualname__": cls.__qualname__})
+    return plain

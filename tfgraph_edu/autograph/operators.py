@@ -18,6 +18,7 @@ from ..graph.graph import Tensor
 from ..ops import _core, creation_ops, math_ops, shape_ops
 from ..ops.convert import is_tensor, to_tensor
 from ..tracing.graph_builder import building_graph
+from .options import Feature  # noqa: F401 - generated code shows ag__.Feature.X
 
 _log = logging.getLogger("tensorflow")
 UNROLL_WARNING_ITERATIONS = 3000  # TF warns when a Python loop keeps adding ops this long
@@ -52,9 +53,9 @@ class UndefinedReturnValue:
 def ld(value):
     """Read a local variable: an Undefined one is an error that names it."""
     if isinstance(value, Undefined):
-        raise UnboundLocalError(f"local variable '{value.symbol_name}' referenced before "
-                                "assignment. Assign it before this line on every path "
-                                "(in both branches of an if).")
+        raise UnboundLocalError(f"'{value.symbol_name}' is used before assignment. Assign it "
+                                "before this line on every path (in both branches of an "
+                                "if, and before a loop that may not run).")
     return value
 
 
@@ -122,6 +123,18 @@ class optional_features:  # noqa: N801 - used as a context manager, like TF's sc
 
 def feature_enabled(name: str) -> bool:
     return name in _FEATURES[-1] or "ALL" in _FEATURES[-1]
+
+
+def assert_stmt(test, message):
+    """``assert test, msg`` under ``Feature.ASSERT_STATEMENTS``: on a tensor, a
+    ``tf.debugging.Assert`` (TF's InvalidArgumentError when it runs and fails; eagerly at
+    once); on a Python value, Python's assert. ``message`` is a function giving the text."""
+    if is_tensor(test):
+        from ..ops.control_flow_ops import assert_
+        return assert_(test, [message()])
+    if not test:
+        raise AssertionError(message())
+    return None
 
 
 def print_(*objects, **kwargs):
@@ -222,8 +235,7 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
         results.append(sg.run(run))
         subgraphs.append(sg)
     set_state(init)
-    for name, a, b in zip(symbol_names, results[0], results[1]):  # before any flattening
-        _check_branch_values(name, a, b)
+    _check_branches(symbol_names, results[0], results[1])  # before any flattening
     for name, a, b in zip(symbol_names, results[0], results[1]):
         if cf._shape_of(a) != cf._shape_of(b) or len(cf.flatten([a])) != len(cf.flatten([b])):
             raise TypeError(f"'{name}' must have the same nested structure in the main and "
@@ -237,7 +249,7 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
     symbol_names = names
     for i, name in enumerate(symbol_names):
         a, b = results[0][i], results[1][i]
-        _check_branch_values(name, a, b)
+        _check_none(name, a, b)
         if ((a is b or _same_python_value(a, b)) and not _python_number(a)) or (
                 isinstance(a, Undefined) and isinstance(b, Undefined)):
             merged[i] = a
@@ -288,18 +300,30 @@ def _same_python_value(a, b) -> bool:
         return False
 
 
-def _check_branch_values(name, a, b):
-    for value, other, branch in ((a, b, "else"), (b, a, "main")):
-        if isinstance(other, UndefinedReturnValue) and not isinstance(
-                value, UndefinedReturnValue):
-            raise ValueError(f"the {branch} branch must also have a return statement. Return "
-                             "a value of the same type on every path (or after the if).")
-        if isinstance(other, Undefined) and not isinstance(value, Undefined):
-            raise ValueError(f"'{name}' must also be initialized in the {branch} branch. "
-                             f"Assign '{name}' before the if, or in both branches.")
-        if other is None and value is not None and not isinstance(value, Undefined):
-            raise ValueError(f"'{name}' is None at the end of the {branch} branch; a tensor "
-                             "`if` needs a value in both branches.")
+def _check_branches(names, main, orelse):
+    """TF's checks of an ``if``'s outputs, in its order: every output set in the main branch,
+    then in the else branch (a name deleted in both is not set), then none of them None."""
+    for values, others, branch in ((main, orelse, "main"), (orelse, main, "else")):
+        for name, value, other in zip(names, values, others):
+            if isinstance(value, UndefinedReturnValue):
+                if isinstance(other, UndefinedReturnValue):
+                    continue  # neither branch returns: not an output
+                raise ValueError(f"the {branch} branch must also have a return statement. "
+                                 "Return a value of the same type on every path (or after "
+                                 "the if).")
+            if isinstance(value, Undefined):
+                raise ValueError(f"'{name}' must also be initialized in the {branch} branch. "
+                                 f"Assign '{name}' before the if, or in both branches.")
+    for name, a, b in zip(names, main, orelse):
+        _check_none(name, a, b)
+
+
+def _check_none(name, a, b):
+    for value, branch in ((a, "main"), (b, "else")):
+        if value is None:
+            raise ValueError(f"'{name}' is None at the end of the {branch} branch. A tensor "
+                             "`if` needs a tensor (or a Python value) in both branches, not "
+                             "None; keep None-valued names out of it.")
 
 
 # -- while -

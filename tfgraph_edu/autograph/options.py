@@ -20,8 +20,9 @@ class Feature(enum.Enum):
     """The optional conversions of ``tf.function(experimental_autograph_options=...)``.
 
     They are accepted and recorded. ``BUILTIN_FUNCTIONS`` (or ``ALL``) makes ``print`` with a
-    tensor argument print the tensor's value each time the graph runs, as TF does; for the
-    others tfgraph_edu's AutoGraph converts as TF does by default.
+    tensor argument print the tensor's value each time the graph runs, and
+    ``ASSERT_STATEMENTS`` (or ``ALL``) makes ``assert`` on a tensor a ``tf.debugging.Assert``,
+    as TF does; for the others tfgraph_edu's AutoGraph converts as TF does by default.
     """
 
     ALL = "ALL"
@@ -31,3 +32,21 @@ class Feature(enum.Enum):
     EQUALITY_OPERATORS = "EQUALITY_OPERATORS"
     LISTS = "LISTS"
     NAME_SCOPES = "NAME_SCOPES"
+
+
+def feature_names(options) -> frozenset:
+    """``experimental_optional_features`` / ``experimental_autograph_options`` (a Feature, a
+    tuple of them, or None) as a frozenset of their names."""
+    if options is None:
+        return frozenset()
+    if not isinstance(options, (list, tuple, set, frozenset)):
+        options = (options,)
+    return frozenset(getattr(o, "name", str(o)) for o in options)
+
+
+def features_source(names) -> str:
+    """How the generated code's ``ConversionOptions`` shows them (as TF prints them)."""
+    shown = [f"ag__.Feature.{n}" for n in sorted(names)]
+    if len(shown) == 1:
+        return shown[0]
+    return "(" + ", ".join(shown) + ("," if len(shown) == 1 else "") + ")"

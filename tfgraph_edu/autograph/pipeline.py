@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .converters import (
     annotations,
+    asserts,
     break_statements,
     call_trees,
     conditional_expressions,
@@ -18,6 +19,8 @@ from .converters import (
 PIPELINE = [
     ("annotations", annotations,
      "first: `x: int = 0` is a plain assignment, so x may be shared by the closures below"),
+    ("asserts", asserts,
+     "under Feature.ASSERT_STATEMENTS only; before call_trees, so calls in the test convert"),
     ("return_statements", return_statements,
      "a return inside a loop becomes a break, which the next pass handles"),
     ("break_statements", break_statements,

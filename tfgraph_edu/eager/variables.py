@@ -36,12 +36,20 @@ def watching_creation(callback):
         _CREATION_WATCH.reset(token)
 
 
+# the class ``tf.Variable(...)`` makes inside a strategy's scope (None: ResourceVariable);
+# set by tf.distribute (layer 11) through this variable only
+VARIABLE_CLASS: ContextVar = ContextVar("variable_class", default=None)
+
+
 class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc]
     """A variable: a resource handle whose value ops read and assign."""
 
     def __new__(cls, *args, **kwargs):
-        # as in TF, ``tf.Variable(...)`` makes a ResourceVariable (``type(v).__name__``)
-        return object.__new__(ResourceVariable if cls is Variable else cls)
+        # as in TF, ``tf.Variable(...)`` makes a ResourceVariable (``type(v).__name__``), or
+        # the class a distribution strategy's scope asks for (``MirroredVariable``)
+        if cls is Variable:
+            cls = VARIABLE_CLASS.get() or ResourceVariable
+        return object.__new__(cls)
 
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None,

@@ -230,8 +230,8 @@ class Function:
         if not self._autograph:
             return self._python_function
         if self._converted is None:
-            converted = autograph_conversion.convertible(self._python_function) or \
-                self._python_function
+            converted = autograph_conversion.convertible(
+                self._python_function, self._autograph_features) or self._python_function
             if self._autograph_features:
                 features = self._autograph_features
 
@@ -670,6 +670,9 @@ def _outputs(result, builder, flat, python_function=None, depth=0):
     if isinstance(result, TensorArray):
         return result
     if not isinstance(result, (Tensor, EagerTensor)):
+        refuse = getattr(result, "_refuse_in_graph", None)
+        if refuse is not None:  # a SparseTensor or RaggedTensor: NotImplementedError
+            refuse("returned from a tf.function")
         try:
             if isinstance(result, Graph) or not (
                     isinstance(result, (bool, int, float, complex, str, bytes, np.ndarray,

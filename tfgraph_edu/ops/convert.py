@@ -246,6 +246,10 @@ def constant(value, dtype=None, shape=None, name="Const"):
     """Creates a constant tensor (op ``Const``) from a Python or numpy value."""
     if dtype is not None:
         dtype = _dt.as_dtype(dtype)
+    if isinstance(value, (list, tuple)) and holds_graph_tensor(value):
+        raise TypeError("Expected any non-tensor type, but got a tensor instead. tf.constant "
+                        "takes Python and numpy values; use tf.stack or "
+                        "tf.convert_to_tensor for a list holding tensors.")
     arr = to_numpy(value, dtype)
     if shape is not None:
         shape = [int(d) for d in shape]
@@ -273,16 +277,66 @@ def to_tensor(value, dtype=None, name=None, dtype_hint=None):
     to_tensor_hook = getattr(value, "_as_tensor", None)
     if to_tensor_hook is not None:
         return to_tensor(to_tensor_hook(), dtype, name)
-    if isinstance(value, (list, tuple)) and holds_graph_tensor(value):
-        # TF packs a list holding graph tensors (``tf.concat([x, [i]], 0)``): one Pack node
-        from .concat_ops import stack
-        return stack([to_tensor(v, dtype, dtype_hint=dtype_hint) for v in value], name=name)
+    if isinstance(value, (list, tuple)):
+        tensors = _tensors_in(value, [])
+        if tensors:
+            value, dtype = _autopack_dtypes(value, tensors, dtype)
+            if any(not hasattr(t, "numpy") for t in tensors):
+                # TF packs a list holding graph tensors (``tf.concat([x, [i]], 0)``): one
+                # Pack node
+                return _pack(value, dtype, name)
     if dtype is None and dtype_hint is not None:
         try:
             return constant(value, dtype_hint, name=name or "Const")
         except (TypeError, ValueError):
             pass
     return constant(value, dtype, name=name or "Const")
+
+
+def _tensors_in(value, out: list) -> list:
+    """The tensors of a nested list, depth first."""
+    for v in value:
+        if isinstance(v, (list, tuple)):
+            _tensors_in(v, out)
+        elif is_tensor(v):
+            out.append(v)
+    return out
+
+
+def _autopack_dtypes(value, tensors, dtype):
+    """TF's rule for a list holding tensors: its dtype is the first tensor's; asked for
+    another dtype, the list's tensors are cast to it (``tf.concat((int32_vector,
+    [int64_scalar]), 0)`` gives int32); otherwise every tensor must have that dtype (in a
+    graph TypeError, eagerly Pack's InvalidArgumentError)."""
+    inferred = tensors[0].dtype
+    if dtype is not None and _dt.as_dtype(dtype) is not inferred:
+        want = _dt.as_dtype(dtype)
+        return _cast_nested(value, want), want
+    for i, t in enumerate(tensors):
+        if t.dtype is not inferred:
+            if hasattr(t, "numpy"):
+                from ..errors import InvalidArgumentError
+                raise InvalidArgumentError(
+                    None, None, f"cannot compute Pack as input #{i}(zero-based) "
+                    f"was expected to be a {inferred.name} tensor but is a {t.dtype.name} "
+                    "tensor [Op:Pack] name: packed")
+            raise TypeError(f"Cannot convert a list containing a tensor of dtype <dtype: "
+                            f"'{t.dtype.name}'> to <dtype: '{inferred.name}'> (Tensor is: "
+                            f"{t!r}). Cast it first, e.g. tf.cast(x, tf.{inferred.name}).")
+    return value, inferred
+
+
+def _cast_nested(value, dtype):
+    from .math_ops import cast
+    out = [_cast_nested(v, dtype) if isinstance(v, (list, tuple))
+           else cast(v, dtype) if is_tensor(v) and v.dtype is not dtype else v for v in value]
+    return type(value)(out) if isinstance(value, tuple) else out
+
+
+def _pack(value, dtype, name):
+    from .concat_ops import stack
+    return stack([_pack(v, dtype, None) if isinstance(v, (list, tuple)) and _tensors_in(v, [])
+                  else to_tensor(v, dtype) for v in value], name=name)
 
 
 def holds_graph_tensor(value) -> bool:

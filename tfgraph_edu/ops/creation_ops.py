@@ -146,6 +146,8 @@ def pack_shape(shape_arg):
     """A shape given as a tensor or as a list that may contain scalar tensors."""
     if convert.is_tensor(shape_arg):
         return shape_arg
+    if convert.holds_graph_tensor(shape_arg):  # TF's list packing to int32 (its dtype rule)
+        return convert.to_tensor(list(shape_arg), I32)
     if any(convert.is_tensor(d) for d in shape_arg):
         return concat_ops.stack([cast_int32(d) for d in shape_arg])
     return convert.constant(list(shape_arg), I32)

@@ -4,8 +4,9 @@ Both are composite values built from ordinary tensors: a ragged tensor is ``valu
 ``row_splits`` (row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``), a sparse tensor is
 ``indices``, ``values`` and ``dense_shape``.  Printing follows TensorFlow.
 
-Deliberate departure: only one ragged dimension (2-D ragged tensors), and neither type can
-cross into a tf.function (passing one raises a TypeError naming the fix).
+Deliberate departure: only one ragged dimension (2-D ragged tensors), and neither type is
+carried through graph control flow or out of a tf.function (NotImplementedError naming the
+API, never a dropped value).
 """
 
 from __future__ import annotations
@@ -16,7 +17,29 @@ from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
 from ..shapes import TensorShape
 from . import convert
-from ._core import bind, define, using_interpreter
+from ._core import bind, define, interpreter, using_interpreter
+
+
+class _NotInGraphs:
+    """tfgraph_edu's composite tensors live eagerly: as the state of a tensor loop or ``if``
+    and as a tf.function's result they raise NotImplementedError naming the API (TF carries
+    them there; we do not yet, and never silently drop them)."""
+
+    _api = ""
+
+    def _refuse_in_graph(self, where):
+        raise NotImplementedError(
+            f"{self._api} {where} is not supported by tfgraph_edu yet (TensorFlow carries it "
+            "as its component tensors). Convert it first (tf.sparse.to_dense, "
+            "RaggedTensor.to_tensor), or keep the composite work outside the tf.function.")
+
+    def _ag_components(self):
+        if not interpreter().executing_eagerly:
+            self._refuse_in_graph("as the state of a tensor loop or `if` in a graph")
+        return [self]
+
+    def _ag_rebuild(self, flat):
+        return flat[0]
 
 
 def _eager_const(arr, dtype=None):
@@ -24,8 +47,10 @@ def _eager_const(arr, dtype=None):
         return convert.constant(arr, dtype)
 
 
-class RaggedTensor:
+class RaggedTensor(_NotInGraphs):
     """Rows of varying length: ``values`` cut at ``row_splits``."""
+
+    _api = "tf.RaggedTensor"
 
     def __init__(self, values, row_splits):
         self._values = values
@@ -142,8 +167,10 @@ SparseToDense = define("SparseToDense", ("sparse_indices", "output_shape", "spar
                        _sparse_to_dense_kernel, _sparse_to_dense_shape, None, T=(2, 3))
 
 
-class SparseTensor:
+class SparseTensor(_NotInGraphs):
     """``tf.sparse.SparseTensor``: the non-zero ``values`` at ``indices`` of ``dense_shape``."""
+
+    _api = "tf.sparse.SparseTensor"
 
     def __init__(self, indices, values, dense_shape):
         self.indices = convert.to_tensor(indices, dtype=_dt.int64)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from .. import templates
+from .. import options, templates
 
 
 def transform(fn: ast.FunctionDef, ctx) -> ast.FunctionDef:
@@ -24,7 +24,8 @@ def transform(fn: ast.FunctionDef, ctx) -> ast.FunctionDef:
     tail = ast.parse("return fscope.ret(retval_, do_return)").body
     scope = ast.parse(
         f"with ag__.FunctionScope({ctx.name!r}, 'fscope', ag__.ConversionOptions("
-        "recursive=True, user_requested=True, optional_features=(), "
+        "recursive=True, user_requested=True, optional_features="
+        f"{options.features_source(ctx.features)}, "
         "internal_convert_user_code=True)) as fscope:\n    pass").body[0]
     scope.body = head + fn.body + tail
     for n in ast.walk(scope):

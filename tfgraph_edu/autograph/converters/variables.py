@@ -52,6 +52,7 @@ class _Loads(ast.NodeTransformer):
         for target in node.targets:
             if isinstance(target, ast.Name) and target.id in self.local_names:
                 new = ast.parse(f"{target.id} = ag__.Undefined({target.id!r})").body[0]
+                new._ag_deletes = target.id  # `del x` reads x too (TF's liveness counts it)
             else:
                 new = ast.Delete(targets=[self.visit(target)])
             out.append(ast.copy_location(new, node))
