@@ -259,6 +259,8 @@ ANSWERS = {
         "truncated normal, shape from x": "@tf.function\ndef noisy(x):\n"
                                           "    noise = tf.random.truncated_normal(x.shape)\n"
                                           "    return x + noise\n",
+        "a tf.random.Generator": "g = tf.random.Generator.from_seed(1)\n\n@tf.function\n"
+                                 "def noisy(x):\n    return x + g.normal(tf.shape(x))\n",
     }},
     ("04", 2): {"setup": "", "wrong": {
         "left as it was": "scale = 2.0\n\n@tf.function\ndef scaled(x):\n    return x * scale\n\n"
