@@ -110,7 +110,6 @@ from .shapes import TensorShape, TensorSpec  # noqa: F401
 from .tf_logging import get_logger  # noqa: F401
 
 newaxis = None
-__version__ = "0.1.0"
 
 # -- API the guides use (strings, devices, linalg, nn, py_function) --
 from . import data, profiler, summary, train  # noqa: F401,E402
@@ -122,3 +121,12 @@ from .ops.math_extra_ops import clip_by_norm, linspace, round  # noqa: F401,E402
 from .ops.pad_ops import pad  # noqa: F401,E402
 from .ops.ragged_ops import RaggedTensor, SparseTensor  # noqa: F401,E402
 from .ops.script_ops import numpy_function, py_function  # noqa: F401,E402
+
+# -- versions, and honest errors for the rest of TensorFlow's API --
+from ._api import version  # noqa: E402
+from ._missing import module_getattr as _module_getattr  # noqa: E402
+
+# the TensorFlow version whose API this follows, so that notebooks' version checks pass;
+# tfgraph_edu's own version is the package's (importlib.metadata.version("tfgraph_edu"))
+__version__ = version.VERSION
+__getattr__ = _module_getattr("", __name__)  # last: an unimplemented name says so

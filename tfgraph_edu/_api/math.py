@@ -1,5 +1,6 @@
 """``tf.math``: elementwise math, comparisons, logic and reductions (re-exports)."""
 
+from .._missing import module_getattr as _module_getattr
 from ..ops.indexing_ops import unsorted_segment_sum  # noqa: F401
 from ..ops.linalg_ops import norm  # noqa: F401
 from ..ops.math_extra_ops import (  # noqa: F401
@@ -69,3 +70,5 @@ from ..ops.segment_ops import (  # noqa: F401
     unsorted_segment_max,
     unsorted_segment_min,
 )
+
+__getattr__ = _module_getattr("math", __name__)
