@@ -113,7 +113,18 @@ newaxis = None
 
 # -- API the guides use (strings, devices, linalg, nn, py_function) --
 from . import data, profiler, summary, train  # noqa: F401,E402
-from ._api import image, io, ragged, sparse, strings, types  # noqa: F401,E402
+
+# -- versions, and honest errors for the rest of TensorFlow's API --
+from ._api import (  # noqa: F401,E402
+    image,
+    io,
+    ragged,
+    sparse,
+    strings,
+    types,
+    version,
+)
+from ._missing import module_getattr as _module_getattr  # noqa: E402
 from .dtypes import complex64, complex128  # noqa: F401,E402
 from .eager.devices import device  # noqa: F401,E402
 from .ops.linalg_ops import einsum, norm, tensordot  # noqa: F401,E402
@@ -121,10 +132,6 @@ from .ops.math_extra_ops import clip_by_norm, linspace, round  # noqa: F401,E402
 from .ops.pad_ops import pad  # noqa: F401,E402
 from .ops.ragged_ops import RaggedTensor, SparseTensor  # noqa: F401,E402
 from .ops.script_ops import numpy_function, py_function  # noqa: F401,E402
-
-# -- versions, and honest errors for the rest of TensorFlow's API --
-from ._api import version  # noqa: E402
-from ._missing import module_getattr as _module_getattr  # noqa: E402
 
 # the TensorFlow version whose API this follows, so that notebooks' version checks pass;
 # tfgraph_edu's own version is the package's (importlib.metadata.version("tfgraph_edu"))

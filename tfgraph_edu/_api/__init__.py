@@ -1,1 +1,1 @@
-"""The namespace modules behind ``tf.math``, ``tf.nn``, ``tf.linalg``, ``tf.random``, ... (re-exports)."""
+"""The namespace modules behind ``tf.math``, ``tf.nn``, ``tf.random``, ... (re-exports)."""
