@@ -131,7 +131,15 @@ from .ops.linalg_ops import einsum, norm, tensordot  # noqa: F401,E402
 from .ops.math_extra_ops import clip_by_norm, linspace, round  # noqa: F401,E402
 from .ops.pad_ops import pad  # noqa: F401,E402
 from .ops.ragged_ops import RaggedTensor, SparseTensor  # noqa: F401,E402
+from .ops.scatter_ops import (  # noqa: F401,E402
+    gather_nd,
+    scatter_nd,
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
+)
 from .ops.script_ops import numpy_function, py_function  # noqa: F401,E402
+from .ops.sort_ops import argsort, searchsorted, sort, unique  # noqa: F401,E402
 
 # the TensorFlow version whose API this follows, so that notebooks' version checks pass;
 # tfgraph_edu's own version is the package's (importlib.metadata.version("tfgraph_edu"))

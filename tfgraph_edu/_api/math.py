@@ -70,5 +70,6 @@ from ..ops.segment_ops import (  # noqa: F401
     unsorted_segment_max,
     unsorted_segment_min,
 )
+from ..ops.sort_ops import top_k  # noqa: F401
 
 __getattr__ = _module_getattr("math", __name__)

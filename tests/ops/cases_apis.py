@@ -1,0 +1,80 @@
+"""Registry cases for the ordering, scatter, counting and SVD ops (``tf.sort``,
+``tf.math.top_k``, ``tf.unique``, ``tf.searchsorted``, ``tf.scatter_nd``, ...).
+
+References are written with numpy and plain Python loops, independently of the kernels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import tfgraph_edu as tf
+
+from .cases import Case, f32, i32
+
+# distinct values, so that gradients through an order are defined
+_X = np.array([[0.3, -1.2, 2.5, 0.9], [1.1, 0.2, -0.4, 1.7], [-2.0, 0.5, 0.1, -0.6]],
+              np.float32)
+
+
+def _top_k_ref(x, k):
+    idx = np.array([sorted(range(x.shape[-1]), key=lambda j: (-row[j], j))[:int(k)]
+                    for row in x.reshape(-1, x.shape[-1])]).reshape(x.shape[:-1] + (int(k),))
+    return np.take_along_axis(x, idx, -1), idx.astype(np.int32)
+
+
+def _unique_ref(x):
+    seen: list = []
+    for v in x.tolist():
+        if v not in seen:
+            seen.append(v)
+    return np.array(seen, x.dtype), np.array([seen.index(v) for v in x.tolist()], np.int32)
+
+
+def _bound_ref(s, v, right):
+    out = np.zeros(v.shape, np.int32)
+    for r in range(v.shape[0]):
+        for c in range(v.shape[1]):
+            out[r, c] = sum(1 for e in s[r] if (e <= v[r, c] if right else e < v[r, c]))
+    return out
+
+
+def _scatter_ref(base, idx, upd, op):
+    out = base.copy()
+    d = idx.shape[-1]
+    for row, u in zip(idx.reshape(-1, d), upd.reshape((-1,) + base.shape[d:])):
+        key = tuple(int(i) for i in row)
+        out[key] = u if op == "set" else out[key] + (u if op == "add" else -u)
+    return out
+
+
+_IDX = i32(3, 0, 3).reshape(3, 1)
+_UPD = f32(3, 2)
+_BASE = f32(4, 2)
+_SORTED = np.array([[-3.0, -1.0, 2.0, 10.0], [0.0, 1.0, 1.0, 3.0]], np.float32)
+_VALS = np.array([[-1.0, 2.5, 11.0], [1.0, -5.0, 3.0]], np.float32)
+
+APIS_CASES = {
+    "TopKV2": [Case([_X, np.int32(2)], _top_k_ref, {"sorted": True}, grad=(0,)),
+               Case([i32(3, 1, 3, 2), np.int32(4)], _top_k_ref, {"sorted": True})],
+    "Unique": [Case([i32(1, 1, 2, 4, 4, 7, 2)], _unique_ref, {"out_idx": tf.int32})],
+    "LowerBound": [Case([_SORTED, _VALS], lambda s, v: _bound_ref(s, v, False),
+                        {"out_type": tf.int32})],
+    "UpperBound": [Case([_SORTED, _VALS], lambda s, v: _bound_ref(s, v, True),
+                        {"out_type": tf.int32})],
+    "ScatterNd": [Case([_IDX, _UPD, i32(4, 2)],
+                       lambda i, u, s: _scatter_ref(np.zeros((4, 2), np.float32), i, u, "add"),
+                       grad=(1,))],
+    "TensorScatterUpdate": [Case([_BASE, i32(2, 0).reshape(2, 1), _UPD[:2]],
+                                 lambda t, i, u: _scatter_ref(t, i, u, "set"), grad=(0, 2))],
+    "TensorScatterAdd": [Case([_BASE, _IDX, _UPD], lambda t, i, u: _scatter_ref(t, i, u, "add"),
+                              grad=(0, 2))],
+    "TensorScatterSub": [Case([_BASE, i32(1, 1, 2, 0).reshape(2, 2), np.float32([5.0, 7.0])],
+                              lambda t, i, u: _scatter_ref(t, i, u, "sub"), grad=(0, 2))],
+    "GatherNd": [Case([_BASE, i32(1, 3, 1).reshape(3, 1)], lambda p, i: p[[1, 3, 1]],
+                      grad=(0,)),
+                 Case([_BASE, i32(1, 0, 3, 1).reshape(2, 2)],
+                      lambda p, i: np.array([p[1, 0], p[3, 1]]), grad=(0,))],
+}
+
+APIS_TESTED_ELSEWHERE: dict[str, str] = {}
