@@ -97,9 +97,11 @@ from .ops.reduction_ops import (  # noqa: F401
 from .ops.shape_ops import (  # noqa: F401
     broadcast_to,
     expand_dims,
+    meshgrid,
     rank,
     reshape,
     reverse,
+    roll,
     shape,
     size,
     squeeze,
@@ -128,7 +130,12 @@ from ._missing import module_getattr as _module_getattr  # noqa: E402
 from .dtypes import complex64, complex128  # noqa: F401,E402
 from .eager.devices import device  # noqa: F401,E402
 from .ops.linalg_ops import einsum, norm, tensordot  # noqa: F401,E402
-from .ops.math_extra_ops import clip_by_norm, linspace, round  # noqa: F401,E402
+from .ops.math_extra_ops import (  # noqa: F401,E402
+    clip_by_global_norm,
+    clip_by_norm,
+    linspace,
+    round,
+)
 from .ops.pad_ops import pad  # noqa: F401,E402
 from .ops.ragged_ops import RaggedTensor, SparseTensor  # noqa: F401,E402
 from .ops.scatter_ops import (  # noqa: F401,E402

@@ -77,4 +77,19 @@ APIS_CASES = {
                       lambda p, i: np.array([p[1, 0], p[3, 1]]), grad=(0,))],
 }
 
+APIS_CASES.update({
+    "Roll": [Case([_X, i32(1, -1), i32(0, 1)],
+                  lambda x, s, a: np.concatenate([x[-1:], x[:-1]])[:, [1, 2, 3, 0]], grad=(0,)),
+             Case([i32(0, 1, 2, 3), np.int32(3), np.int32(0)], lambda x, s, a: i32(1, 2, 3, 0))],
+    "DenseBincount": [
+        Case([i32(1, 1, 2, 4, 9), np.int32(6), np.zeros([0], np.int32)],
+             lambda a, n, w: i32(0, 2, 1, 0, 1, 0), {"binary_output": False}),
+        Case([i32(1, 1, 2, 0).reshape(2, 2), np.int32(3), np.float32([0.5, 1, 2, 4]).reshape(2, 2)],
+             lambda a, n, w: np.float32([[0, 1.5, 0], [4, 0, 2]]), {"binary_output": False}),
+        Case([i32(3, 3, 0), np.int32(4), np.zeros([0], np.int32)],
+             lambda a, n, w: i32(1, 0, 0, 1), {"binary_output": True})],
+    "L2Loss": [Case([_X], lambda x: np.float32(sum(v * v for v in x.ravel().tolist()) / 2),
+                    grad=(0,))],
+})
+
 APIS_TESTED_ELSEWHERE: dict[str, str] = {}

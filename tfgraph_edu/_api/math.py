@@ -4,6 +4,7 @@ from .._missing import module_getattr as _module_getattr
 from ..ops.indexing_ops import unsorted_segment_sum  # noqa: F401
 from ..ops.linalg_ops import norm  # noqa: F401
 from ..ops.math_extra_ops import (  # noqa: F401
+    bincount,
     ceil,
     floor,
     is_nan,

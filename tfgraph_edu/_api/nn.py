@@ -1,6 +1,7 @@
 """``tf.nn``: activations, softmax, cross-entropies, convolution and pooling (re-exports)."""
 
 from .._missing import module_getattr as _module_getattr
+from ..ops.math_extra_ops import l2_loss  # noqa: F401
 from ..ops.math_ops import log_softmax, relu, sigmoid, softmax, tanh  # noqa: F401
 from ..ops.nn_ops import (  # noqa: F401
     conv2d,
