@@ -90,6 +90,12 @@ APIS_CASES.update({
              lambda a, n, w: i32(1, 0, 0, 1), {"binary_output": True})],
     "L2Loss": [Case([_X], lambda x: np.float32(sum(v * v for v in x.ravel().tolist()) / 2),
                     grad=(0,))],
+    # singular values as the square roots of the eigenvalues of AᵀA (u and v, whose signs are
+    # LAPACK's choice, are checked in tests/api/test_svd.py)
+    "Svd": [Case([_X], lambda x: (np.sqrt(np.sort(np.linalg.eigvalsh(
+        x.astype(np.float64).T @ x.astype(np.float64)))[::-1][:3]).astype(np.float32),
+        np.zeros([0], np.float32), np.zeros([0], np.float32)),
+        {"compute_uv": False, "full_matrices": False}, grad=(0,))],
 })
 
 APIS_TESTED_ELSEWHERE: dict[str, str] = {}
