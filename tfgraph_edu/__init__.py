@@ -33,6 +33,13 @@ from .function import ConcreteFunction, Function, function  # noqa: F401
 from .graph.graph import Graph, Operation  # noqa: F401
 from .jupyter import load_ipython_extension  # noqa: F401 - `%load_ext tfgraph_edu`
 from .keras.module import Module  # noqa: F401
+from .ops.check_ops import (  # noqa: F401
+    Assert,
+    assert_equal,
+    assert_greater,
+    assert_less,
+    assert_rank,
+)
 from .ops.concat_ops import concat, split, stack, unstack  # noqa: F401
 from .ops.convert import TensorBase as Tensor  # noqa: F401
 from .ops.convert import constant  # noqa: F401

@@ -1,4 +1,4 @@
-"""The ``tf.debugging`` namespace (re-exports only)."""
+"""The ``tf.debugging`` namespace: the asserts, check numerics, traceback filtering (re-exports)."""
 
 from .._missing import module_getattr as _module_getattr
 from .._traceback import (  # noqa: F401
@@ -7,6 +7,18 @@ from .._traceback import (  # noqa: F401
     is_traceback_filtering_enabled,
 )
 from ..eager.devices import set_log_device_placement  # noqa: F401
+from ..ops.check_ops import (  # noqa: F401
+    Assert,
+    assert_equal,
+    assert_greater,
+    assert_greater_equal,
+    assert_less,
+    assert_less_equal,
+    assert_near,
+    assert_non_negative,
+    assert_rank,
+    assert_shapes,
+)
 from ..ops.debug_ops import disable_check_numerics, enable_check_numerics  # noqa: F401
 
 __getattr__ = _module_getattr("debugging", __name__)

@@ -4,6 +4,7 @@ import warnings
 
 from . import (  # noqa: F401 - importing registers the ops
     _core,
+    check_ops,
     concat_ops,
     control_flow_ops,
     convert,
