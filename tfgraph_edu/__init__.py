@@ -128,6 +128,7 @@ from ._api import (  # noqa: F401,E402
     image,
     io,
     ragged,
+    sets,
     sparse,
     strings,
     types,

@@ -98,4 +98,28 @@ APIS_CASES.update({
         {"compute_uv": False, "full_matrices": False}, grad=(0,))],
 })
 
+
+def _set_ref(a, b, op):
+    """Rows of sorted elements as (indices, values, dense_shape), by plain Python."""
+    rows = []
+    for ra, rb in zip(a.tolist(), b.tolist()):
+        sa, sb = set(ra), set(rb)
+        rows.append(sorted({"intersection": sa & sb, "union": sa | sb, "a-b": sa - sb}[op]))
+    idx = [[i, j] for i, r in enumerate(rows) for j in range(len(r))]
+    return (np.array(idx, np.int64).reshape(-1, 2), np.array([v for r in rows for v in r],
+                                                             a.dtype),
+            np.array([len(rows), max(map(len, rows))], np.int64))
+
+
+_SA, _SB = i32(1, 2, 3, 4, 5, 5).reshape(2, 3), i32(2, 3, 9, 5, 6, 4).reshape(2, 3)
+APIS_CASES.update({
+    "DenseToDenseSetOperation": [
+        Case([_SA, _SB], lambda a, b, op=op: _set_ref(a, b, op),
+             {"set_operation": op, "validate_indices": True})
+        for op in ("intersection", "union", "a-b")],
+    "SetSize": [Case([np.array([[0, 0], [0, 1], [1, 0], [0, 2]], np.int64), i32(3, 3, 1, 7),
+                      np.array([2, 3], np.int64)], lambda i, v, s: i32(2, 1),
+                     {"validate_indices": True})],
+})
+
 APIS_TESTED_ELSEWHERE: dict[str, str] = {}

@@ -28,6 +28,7 @@ from . import (  # noqa: F401 - importing registers the ops
     reduction_ops,
     scatter_ops,
     script_ops,
+    set_ops,
     shape_ops,
     sort_ops,
     state_ops,
