@@ -154,7 +154,13 @@ from .ops.scatter_ops import (  # noqa: F401,E402
     tensor_scatter_nd_update,
 )
 from .ops.script_ops import numpy_function, py_function  # noqa: F401,E402
-from .ops.sort_ops import argsort, searchsorted, sort, unique  # noqa: F401,E402
+from .ops.sort_ops import (  # noqa: F401,E402
+    argsort,
+    searchsorted,
+    sort,
+    unique,
+    unique_with_counts,
+)
 
 # the TensorFlow version whose API this follows, so that notebooks' version checks pass;
 # tfgraph_edu's own version is the package's (importlib.metadata.version("tfgraph_edu"))

@@ -59,6 +59,25 @@ EAGER = [  # (call, error class, TF 2.21's whole message)
     (lambda: tf.debugging.assert_shapes([(tf.zeros([2, 3]), (2, 4))]), ValueError,
      "Specified explicitly.  Tensor shape=(2, 3) dtype=float32 dimension 1 must have size 4.  "
      "Received size 3, shape (2, 3)"),
+    (lambda: tf.debugging.assert_less_equal([1, 5], [3, 4]), IAE,
+     "Condition x <= y did not hold.\nIndices of first 1 different values:\n[[1]]\n"
+     "Corresponding x values:\n[5]\nCorresponding y values:\n[4]\nFirst 2 elements of x:\n"
+     "[1 5]\nFirst 2 elements of y:\n[3 4]"),
+    (lambda: tf.debugging.assert_greater_equal([1, 5], [3, 4]), IAE,
+     "Condition x >= y did not hold.\nIndices of first 1 different values:\n[[0]]\n"
+     "Corresponding x values:\n[1]\nCorresponding y values:\n[3]\nFirst 2 elements of x:\n"
+     "[1 5]\nFirst 2 elements of y:\n[3 4]"),
+    (lambda: tf.debugging.assert_none_equal([1, 5], [1, 4]), IAE,
+     "Condition x != y did not hold.\nIndices of first 1 different values:\n[[0]]\n"
+     "Corresponding x values:\n[1]\nCorresponding y values:\n[1]\nFirst 2 elements of x:\n"
+     "[1 5]\nFirst 2 elements of y:\n[1 4]"),
+    (lambda: tf.debugging.assert_positive([1, 0, 3]), IAE,
+     "\nCondition x > 0 did not hold element-wise:\nx (shape=(3,) dtype=int32) = \n"
+     "['1', '0', '3']"),
+    (lambda: tf.debugging.assert_negative([-1, 0]), IAE,
+     "\nCondition x < 0 did not hold element-wise:\nx (shape=(2,) dtype=int32) = \n['-1', '0']"),
+    (lambda: tf.debugging.assert_non_positive([-1, 2]), IAE,  # no newline: TF 2.21's text
+     "\nCondition x <= 0 did not hold element-wise:x (shape=(2,) dtype=int32) = \n['-1', '2']"),
     (lambda: tf.debugging.Assert(False, ["a", tf.constant([1.5, 2.0, 3.0, 4.0])]), IAE,
      "Expected 'False' to be true. Summarized data: b'a'\n1.5, 2.0, 3.0, ..."),
 ]
@@ -147,6 +166,40 @@ def test_checks_on_constants_fail_while_tracing_as_in_tensorflow():
                                          r"zeros_1:0 dimension 0 must have size 2"):
         tf.function(lambda: tf.debugging.assert_shapes([(tf.zeros([2, 3]), ("N", "D")),
                                                          (tf.zeros([3]), ("N",))]))()
+
+
+@pytest.mark.parametrize("check,text", [
+    (lambda: tf.debugging.assert_less_equal([1, 5], [3, 4]),
+     "Condition x <= y did not hold element-wise:\nx (assert_less_equal/x:0) = \n[1 5]\n"
+     "y (assert_less_equal/y:0) = \n[3 4]\n"),
+    (lambda: tf.debugging.assert_positive([1, 0, 3]),
+     "\nCondition x > 0 did not hold element-wise:\nx (assert_positive/x:0) = \n[1 0 3]\n"),
+    (lambda: tf.debugging.assert_non_positive([-1, 2]),
+     "\nCondition x <= 0 did not hold element-wise:x (assert_non_positive/x:0) = \n[-1  2]\n"),
+])
+def test_static_failures_while_tracing_carry_tensorflows_text(check, text):
+    # TF 2.21 prints the same lines, each indented under "in user code"
+    with pytest.raises(IAE) as info:
+        tf.function(check)()
+    assert str(info.value).endswith(text)
+
+
+def test_more_run_time_checks():
+    @tf.function
+    def g(x, y):
+        tf.debugging.assert_less_equal(x, y)
+        tf.debugging.assert_none_equal(x, y + 1)
+        tf.debugging.assert_positive(x)
+        return x
+    # TF 2.21's messages for these three calls
+    with pytest.raises(IAE, match=r"assertion failed: \[Condition x <= y did not hold "
+                                  r"element-wise:\] \[x \(x:0\) = \] \[1 5\] "
+                                  r"\[y \(y:0\) = \] \[3 4\]"):
+        g(tf.constant([1., 5.]), tf.constant([3., 4.]))
+    with pytest.raises(IAE, match=r"assertion failed: \[\] \[Condition x > 0 did not hold "
+                                  r"element-wise:\] \[x \(x:0\) = \] \[0 1\]"):
+        g(tf.constant([0., 1.]), tf.constant([0., 1.]))
+    assert g(tf.constant([1., 2.]), tf.constant([3., 4.])).shape == [2]
 
 
 def test_assert_rank_of_an_unknown_rank_checks_at_run_time():

@@ -58,6 +58,8 @@ APIS_CASES = {
     "TopKV2": [Case([_X, np.int32(2)], _top_k_ref, {"sorted": True}, grad=(0,)),
                Case([i32(3, 1, 3, 2), np.int32(4)], _top_k_ref, {"sorted": True})],
     "Unique": [Case([i32(1, 1, 2, 4, 4, 7, 2)], _unique_ref, {"out_idx": tf.int32})],
+    "UniqueWithCounts": [Case([i32(1, 1, 2, 4, 4, 7, 2)], lambda x: _unique_ref(x) + (
+        i32(2, 2, 2, 1),), {"out_idx": tf.int32})],
     "LowerBound": [Case([_SORTED, _VALS], lambda s, v: _bound_ref(s, v, False),
                         {"out_type": tf.int32})],
     "UpperBound": [Case([_SORTED, _VALS], lambda s, v: _bound_ref(s, v, True),

@@ -15,7 +15,11 @@ from ..ops.check_ops import (  # noqa: F401
     assert_less,
     assert_less_equal,
     assert_near,
+    assert_negative,
     assert_non_negative,
+    assert_non_positive,
+    assert_none_equal,
+    assert_positive,
     assert_rank,
     assert_shapes,
 )

@@ -13,5 +13,6 @@ from ..ops.nn_ops import (  # noqa: F401
     softplus,
     sparse_softmax_cross_entropy_with_logits,
 )
+from ..ops.sort_ops import top_k  # noqa: F401
 
 __getattr__ = _module_getattr("nn", __name__)

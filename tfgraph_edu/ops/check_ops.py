@@ -97,32 +97,47 @@ assert_equal = _binary("==", math_ops.equal, np.equal, "assert_equal")
 assert_less_equal = _binary("<=", math_ops.less_equal, np.less_equal, "assert_less_equal")
 assert_greater_equal = _binary(">=", math_ops.greater_equal, np.greater_equal,
                                "assert_greater_equal")
-assert_not_equal = _binary("!=", math_ops.not_equal, np.not_equal, "assert_none_equal")
+assert_none_equal = _binary("!=", math_ops.not_equal, np.not_equal, "assert_none_equal")
 
 
-# -- assert_non_negative --------------------------------------------------------------------------
-def assert_non_negative(x, message=None, summarize=None, name=None):
-    """``tf.debugging.assert_non_negative``: raises InvalidArgumentError unless ``x >= 0``
-    everywhere."""
-    summarize = _SUMMARIZE if summarize is None else int(summarize)
-    with _scope(name or "assert_non_negative"):
-        x = convert.to_tensor(x, name="x")
-        cond = math_ops.greater_equal(x, convert.to_tensor(0, x.dtype))
-        prefix = f"{message}.  " if message else ""
-        if _eager():
-            if not np.all(cond.numpy()):
-                flat = [str(v) for v in np.ravel(x.numpy())]
-                shown = flat[:summarize] + (["..."] if len(flat) > summarize else [])
-                raise InvalidArgumentError(None, None, f"{prefix}\nCondition x >= 0 did not hold "
-                                           f"element-wise:\nx ({_eager_name(x)}) = \n{shown}")
-            return None
-        data = [prefix, "Condition x >= 0 did not hold element-wise:", f"x ({x.name}) = ", x]
-        xv = constant_value(x)
-        if xv is not None:
-            if not np.all(np.asarray(xv) >= 0):
-                raise InvalidArgumentError(None, None, _static_text(data))
-            return None
-        return assert_(reduction_ops.reduce_all(cond), data, summarize=summarize)
+# -- assert_non_negative, assert_positive, assert_negative, assert_non_positive ------------------
+def _sign(sym, np_compare, default_name, newline="\n"):
+    def check(x, message=None, summarize=None, name=None):
+        summarize = _SUMMARIZE if summarize is None else int(summarize)
+        with _scope(name or default_name):
+            x = convert.to_tensor(x, name="x")
+            cond = _COMPARE[sym](x, convert.to_tensor(0, x.dtype))
+            prefix = f"{message}.  " if message else ""
+            head = f"Condition x {sym} 0 did not hold element-wise:"
+            if _eager():
+                if not np.all(cond.numpy()):
+                    flat = [str(v) for v in np.ravel(x.numpy())]
+                    shown = flat[:summarize] + (["..."] if len(flat) > summarize else [])
+                    # TF 2.21 writes no newline after the condition of assert_non_positive
+                    raise InvalidArgumentError(None, None, f"{prefix}\n{head}{newline}x "
+                                               f"({_eager_name(x)}) = \n{shown}")
+                return None
+            data = [prefix, head, f"x ({x.name}) = ", x]
+            xv = constant_value(x)
+            if xv is not None:
+                if not np.all(np_compare(np.asarray(xv), 0)):
+                    text = _static_text(data)
+                    raise InvalidArgumentError(None, None, text if newline else text.replace(
+                        f"{head}\n", head, 1))
+                return None
+            return assert_(reduction_ops.reduce_all(cond), data, summarize=summarize)
+    check.__name__ = default_name
+    check.__doc__ = (f"``tf.debugging.{default_name}``: raises InvalidArgumentError unless "
+                     f"``x {sym} 0`` everywhere.")
+    return check
+
+
+_COMPARE = {">=": math_ops.greater_equal, ">": math_ops.greater, "<": math_ops.less,
+            "<=": math_ops.less_equal}
+assert_non_negative = _sign(">=", np.greater_equal, "assert_non_negative")
+assert_positive = _sign(">", np.greater, "assert_positive")
+assert_negative = _sign("<", np.less, "assert_negative")
+assert_non_positive = _sign("<=", np.less_equal, "assert_non_positive", newline="")
 
 
 # -- assert_near ----------------------------------------------------------------------------------
@@ -234,5 +249,6 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
 
 
 __all__ = ["Assert", "assert_equal", "assert_greater", "assert_greater_equal", "assert_less",
-           "assert_less_equal", "assert_near", "assert_non_negative", "assert_not_equal",
-           "assert_rank", "assert_shapes"]
+           "assert_less_equal", "assert_near", "assert_negative", "assert_non_negative",
+           "assert_non_positive", "assert_none_equal", "assert_positive", "assert_rank",
+           "assert_shapes"]

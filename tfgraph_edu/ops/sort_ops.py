@@ -1,5 +1,5 @@
 """Ordering: TopKV2 (``tf.math.top_k``, and ``tf.sort``/``tf.argsort`` built on it as in
-TensorFlow), Unique, LowerBound and UpperBound (``tf.searchsorted``) (layer 1)."""
+TensorFlow), Unique, UniqueWithCounts, LowerBound and UpperBound (``tf.searchsorted``) (layer 1)."""
 
 from __future__ import annotations
 
@@ -205,6 +205,47 @@ def unique(x, out_idx=I32, name=None):
         raise TypeError(f"out_idx must be tf.int32 or tf.int64, got {out_idx!r}")
     y, idx = bind(Unique, (x,), {"out_idx": out_idx}, name)
     return UniqueResult(y, idx)
+
+
+def _uwc_kernel(x, out_idx=I32):
+    y, idx = _unique_kernel(x, out_idx)
+    return y, idx, np.bincount(idx, minlength=len(y)).astype(idx.dtype)
+
+
+def _uwc_shape(x, out_idx=I32):
+    (ys, yd), (is_, idd) = _unique_shape(x, out_idx)
+    return [(ys, yd), (is_, idd), (ys, idd)]
+
+
+UniqueWithCounts = define("UniqueWithCounts", ("x",), _uwc_kernel, _uwc_shape, None,
+                          num_outputs=3)
+
+
+class UniqueWithCountsResult(tuple):
+    """``(y, idx, count)`` with TensorFlow's field names and printed form."""
+
+    __slots__ = ()
+    _fields = ("y", "idx", "count")
+
+    def __new__(cls, y, idx, count):
+        return super().__new__(cls, (y, idx, count))
+
+    y = property(lambda self: self[0])
+    idx = property(lambda self: self[1])
+    count = property(lambda self: self[2])
+
+    def __repr__(self):
+        return f"UniqueWithCounts(y={self[0]!r}, idx={self[1]!r}, count={self[2]!r})"
+
+
+def unique_with_counts(x, out_idx=I32, name=None):
+    """``tf.unique_with_counts``: ``tf.unique``'s ``y`` and ``idx``, and how often each value
+    of ``y`` occurs (op ``UniqueWithCounts``)."""
+    out_idx = _dt.as_dtype(out_idx)
+    if out_idx not in (I32, _dt.int64):
+        raise TypeError(f"out_idx must be tf.int32 or tf.int64, got {out_idx!r}")
+    y, idx, count = bind(UniqueWithCounts, (x,), {"out_idx": out_idx}, name)
+    return UniqueWithCountsResult(y, idx, count)
 
 
 # -- LowerBound, UpperBound (tf.searchsorted) -----------------------------------------------------
