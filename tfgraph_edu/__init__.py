@@ -150,6 +150,8 @@ from .ops.scatter_ops import (  # noqa: F401,E402
     gather_nd,
     scatter_nd,
     tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
     tensor_scatter_nd_sub,
     tensor_scatter_nd_update,
 )

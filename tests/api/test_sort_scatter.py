@@ -49,6 +49,10 @@ CASES = [  # (expression, TF 2.21's result)
     (lambda: tf.tensor_scatter_nd_add([1, 2, 3, 4], [[1], [1]], [9, 10]), ("int32", [1, 21, 3, 4])),
     (lambda: tf.tensor_scatter_nd_sub([[1, 2], [3, 4]], [[1, 0]], [9]),
      ("int32", [[1, 2], [-6, 4]])),
+    (lambda: tf.tensor_scatter_nd_max([1, 5, 3, 4], [[1], [3], [1]], [9, 2, 7]),
+     ("int32", [1, 9, 3, 4])),
+    (lambda: tf.tensor_scatter_nd_min([[1., 5.], [3., 4.]], [[0, 1], [1, 0]], [2., 1.]),
+     ("float32", [[1.0, 2.0], [1.0, 4.0]])),
     (lambda: tf.gather_nd([[1, 2], [3, 4]], [[1, 0], [0, 1]]), ("int32", [3, 2])),
     (lambda: tf.gather_nd([[1, 2], [3, 4]], [[1]]), ("int32", [[3, 4]])),
 ]
@@ -125,6 +129,18 @@ def test_searchsorted_and_sort_refuse_mixed_or_string_dtypes():
         tf.searchsorted(tf.constant([1., 2.]), tf.constant([1]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="string"):
         tf.sort(tf.constant(["b", "a"]))
+
+
+def test_scatter_max_gradient_shares_ties_as_tensorflow_does():
+    # TF 2.21: d/dx = [1, 1, 0, 4], d/du = [1, 0, 3] (x[1] and u[0] tie at 5)
+    x = tf.constant([1., 5., 3., 4.], tf.float64)
+    u = tf.constant([5., 2., 7.], tf.float64)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, u])
+        y = tf.tensor_scatter_nd_max(x, [[1], [3], [2]], u)
+        loss = tf.reduce_sum(y * [1., 2., 3., 4.])
+    assert tape.gradient(loss, x).numpy().tolist() == [1.0, 1.0, 0.0, 4.0]
+    assert tape.gradient(loss, u).numpy().tolist() == [1.0, 0.0, 3.0]
 
 
 def _central(f, x, eps=1e-6):

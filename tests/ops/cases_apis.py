@@ -48,6 +48,13 @@ def _scatter_ref(base, idx, upd, op):
     return out
 
 
+def _extreme_ref(base, idx, upd, pick):
+    out = base.copy()
+    for row, u in zip(idx[:, 0].tolist(), upd.tolist()):
+        out[row] = [pick(a, b) for a, b in zip(out[row].tolist(), u)]
+    return out
+
+
 _IDX = i32(3, 0, 3).reshape(3, 1)
 _UPD = f32(3, 2)
 _BASE = f32(4, 2)
@@ -73,6 +80,10 @@ APIS_CASES = {
                               grad=(0, 2))],
     "TensorScatterSub": [Case([_BASE, i32(1, 1, 2, 0).reshape(2, 2), np.float32([5.0, 7.0])],
                               lambda t, i, u: _scatter_ref(t, i, u, "sub"), grad=(0, 2))],
+    "TensorScatterMax": [Case([_BASE, _IDX, _UPD], lambda t, i, u: _extreme_ref(t, i, u, max),
+                              grad=(0, 2))],
+    "TensorScatterMin": [Case([_BASE, _IDX, _UPD], lambda t, i, u: _extreme_ref(t, i, u, min),
+                              grad=(0, 2))],
     "GatherNd": [Case([_BASE, i32(1, 3, 1).reshape(3, 1)], lambda p, i: p[[1, 3, 1]],
                       grad=(0,)),
                  Case([_BASE, i32(1, 0, 3, 1).reshape(2, 2)],

@@ -1,5 +1,5 @@
-"""Writing at indices: ScatterNd (``tf.scatter_nd``), TensorScatterUpdate / Add / Sub
-(``tf.tensor_scatter_nd_*``), and GatherNd (``tf.gather_nd``, their gradient) (layer 1).
+"""Writing at indices: ScatterNd (``tf.scatter_nd``), TensorScatterUpdate / Add / Sub / Max /
+Min (``tf.tensor_scatter_nd_*``), and GatherNd (``tf.gather_nd``, their gradient) (layer 1).
 
 ``indices`` has shape ``[..., d]``: each row of its last axis indexes the first ``d`` axes of
 the output, and ``updates`` has shape ``indices.shape[:-1] + shape[d:]``.  Repeated indices add
@@ -50,6 +50,10 @@ def _scatter(out, indices, updates, mode):
         out[rows] = ups
     elif mode == "add":
         np.add.at(out, rows, ups)
+    elif mode == "max":
+        np.maximum.at(out, rows, ups)
+    elif mode == "min":
+        np.minimum.at(out, rows, ups)
     else:
         np.subtract.at(out, rows, ups)
     return out
@@ -133,6 +137,31 @@ TensorScatterSub = define(
     T=(0, 2), input_dtypes={1: I32})
 
 
+def _tensor_scatter_extreme_grad(op, g):
+    """The gradient goes to whichever of the tensor's value and the updates at a position
+    became the output there, shared equally among ties (as in TensorFlow)."""
+    tensor, indices, updates = op.inputs
+    out = op.outputs[0]
+    from . import shape_ops
+    from_tensor = math_ops.cast(math_ops.equal(tensor, out), g.dtype)
+    from_updates = math_ops.cast(math_ops.equal(updates, gather_nd(out, indices)), g.dtype)
+    winners = math_ops.add(from_tensor, bind(ScatterNd, (indices, from_updates,
+                                                         shape_ops.shape(tensor))))
+    share = math_ops.divide(g, winners)  # every position has at least one winner
+    return (math_ops.multiply(share, from_tensor), None,
+            math_ops.multiply(gather_nd(share, indices), from_updates))
+
+
+TensorScatterMax = define(
+    "TensorScatterMax", ("tensor", "indices", "updates"), _tensor_scatter_kernel("max"),
+    _tensor_scatter_shape, _tensor_scatter_extreme_grad, T=(0, 2), input_dtypes={1: I32},
+    dtypes=_dt.NUMERIC)
+TensorScatterMin = define(
+    "TensorScatterMin", ("tensor", "indices", "updates"), _tensor_scatter_kernel("min"),
+    _tensor_scatter_shape, _tensor_scatter_extreme_grad, T=(0, 2), input_dtypes={1: I32},
+    dtypes=_dt.NUMERIC)
+
+
 def _tensor_scatter(op, tensor, indices, updates, name):
     tensor = convert.to_tensor(tensor)
     return bind(op, (tensor, indices, updates), None, name)
@@ -180,6 +209,18 @@ def _gather_nd_grad(op, g):
 
 GatherNd = define("GatherNd", ("params", "indices"), _gather_nd_kernel, _gather_nd_shape,
                   _gather_nd_grad, input_dtypes={1: I32})
+
+
+def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+    """``tf.tensor_scatter_nd_max``: a copy of ``tensor`` with the larger of it and
+    ``updates`` at ``indices``."""
+    return _tensor_scatter(TensorScatterMax, tensor, indices, updates, name)
+
+
+def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+    """``tf.tensor_scatter_nd_min``: a copy of ``tensor`` with the smaller of it and
+    ``updates`` at ``indices``."""
+    return _tensor_scatter(TensorScatterMin, tensor, indices, updates, name)
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
