@@ -163,11 +163,26 @@ def _unique_kernel(x, out_idx=I32):
     x = np.asarray(x)
     if x.ndim != 1:
         raise InvalidArgumentError(None, None, "unique expects a 1D vector.")
+    np_idx = _dt.as_dtype(out_idx).np_dtype
+    if x.dtype.kind == "f" and np.isnan(x).any():
+        # TF compares values with ==, so every NaN is a value of its own (numpy's unique
+        # would merge them): first appearances by a dict, a new entry for each NaN
+        seen: dict = {}
+        firsts, idx = [], []
+        for i, v in enumerate(x.tolist()):
+            if v != v:
+                idx.append(len(firsts))
+                firsts.append(i)
+                continue
+            if v not in seen:
+                seen[v] = len(firsts)
+                firsts.append(i)
+            idx.append(seen[v])
+        return x[np.array(firsts, np.int64)], np.array(idx, np_idx)
     _, first, inverse = np.unique(x, return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")  # the values in order of first appearance
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
-    np_idx = _dt.as_dtype(out_idx).np_dtype
     return x[first[order]], rank[np.ravel(inverse)].astype(np_idx)
 
 
@@ -259,9 +274,27 @@ def _bound_kernel(side):
                                        "Leading dim_size of both tensors must match.")
         out = np.empty(v.shape, _dt.as_dtype(out_type).np_dtype)
         for row in range(v.shape[0]):
-            out[row] = np.searchsorted(s[row], v[row], side=side)
+            if s.dtype.kind == "f" and (np.isnan(s[row]).any() or np.isnan(v[row]).any()):
+                out[row] = [_binary_search(s[row].tolist(), x, side) for x in v[row].tolist()]
+            else:
+                out[row] = np.searchsorted(s[row], v[row], side=side)
         return out
     return kernel
+
+
+def _binary_search(seq, value, side) -> int:
+    """C++'s lower_bound / upper_bound step by step: numpy orders NaN last, while TF's
+    comparisons with NaN are all false; this gives TF's answer when a NaN is involved."""
+    first, count = 0, len(seq)
+    while count > 0:
+        step = count // 2
+        it = first + step
+        go_right = seq[it] < value if side == "left" else not value < seq[it]
+        if go_right:
+            first, count = it + 1, count - step - 1
+        else:
+            count = step
+    return first
 
 
 def _bound_shape(sorted_inputs, values, out_type=I32):
