@@ -50,6 +50,12 @@ def _scatter(out, indices, updates, mode):
         out[rows] = ups
     elif mode == "add":
         np.add.at(out, rows, ups)
+    elif out.dtype.kind == "f" and (np.isnan(out).any() or np.isnan(ups).any()):
+        # TF keeps the current value unless the update is strictly larger (smaller): a NaN
+        # on either side loses to the value already there (numpy's maximum spreads NaN)
+        for key, u in zip(zip(*rows), ups):
+            cur = out[key]
+            out[key] = np.where(cur < u if mode == "max" else u < cur, u, cur)
     elif mode == "max":
         np.maximum.at(out, rows, ups)
     elif mode == "min":
