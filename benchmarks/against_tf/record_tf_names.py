@@ -1,8 +1,9 @@
 """Record the public names of the TensorFlow namespaces tfgraph_edu mirrors.
 
-Run once under real TensorFlow (never a dependency of tfgraph_edu), from the repository root:
+Run once under real TensorFlow (never a dependency of tfgraph_edu; `make check-tf` makes
+`.venv-tf`), from the repository root:
 
-    PYTHONPATH=$PWD /work/venv-tf/bin/python benchmarks/against_tf/record_tf_names.py
+    PYTHONPATH=$PWD .venv-tf/bin/python benchmarks/against_tf/record_tf_names.py
 
 It writes ``tfgraph_edu/_data/tf_names.json``: for each namespace ("" is ``tf`` itself), the
 sorted names that do not start with an underscore, and nothing else (no documentation, no

@@ -1,6 +1,6 @@
 """tf.debugging.assert_* and tf.debugging.Assert against TensorFlow 2.21.
 
-Every message below was printed by TensorFlow 2.21 (run once under /work/venv-tf).  Eagerly
+Every message below was printed by TensorFlow 2.21 (run once under real TensorFlow).  Eagerly
 a failed check raises at once; inside tf.function a check on constants is decided while
 tracing, and one on a function's arguments is an Assert op (state "check") that raises when
 the graph runs."""

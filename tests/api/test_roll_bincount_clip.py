@@ -2,7 +2,7 @@
 tf.nn.l2_loss) against TensorFlow 2.21.
 
 Every expected value, dtype, error class and message below was printed by TensorFlow 2.21
-(run once under /work/venv-tf); each API runs eagerly and inside tf.function."""
+(run once under real TensorFlow); each API runs eagerly and inside tf.function."""
 
 from __future__ import annotations
 

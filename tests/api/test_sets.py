@@ -1,7 +1,7 @@
 """tf.sets.intersection / union / difference / size against TensorFlow 2.21.
 
-Every expected value and error below was printed by TensorFlow 2.21 (run once under
-/work/venv-tf).  Results are SparseTensors; inside tf.function they are used through
+Every expected value and error below was printed by TensorFlow 2.21 (run once under real
+TensorFlow).  Results are SparseTensors; inside tf.function they are used through
 tf.sparse.to_dense and tf.sets.size (tfgraph_edu's tf.function does not return a SparseTensor
 yet: that raises TypeError)."""
 

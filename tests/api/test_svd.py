@@ -1,7 +1,7 @@
 """tf.linalg.svd against TensorFlow 2.21: TF's return order (s, u, v), shapes with
 full_matrices and compute_uv, values, errors, and gradients.
 
-Expected values were printed by TensorFlow 2.21 (run once under /work/venv-tf).  The sign of
+Expected values were printed by TensorFlow 2.21 (run once under real TensorFlow).  The sign of
 each singular vector is LAPACK's choice here and may differ from TensorFlow's, so u and v
 are compared by absolute value and by the reconstruction u diag(s) vᵀ."""
 
