@@ -60,6 +60,41 @@ def test_values_as_tensorflow_2_21_gives_them(i):
             assert got == want
 
 
+NAN = float("nan")
+MORE = [  # TF 2.21's results
+    (lambda: tf.math.divide_no_nan(tf.constant([1.0, 2.0, NAN, 3.0]),
+                                   tf.constant([0.0, 4.0, 0.0, NAN])),
+     "('float32', [0.0, 0.5, 0.0, nan])"),
+    (lambda: tf.math.divide_no_nan(tf.constant([1, 2]), tf.constant([0, 4])),
+     "('float64', [0.0, 0.5])"),
+    (lambda: tf.math.divide_no_nan(tf.constant([[1.0], [2.0]]), tf.constant([0.0, 4.0])),
+     "('float32', [[0.0, 0.25], [0.0, 0.5]])"),
+    (lambda: tf.math.count_nonzero(tf.constant([0, 1, 2])), "('int64', 2)"),
+    (lambda: tf.math.count_nonzero(tf.constant([[0., 1.], [2., NAN]]), axis=1, keepdims=True),
+     "('int64', [[1], [2]])"),
+    (lambda: tf.math.count_nonzero(tf.constant(["", "a"])), "('int64', 1)"),
+    (lambda: tf.math.count_nonzero(tf.constant([True, False]), dtype=tf.int32), "('int32', 1)"),
+]
+
+
+@pytest.mark.parametrize("i", range(len(MORE)))
+def test_divide_no_nan_and_count_nonzero(i):
+    fn, want = MORE[i]
+    for got in (fn(), tf.function(fn, autograph=False)()):
+        assert str((got.dtype.name, got.numpy().tolist())) == want
+
+
+def test_divide_no_nan_gradient_as_tensorflow_2_21():
+    # TF 2.21: d/dx = [0, 0.5, -1.5], d/dy = [0, -0.25, -2.25]
+    x = tf.constant([1.0, 2.0, 3.0], tf.float64)
+    y = tf.constant([0.0, 4.0, -2.0], tf.float64)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, y])
+        z = tf.reduce_sum(tf.math.divide_no_nan(x, y) * [1., 2., 3.])
+    assert tape.gradient(z, x).numpy().tolist() == [0.0, 0.5, -1.5]
+    assert tape.gradient(z, y).numpy().tolist() == [0.0, -0.25, -2.25]
+
+
 def test_global_norm_and_l2_loss():
     # TF 2.21: tf.linalg.global_norm([[3., 4.], [[12.]]]) = 13.0; tf.nn.l2_loss([3., 4.]) = 12.5
     assert float(tf.linalg.global_norm([tf.constant([3., 4.]), tf.constant([[12.]])])) == 13.0

@@ -6,6 +6,8 @@ from ..ops.linalg_ops import norm  # noqa: F401
 from ..ops.math_extra_ops import (  # noqa: F401
     bincount,
     ceil,
+    count_nonzero,
+    divide_no_nan,
     floor,
     is_nan,
     log1p,

@@ -1,5 +1,6 @@
 """More math the guides call: linspace, ceil/floor/round, log1p, reciprocal, is_nan,
-clip_by_norm, bincount (DenseBincount), l2_loss, global_norm, clip_by_global_norm (layer 1)."""
+clip_by_norm, bincount (DenseBincount), l2_loss, global_norm, clip_by_global_norm,
+divide_no_nan (DivNoNan), count_nonzero (layer 1)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorShape
 from . import convert, creation_ops, indexing_ops, math_ops, reduction_ops
 from ._core import bind, constant_value, define
-from ._rules import same
+from ._rules import binary, same
 
 F = _dt.FLOATS
 _INT = frozenset({_dt.int32, _dt.int64})
@@ -226,3 +227,40 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         t = None if t is None else convert.to_tensor(t)
         out.append(None if t is None else math_ops.multiply(t, math_ops.cast(scale, t.dtype)))
     return out, norm
+
+
+# -- DivNoNan (tf.math.divide_no_nan), tf.math.count_nonzero ----------------------------------
+def _div_no_nan_kernel(x, y):
+    with np.errstate(all="ignore"):
+        return np.where(y == 0, np.zeros((), x.dtype), x / y).astype(x.dtype)
+
+
+def _div_no_nan_grad(op, g):
+    x, y = op.inputs
+    gx = bind(DivNoNan, (g, y))
+    gy = math_ops.multiply(g, bind(DivNoNan, (bind(DivNoNan, (math_ops.negative(x), y)), y)))
+    return math_ops.reduce_to(gx, x), math_ops.reduce_to(gy, y)
+
+
+DivNoNan = define("DivNoNan", ("x", "y"), _div_no_nan_kernel, binary, _div_no_nan_grad,
+                  T=(0, 1), dtypes=F)
+
+
+def divide_no_nan(x, y, name=None):
+    """``tf.math.divide_no_nan``: ``x / y``, and 0 wherever ``y`` is 0 (op ``DivNoNan``);
+    integers are divided as floats, as ``/`` does in TF."""
+    x, y = convert.matching_tensors(x, y)
+    if x.dtype.is_integer:
+        target = _dt.float32 if x.dtype.size <= 2 else _dt.float64
+        x, y = math_ops.cast(x, target), math_ops.cast(y, target)
+    return bind(DivNoNan, (x, y), None, name)
+
+
+def count_nonzero(input, axis=None, keepdims=None, dtype=_dt.int64, name=None):  # noqa: A002
+    """``tf.math.count_nonzero``: how many elements are not zero (not ``""`` for strings),
+    as TF builds it: NotEqual, Cast, Sum."""
+    x = convert.to_tensor(input)
+    zero = convert.to_tensor(b"" if x.dtype is _dt.string else
+                             False if x.dtype is _dt.bool else 0, x.dtype)
+    hits = math_ops.cast(math_ops.not_equal(x, zero), _dt.as_dtype(dtype))
+    return reduction_ops.reduce_sum(hits, axis=axis, keepdims=bool(keepdims), name=name)
