@@ -212,3 +212,34 @@ def test_assert_rank_of_an_unknown_rank_checks_at_run_time():
                                   r"\[Received shape: \] \[1\]"):
         h(tf.constant([1.]))
     assert h(tf.zeros([1, 1])).shape == [1, 1]
+
+
+@pytest.mark.parametrize("values,what", [([1.0, float("nan")], "NaN"),
+                                         ([float("inf"), 1.0], "Inf"),
+                                         ([float("nan"), -float("inf")], "Inf and NaN")])
+def test_check_numerics_as_tensorflow_2_21(values, what):
+    # TF 2.21: "bad : Tensor had NaN values" (Inf, Inf and NaN), eagerly and at run time
+    with pytest.raises(IAE, match=f"^bad : Tensor had {what} values"):
+        tf.debugging.check_numerics(tf.constant(values), "bad")
+
+    @tf.function
+    def f(x):
+        return tf.debugging.check_numerics(x, "bad") * 2
+    with pytest.raises(IAE, match=f"bad : Tensor had {what} values"):
+        f(tf.constant(values))
+    assert f(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
+
+
+def test_check_numerics_checks_the_gradient_too():
+    # TF 2.21: "Not a number (NaN) or infinity (Inf) values detected in gradient. b'm' :
+    # Tensor had Inf values"; a finite gradient passes through: [3, 3]
+    x = tf.constant([1.0, 0.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.sqrt(tf.debugging.check_numerics(x, "m")))
+    with pytest.raises(IAE, match=r"values detected in gradient\. b'm' : Tensor had Inf values"):
+        tape.gradient(y, x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.debugging.check_numerics(x, "m") * 3.0)
+    assert tape.gradient(y, x).numpy().tolist() == [3.0, 3.0]

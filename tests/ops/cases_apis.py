@@ -133,6 +133,7 @@ APIS_CASES.update({
     "SetSize": [Case([np.array([[0, 0], [0, 1], [1, 0], [0, 2]], np.int64), i32(3, 3, 1, 7),
                       np.array([2, 3], np.int64)], lambda i, v, s: i32(2, 1),
                      {"validate_indices": True})],
+    "CheckNumerics": [Case([_X], lambda x: x, {"message": "m"}, grad=(0,))],
     "DivNoNan": [Case([_X[:2], np.float32([[0.5, 0.0, -2.0, 4.0], [1.5, 3.0, 0.0, -1.0]])],
                       lambda x, y: np.array([[a / b if b else 0.0 for a, b in zip(r, q)]
                                              for r, q in zip(x.tolist(), y.tolist())],

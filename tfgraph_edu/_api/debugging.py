@@ -23,6 +23,10 @@ from ..ops.check_ops import (  # noqa: F401
     assert_rank,
     assert_shapes,
 )
-from ..ops.debug_ops import disable_check_numerics, enable_check_numerics  # noqa: F401
+from ..ops.debug_ops import (  # noqa: F401
+    check_numerics,
+    disable_check_numerics,
+    enable_check_numerics,
+)
 
 __getattr__ = _module_getattr("debugging", __name__)
