@@ -14,7 +14,7 @@ ROOT = pathlib.Path(tfgraph_edu.__file__).parent
 # top-level module or package -> layer (the table of ARCHITECTURE.md)
 LAYERS = {
     "dtypes": 0, "shapes": 0, "errors": 0, "_files": 0, "_gc": 0, "_traceback": 0,
-    "tf_logging": 0, "nest": 0, "labels": 0,
+    "tf_logging": 0, "nest": 0, "labels": 0, "_missing": 0,
     "ops": 1,
     "graph": 2,
     "formats": 2.1,  # 2a

@@ -122,6 +122,7 @@ def test_wheel_ships_package_and_widgets(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "tfgraph_edu/__init__.py" in names
     assert "tfgraph_edu/_widgets/README.md" in names
+    assert "tfgraph_edu/_data/tf_names.json" in names  # what a missing TF name's error says
     assert {"tfgraph_edu/_widgets/graph_viewer.js", "tfgraph_edu/_widgets/graph_viewer.css",
             "tfgraph_edu/_widgets/trace_explorer.js", "tfgraph_edu/_widgets/timing_chart.js"} \
         <= set(names)

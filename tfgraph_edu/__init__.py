@@ -33,8 +33,14 @@ from .function import ConcreteFunction, Function, function  # noqa: F401
 from .graph.graph import Graph, Operation  # noqa: F401
 from .jupyter import load_ipython_extension  # noqa: F401 - `%load_ext tfgraph_edu`
 from .keras.module import Module  # noqa: F401
+from .ops.check_ops import (  # noqa: F401
+    Assert,
+    assert_equal,
+    assert_greater,
+    assert_less,
+    assert_rank,
+)
 from .ops.concat_ops import concat, split, stack, unstack  # noqa: F401
-from .ops.control_flow_ops import assert_ as Assert  # noqa: F401
 from .ops.convert import TensorBase as Tensor  # noqa: F401
 from .ops.convert import constant  # noqa: F401
 from .ops.convert import is_tf_type as is_tensor  # noqa: F401
@@ -98,9 +104,11 @@ from .ops.reduction_ops import (  # noqa: F401
 from .ops.shape_ops import (  # noqa: F401
     broadcast_to,
     expand_dims,
+    meshgrid,
     rank,
     reshape,
     reverse,
+    roll,
     shape,
     size,
     squeeze,
@@ -111,15 +119,52 @@ from .shapes import TensorShape, TensorSpec  # noqa: F401
 from .tf_logging import get_logger  # noqa: F401
 
 newaxis = None
-__version__ = "0.1.0"
 
 # -- API the guides use (strings, devices, linalg, nn, py_function) --
 from . import data, profiler, summary, train  # noqa: F401,E402
-from ._api import image, io, ragged, sparse, strings, types  # noqa: F401,E402
+
+# -- versions, and honest errors for the rest of TensorFlow's API --
+from ._api import (  # noqa: F401,E402
+    image,
+    io,
+    ragged,
+    sets,
+    sparse,
+    strings,
+    types,
+    version,
+)
+from ._missing import module_getattr as _module_getattr  # noqa: E402
 from .dtypes import complex64, complex128  # noqa: F401,E402
 from .eager.devices import device  # noqa: F401,E402
 from .ops.linalg_ops import einsum, norm, tensordot  # noqa: F401,E402
-from .ops.math_extra_ops import clip_by_norm, linspace, round  # noqa: F401,E402
+from .ops.math_extra_ops import (  # noqa: F401,E402
+    clip_by_global_norm,
+    clip_by_norm,
+    linspace,
+    round,
+)
 from .ops.pad_ops import pad  # noqa: F401,E402
 from .ops.ragged_ops import RaggedTensor, SparseTensor  # noqa: F401,E402
+from .ops.scatter_ops import (  # noqa: F401,E402
+    gather_nd,
+    scatter_nd,
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
+    tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
+)
 from .ops.script_ops import numpy_function, py_function  # noqa: F401,E402
+from .ops.sort_ops import (  # noqa: F401,E402
+    argsort,
+    searchsorted,
+    sort,
+    unique,
+    unique_with_counts,
+)
+
+# the TensorFlow version whose API this follows, so that notebooks' version checks pass;
+# tfgraph_edu's own version is the package's (importlib.metadata.version("tfgraph_edu"))
+__version__ = version.VERSION
+__getattr__ = _module_getattr("", __name__)  # last: an unimplemented name says so

@@ -157,3 +157,7 @@ def as_dtype(type_value) -> DType:
     raise TypeError(
         f"Cannot convert the argument `type_value`: {type_value!r} to a TensorFlow DType."
     )
+
+from ._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("dtypes", __name__)

@@ -60,3 +60,7 @@ class InaccessibleTensorError(ValueError):
 
 class OperatorNotAllowedInGraphError(TypeError):
     """A Python operation (bool, iteration) was used on a symbolic tensor."""
+
+from ._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("errors", __name__)

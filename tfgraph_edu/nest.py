@@ -169,3 +169,7 @@ def assert_same_structure(nest1, nest2, check_types=True, expand_composites=Fals
               f"{_described(nest1)}\n\nSecond structure: {_described(nest2)}\n\nMore "
               f"specifically: {what}\nEntire first structure:\n{_sketch(nest1)}\nEntire second "
               f"structure:\n{_sketch(nest2)}")
+
+from ._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("nest", __name__)

@@ -182,7 +182,8 @@ class Tally:
             c["agree"] += 1
             return
         label, d, a, b = kinds[0]
-        if b[0] == "error" and b[1] == "AttributeError" and "has no attribute" in b[3]:
+        if b[0] == "error" and b[1] == "AttributeError" and (
+                "has no attribute" in b[3] or "does not implement" in b[3]):
             departure = "API missing in tfgraph_edu (a loud AttributeError)"
         if departure:  # a known, deliberate difference: counted apart, not listed
             c[f"departure: {departure}"] += 1

@@ -1,1 +1,1 @@
-"""The ``tf.math``, ``tf.nn``, ``tf.linalg`` and ``tf.random`` namespaces (re-exports only)."""
+"""The namespace modules behind ``tf.math``, ``tf.nn``, ``tf.random``, ... (re-exports)."""

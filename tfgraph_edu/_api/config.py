@@ -1,7 +1,7 @@
 """``tf.config``: run_functions_eagerly, devices, and ``tf.config.optimizer`` (re-exports)."""
 
-from types import SimpleNamespace
-
+from .._missing import Namespace as _Namespace
+from .._missing import module_getattr as _module_getattr
 from ..eager.context import (  # noqa: F401
                             experimental_run_functions_eagerly,  # noqa: F401
                             functions_run_eagerly,
@@ -10,8 +10,8 @@ from ..eager.context import (  # noqa: F401
 from ..eager.devices import list_logical_devices, list_physical_devices  # noqa: F401
 from ..optimize.options import get_experimental_options, set_experimental_options
 
-optimizer = SimpleNamespace(set_experimental_options=set_experimental_options,
-                            get_experimental_options=get_experimental_options)
+optimizer = _Namespace("config.optimizer", set_experimental_options=set_experimental_options,
+                       get_experimental_options=get_experimental_options)
 
 
 # -- tf.config's device calls on a machine whose one device is the CPU (as TF 2.21 answers them
@@ -98,7 +98,8 @@ def tensor_float_32_execution_enabled():
     return _TF32[0]
 
 
-experimental = SimpleNamespace(
+experimental = _Namespace(
+    "config.experimental",
     enable_tensor_float_32_execution=enable_tensor_float_32_execution,
     tensor_float_32_execution_enabled=tensor_float_32_execution_enabled,
     set_memory_growth=set_memory_growth, get_memory_growth=get_memory_growth,
@@ -109,3 +110,6 @@ experimental = SimpleNamespace(
     VirtualDeviceConfiguration=LogicalDeviceConfiguration,
     set_virtual_device_configuration=set_logical_device_configuration,
     get_virtual_device_configuration=get_logical_device_configuration)
+
+
+__getattr__ = _module_getattr("config", __name__)

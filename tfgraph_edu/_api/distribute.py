@@ -339,3 +339,8 @@ def get_cross_replica_context():
         return _DEFAULT
     strategy, kind = stack[-1]
     return strategy if kind == "cross" else None
+
+
+from .._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("distribute", __name__)

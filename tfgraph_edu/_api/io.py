@@ -1,3 +1,6 @@
 """``tf.io`` (re-exports)."""
 
+from .._missing import module_getattr as _module_getattr
 from ..ops.string_ops import decode_raw  # noqa: F401
+
+__getattr__ = _module_getattr("io", __name__)

@@ -1,9 +1,13 @@
 """``tf.math``: elementwise math, comparisons, logic and reductions (re-exports)."""
 
+from .._missing import module_getattr as _module_getattr
 from ..ops.indexing_ops import unsorted_segment_sum  # noqa: F401
 from ..ops.linalg_ops import norm  # noqa: F401
 from ..ops.math_extra_ops import (  # noqa: F401
+    bincount,
     ceil,
+    count_nonzero,
+    divide_no_nan,
     floor,
     is_nan,
     log1p,
@@ -69,3 +73,6 @@ from ..ops.segment_ops import (  # noqa: F401
     unsorted_segment_max,
     unsorted_segment_min,
 )
+from ..ops.sort_ops import top_k  # noqa: F401
+
+__getattr__ = _module_getattr("math", __name__)

@@ -1,5 +1,6 @@
 """``tf.random``: seeds, samplers, ``Generator`` and the stateless samplers (re-exports)."""
 
+from .._missing import module_getattr as _module_getattr
 from ..ops.random_ops import normal, set_seed, truncated_normal, uniform  # noqa: F401
 from .random_generator import (  # noqa: F401
     Algorithm,
@@ -11,3 +12,5 @@ from .random_generator import (  # noqa: F401
     stateless_truncated_normal,
     stateless_uniform,
 )
+
+__getattr__ = _module_getattr("random", __name__)

@@ -1,5 +1,6 @@
 """``tf.strings``: string tensor ops (re-exports)."""
 
+from .._missing import module_getattr as _module_getattr
 from ..ops.string_ops import (  # noqa: F401
     as_string,
     bytes_split,
@@ -13,3 +14,5 @@ from ..ops.string_ops import (  # noqa: F401
     unicode_split,
     upper,
 )
+
+__getattr__ = _module_getattr("strings", __name__)

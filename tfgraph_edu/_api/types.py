@@ -7,7 +7,9 @@ tf.function compares those to decide whether to retrace.
 from __future__ import annotations
 
 import abc
-from types import SimpleNamespace
+
+from .._missing import Namespace as _Namespace
+from .._missing import module_getattr as _module_getattr
 
 
 class TraceType(abc.ABC):
@@ -33,4 +35,7 @@ class TraceType(abc.ABC):
     def __hash__(self) -> int: ...
 
 
-experimental = SimpleNamespace(TraceType=TraceType)
+experimental = _Namespace("types.experimental", TraceType=TraceType)
+
+
+__getattr__ = _module_getattr("types", __name__)

@@ -1,10 +1,13 @@
 """``tf.data``: Dataset pipelines, iterated eagerly or as a loop inside tf.function."""
 
-from types import SimpleNamespace
-
+from .._missing import Namespace as _Namespace
+from .._missing import module_getattr as _module_getattr
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset  # noqa: F401
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
-experimental = SimpleNamespace(AUTOTUNE=AUTOTUNE, INFINITE_CARDINALITY=INFINITE,
-                               UNKNOWN_CARDINALITY=UNKNOWN)
+experimental = _Namespace("data.experimental", AUTOTUNE=AUTOTUNE, INFINITE_CARDINALITY=INFINITE,
+                          UNKNOWN_CARDINALITY=UNKNOWN)
+
+
+__getattr__ = _module_getattr("data", __name__)

@@ -4,6 +4,7 @@ import warnings
 
 from . import (  # noqa: F401 - importing registers the ops
     _core,
+    check_ops,
     concat_ops,
     control_flow_ops,
     convert,
@@ -25,8 +26,11 @@ from . import (  # noqa: F401 - importing registers the ops
     ragged_ops,
     random_ops,
     reduction_ops,
+    scatter_ops,
     script_ops,
+    set_ops,
     shape_ops,
+    sort_ops,
     state_ops,
     stateless_random_ops,
     string_ops,

@@ -116,18 +116,22 @@ def check_condition(value) -> None:
 # -- Assert: TF's runtime check (tf.debugging.Assert), an op with no outputs --------------------
 def _assert_kernel(condition, *data, summarize=3):
     if not bool(condition):
-        shown = " ".join(_summary(d, summarize) for d in data)
-        raise InvalidArgumentError(None, None, f"assertion failed: [{shown}]")
+        shown = " ".join(f"[{_summary(d, summarize)}]" for d in data)
+        raise InvalidArgumentError(None, None, f"assertion failed: {shown}")
 
 
 def _summary(value, summarize: int) -> str:
+    """One datum as TF's Assert prints it: its first ``summarize`` elements, floats in
+    ``%g`` form (``[1.5 2 3...]``)."""
     import numpy as np
     a = np.asarray(value)
     if a.dtype.kind in "SO":
         items = [x.decode() if isinstance(x, bytes) else str(x) for x in a.reshape(-1)]
+    elif a.dtype.kind == "f":
+        items = [f"{x:g}" for x in a.reshape(-1).tolist()]
     else:
         items = [str(x) for x in a.reshape(-1)]
-    return " ".join(items[:summarize] + (["..."] if len(items) > summarize else []))
+    return " ".join(items[:summarize]) + ("..." if len(items) > summarize else "")
 
 
 def _assert_shape(condition, *data, summarize=3):

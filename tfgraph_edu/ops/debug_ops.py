@@ -1,4 +1,5 @@
-"""``tf.debugging.enable_check_numerics``: the ``CheckNumericsV2`` op and its switch (layer 1).
+"""``tf.debugging.enable_check_numerics``: the ``CheckNumericsV2`` op and its switch, and
+``tf.debugging.check_numerics`` (op ``CheckNumerics``) (layer 1).
 
 While checking is on, every eager op whose float output holds an Inf or a NaN fails with
 TensorFlow's report, and every graph traced meanwhile gets a ``CheckNumericsV2`` node after
@@ -13,7 +14,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
-from ._core import define
+from ._core import bind, define
 
 CHECKING = [False]  # the switch; read by the eager interpreter and the graph builder
 
@@ -21,7 +22,8 @@ MOVES_VALUES_ONLY = frozenset({
     "Concat", "ConcatV2", "ExpandDims", "Fill", "Gather", "GatherV2", "GatherNd", "Identity",
     "IdentityN", "Pack", "Unpack", "Reshape", "Shape", "Slice", "Squeeze", "StridedSlice",
     "Transpose", "Tile", "BroadcastTo", "StopGradient", "ZerosLike", "OnesLike", "Placeholder",
-    "Const", "ReadVariableOp", "CheckNumericsV2", "Split", "SplitV", "Pad", "ReverseV2",
+    "Const", "ReadVariableOp", "CheckNumericsV2", "CheckNumerics", "Split", "SplitV", "Pad",
+    "ReverseV2",
 })
 
 
@@ -113,3 +115,31 @@ CheckNumericsV2 = define(
     "CheckNumericsV2", ("tensor",), _check_kernel,
     lambda tensor, message="": (tensor.shape, tensor.dtype), lambda op, g: (g,),
     T=(0,), dtypes=_dt.FLOATS)
+
+
+# -- CheckNumerics (tf.debugging.check_numerics) --------------------------------------------------
+def _check_numerics_kernel(tensor, message=""):
+    nan, inf = bool(np.isnan(tensor).any()), bool(np.isinf(tensor).any())
+    if nan or inf:
+        what = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
+        raise InvalidArgumentError(None, None, f"{message} : Tensor had {what} values")
+    return tensor
+
+
+def _check_numerics_grad(op, g):
+    # the gradient is checked too; TF 2.21 writes the message as Python bytes: b'm'
+    message = f"Not a number (NaN) or infinity (Inf) values detected in gradient. " \
+              f"{op.get_attr('message').encode()!r}"
+    return (bind(CheckNumerics, (g,), {"message": message}),)
+
+
+CheckNumerics = define(
+    "CheckNumerics", ("tensor",), _check_numerics_kernel,
+    lambda tensor, message="": (tensor.shape, tensor.dtype), _check_numerics_grad,
+    T=(0,), dtypes=_dt.FLOATS, stateful=True, state="check")
+
+
+def check_numerics(tensor, message, name=None):
+    """``tf.debugging.check_numerics``: ``tensor`` unchanged, or InvalidArgumentError
+    "<message> : Tensor had NaN values" (Inf, Inf and NaN) (op ``CheckNumerics``)."""
+    return bind(CheckNumerics, (tensor,), {"message": str(message)}, name)

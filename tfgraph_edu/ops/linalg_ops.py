@@ -296,3 +296,86 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     perm = list(range(r - 2)) + [r - 1, r - 2]
     return shape_ops.transpose(a, perm, name=name)
 
+
+
+# -- Svd (tf.linalg.svd) --------------------------------------------------------------------------
+def _svd_kernel(x, compute_uv=True, full_matrices=False):
+    x = np.asarray(x)
+    if x.ndim < 2:
+        raise InvalidArgumentError(None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim}")
+    if not compute_uv:
+        empty = np.zeros([0], x.dtype)
+        return np.linalg.svd(x, compute_uv=False).astype(x.dtype), empty, empty
+    u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
+    return s.astype(x.dtype), u.astype(x.dtype), np.swapaxes(vh, -1, -2).conj().astype(x.dtype)
+
+
+def _svd_shape(x, compute_uv=True, full_matrices=False):
+    if x.shape.rank is None:
+        return [(TensorShape(None), x.dtype)] * 3
+    if x.shape.rank < 2:
+        raise shape_error(f"Shape must be at least rank 2 but is rank {x.shape.rank}")
+    *batch, m, n = x.shape.dims
+    k = None if m is None or n is None else min(m, n)
+    if not compute_uv:
+        return [(TensorShape(batch + [k]), x.dtype)] + [(TensorShape([0]), x.dtype)] * 2
+    return [(TensorShape(batch + [k]), x.dtype),
+            (TensorShape(batch + [m, m if full_matrices else k]), x.dtype),
+            (TensorShape(batch + [n, n if full_matrices else k]), x.dtype)]
+
+
+def _svd_grad(op, gs, gu, gv):
+    """Reverse mode of the reduced SVD ``A = U S Vᵀ`` (real matrices; Townsend, 2016):
+    ``Ā = U (J S + diag(S̄) + S K) Vᵀ + (I - U Uᵀ) Ū S⁻¹ Vᵀ + U S⁻¹ V̄ᵀ (I - V Vᵀ)`` with
+    ``J = F ∘ (UᵀŪ - ŪᵀU)``, ``K = F ∘ (VᵀV̄ - V̄ᵀV)``, ``F_ij = 1 / (s_j² - s_i²)`` off the
+    diagonal.  Singular vectors are defined only for distinct, non-zero singular values."""
+    a = op.inputs[0]
+    s, u, v = op.outputs
+    if not op.get_attr("compute_uv"):
+        s, u, v = svd(a, full_matrices=False)
+        gu = gv = None
+    elif op.get_attr("full_matrices"):
+        m, n = a.shape.dims[-2:]
+        if m is None or n is None or m != n:
+            raise NotImplementedError("tfgraph_edu implements the gradient of tf.linalg.svd "
+                                      "with full_matrices=True for square matrices only.")
+    gs = creation_ops.zeros_like(s) if gs is None else gs
+    ut, vt = _mT(u), _mT(v)
+    core = matrix_diag(gs)
+    if gu is not None or gv is not None:
+        s2 = math_ops.square(s)
+        eye = matrix_diag(creation_ops.ones_like(s))
+        diff = math_ops.subtract(shape_ops.expand_dims(s2, -2), shape_ops.expand_dims(s2, -1))
+        f = math_ops.multiply(math_ops.divide(creation_ops.ones_like(diff),
+                                              math_ops.add(diff, eye)),
+                              math_ops.subtract(creation_ops.ones_like(eye), eye))
+        s_mat, s_inv = matrix_diag(s), matrix_diag(math_ops.divide(creation_ops.ones_like(s), s))
+    extra = None
+    if gu is not None:
+        utgu = _mm(ut, gu)
+        j = math_ops.multiply(f, math_ops.subtract(utgu, _mT(utgu)))
+        core = math_ops.add(core, _mm(j, s_mat))
+        proj = math_ops.subtract(gu, _mm(u, utgu))  # (I - U Uᵀ) Ū
+        extra = _mm(_mm(proj, s_inv), vt)
+    if gv is not None:
+        vtgv = _mm(vt, gv)
+        k = math_ops.multiply(f, math_ops.subtract(vtgv, _mT(vtgv)))
+        core = math_ops.add(core, _mm(s_mat, k))
+        proj = math_ops.subtract(gv, _mm(v, vtgv))  # (I - V Vᵀ) V̄
+        term = _mm(_mm(u, s_inv), _mT(proj))
+        extra = term if extra is None else math_ops.add(extra, term)
+    grad = _mm(_mm(u, core), vt)
+    return (grad if extra is None else math_ops.add(grad, extra),)
+
+
+Svd = define("Svd", ("input",), _svd_kernel, _svd_shape, _svd_grad, T=(0,), dtypes=F,
+             num_outputs=3)
+
+
+def svd(tensor, full_matrices=False, compute_uv=True, name=None):
+    """``tf.linalg.svd``: ``s`` (descending) or ``(s, u, v)`` with ``tensor = u diag(s) vᴴ``,
+    in TensorFlow's order (op ``Svd``).  Each singular vector's sign is LAPACK's (through
+    numpy), which may differ from TensorFlow's: compare ``u diag(s) vᴴ`` or ``|u|``."""
+    s, u, v = bind(Svd, (tensor,), {"compute_uv": bool(compute_uv),
+                                    "full_matrices": bool(full_matrices)}, name)
+    return (s, u, v) if compute_uv else s

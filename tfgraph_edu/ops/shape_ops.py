@@ -325,3 +325,57 @@ def broadcast_gradient_args(s0, s1, name=None):
     """The axes to sum each operand's gradient over (op ``BroadcastGradientArgs``)."""
     return bind(BroadcastGradientArgs, (s0, s1), None, name)
 
+
+
+# -- Roll, and tf.meshgrid (Reshape, Fill, Mul as TF builds it) -----------------------------------
+def _roll_kernel(x, shift, axis):
+    shift, axis = np.ravel(shift), np.ravel(axis)
+    if shift.size != axis.size:
+        raise InvalidArgumentError(None, None, "shift and axis must have the same size")
+    rank = np.ndim(x)
+    for a in axis:
+        if not -rank <= int(a) < rank:
+            raise InvalidArgumentError(None, None, f"axis {int(a)} is out of range")
+    return np.roll(x, tuple(int(s) for s in shift), tuple(int(a) for a in axis))
+
+
+def _roll_shape(x, shift, axis):
+    n, m = vector_len(shift), vector_len(axis)
+    if shift.shape.rank == 1 and axis.shape.rank == 1 and None not in (n, m) and n != m:
+        raise shape_error(f"Dimension 0 in both shapes must be equal, but are {n} and {m}. "
+                          f"Shapes are [{n}] and [{m}].")
+    return x.shape, x.dtype
+
+
+Roll = define("Roll", ("input", "shift", "axis"), _roll_kernel, _roll_shape,
+              lambda op, g: (bind(Roll, (g, math_ops.negative(op.inputs[1]), op.inputs[2])),
+                             None, None),
+              input_dtypes={1: I32, 2: I32})
+
+
+def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's argument name
+    """``tf.roll``: elements shifted along ``axis`` by ``shift``, wrapping around (op ``Roll``)."""
+    return bind(Roll, (input, shift, axis), None, name)
+
+
+def meshgrid(*args, **kwargs):
+    """``tf.meshgrid``: N-D coordinate grids from 1-D tensors; ``indexing="xy"`` (default)
+    swaps the first two output axes, as numpy's meshgrid does."""
+    indexing = kwargs.pop("indexing", "xy")
+    kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for this "
+                        "function")
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Argument `indexing` parameter must be either 'xy' or 'ij', got "
+                         f"'{indexing}'")
+    xs = [convert.to_tensor(a) for a in args]
+    n = len(xs)
+    outs = [reshape(x, [1] * i + [-1] + [1] * (n - i - 1)) for i, x in enumerate(xs)]
+    sizes = [size(x) for x in xs]
+    if indexing == "xy" and n > 1:
+        outs[0] = reshape(xs[0], [1, -1] + [1] * (n - 2))
+        outs[1] = reshape(xs[1], [-1, 1] + [1] * (n - 2))
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    ones = creation_ops.fill(concat_ops.stack(sizes), convert.to_tensor(1, xs[0].dtype))
+    return [math_ops.multiply(o, ones) for o in outs]

@@ -29,3 +29,7 @@ class experimental:  # noqa: N801 - the namespace tf.profiler.experimental
             raise NotImplementedError(
                 "tfgraph_edu has no op profiler, so there is no profile to save. Use "
                 "tf.summary.trace_on(graph=True) for graphs and %%trace for timings.")
+
+from .._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("profiler", __name__)

@@ -12,6 +12,9 @@ files inside the folder, within a size budget, and anything malformed is a
 ``SavedModelError`` (a ValueError).
 """
 
+from .._missing import module_getattr as _module_getattr
 from .files import SavedModelError  # noqa: F401
 from .load import load  # noqa: F401
 from .save import SaveOptions, save  # noqa: F401
+
+__getattr__ = _module_getattr("saved_model", __name__)

@@ -177,3 +177,7 @@ class experimental:  # noqa: N801 - the namespace tf.summary.experimental
     @staticmethod
     def get_step():
         return _state["step"]
+
+from .._missing import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("summary", __name__)

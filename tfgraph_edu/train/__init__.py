@@ -1,5 +1,6 @@
 """``tf.train``: checkpoints of variables, as data (JSON index + npz of .npy arrays)."""
 
+from .._missing import module_getattr as _module_getattr
 from .checkpoint import (  # noqa: F401
     Checkpoint,
     CheckpointManager,
@@ -7,3 +8,5 @@ from .checkpoint import (  # noqa: F401
     list_variables,
     load_variable,
 )
+
+__getattr__ = _module_getattr("train", __name__)
