@@ -98,7 +98,7 @@ classroom: setup
 check-tf:
 	@test -x .venv-tf/bin/python || $(PY) -m venv .venv-tf
 	.venv-tf/bin/python -m pip install --quiet --upgrade pip
-	.venv-tf/bin/python -m pip install --quiet tensorflow-cpu jax hypothesis -e .
+	.venv-tf/bin/python -m pip install --quiet tensorflow-cpu jax hypothesis pytest -e .
 	PYTHONPATH=$(CURDIR) .venv-tf/bin/python benchmarks/against_tf/differential.py $(ARGS)
 
 # The ends of what pyproject.toml declares, each in its own cached venv (.venv-3.10, .venv-3.13)
