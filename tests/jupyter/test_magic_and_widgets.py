@@ -39,6 +39,7 @@ def _laid_out(viewer) -> None:
     _layouts().submit(lambda: None).result(timeout=120)
     assert not viewer.busy
 
+
 def test_trace_magic_in_a_real_shell():
     cells = [
         "%load_ext tfgraph_edu",
@@ -243,11 +244,13 @@ def test_the_viewer_opens_a_5000_op_series_page_by_page():
     name = "mul, mul_[1-4999]"
     assert name in viewer.collapsed
     viewer._on_message(viewer, {"type": "toggle_scope", "scope": name}, [])  # double-click
+    _laid_out(viewer)
     more = f"{name}/more[5:4995]"
     assert "… 4,990 more" in viewer.dot and viewer.folded["mul_2000"] == more
     assert viewer.svg.count('class="node') < 30
     # double-clicking the "… more" box (its id is its SVG title) shows the next 50 ops
     viewer._on_message(viewer, {"type": "toggle_scope", "scope": more}, [])
+    _laid_out(viewer)
     assert '"mul_54" [label="mul_54"' in viewer.dot and f"{name}/more[55:4995]" in viewer.dot
 
 
@@ -282,3 +285,35 @@ def test_trace_cells_name_their_source_in_n_line_k_as_other_cells():
                                                                       "y = x * 2.0")
     assert (got["g"]["file"], got["g"]["line"], got["g"]["text"]) == ("In [4]", 3,
                                                                       "return x * 3.0")
+
+
+def test_an_unfold_asked_by_the_front_end_leaves_the_kernel_free(monkeypatch):
+    """The message handler of a double-click returns while the layout still runs (held here
+    until released): the kernel can run the learner's next cell meanwhile."""
+    import threading
+
+    from tfgraph_edu.jupyter.widgets import GraphViewer
+    from tfgraph_edu.viz import render
+
+    @tf.function(autograph=False)
+    def chain(x):
+        for _ in range(300):
+            x = x * 1.0001 + 1.0
+        return x
+
+    chain(tf.constant(0.0))
+    viewer = GraphViewer(chain)
+    release = threading.Event()
+    real = render.to_svg
+
+    def held(*args, **kwargs):
+        assert release.wait(timeout=60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(render, "to_svg", held)
+    fold = viewer.collapsed[0]
+    viewer._on_message(viewer, {"type": "toggle_scope", "scope": fold}, [])
+    assert viewer.busy  # returned at once: the layout is still held
+    release.set()
+    _laid_out(viewer)
+    assert fold not in viewer.collapsed
