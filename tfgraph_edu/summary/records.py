@@ -13,32 +13,11 @@ import struct
 import numpy as np
 
 from .. import dtypes as _dt
+from ..formats import events as _events
 
-
-# -- CRC-32C (Castagnoli), as TFRecord frames use it ----------------------------------------------
-def _table() -> list[int]:
-    table = []
-    for n in range(256):
-        c = n
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-        table.append(c)
-    return table
-
-
-_TABLE = _table()
-
-
-def crc32c(data: bytes) -> int:
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc = _TABLE[(crc ^ b) & 0xFF] ^ (crc >> 8)
-    return crc ^ 0xFFFFFFFF
-
-
-def masked_crc(data: bytes) -> int:
-    crc = crc32c(data)
-    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+# -- CRC-32C (Castagnoli), as TFRecord frames use it: the reader's (formats/events.py) --------
+crc32c = _events.crc32c
+masked_crc = _events.masked_crc32c
 
 
 def record(data: bytes) -> bytes:
