@@ -64,7 +64,9 @@ def test_eager_interpreter_and_fast_path_agree(program, seed):
                             hook=lambda op, ins, outs: steps.append(op.type))
     for e, f, i in zip(eager, fast, interpreted):
         np.testing.assert_allclose(f, e, rtol=1e-5, atol=1e-6)
-        np.testing.assert_array_equal(np.asarray(i), f)
+        # the same kernels; a matmul on a view or a copy may round its last bit differently
+        # with some BLAS kernels (numpy 1.24's OpenBLAS does)
+        np.testing.assert_allclose(np.asarray(i), f, rtol=1e-6, atol=1e-7)
     cf.graph.verify()
 
 

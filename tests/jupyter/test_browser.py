@@ -535,8 +535,11 @@ def test_trace_panels_and_viewer_in_traditional_chinese(lab):
             if th.inner_text().strip():
                 assert box["b"] - box["t"] < 40, th.inner_text()
         text = trace.inner_text()
-        for words in ("計算圖", "具體函式", "第一次呼叫", "各執行 5 次"):
+        for words in ("計算圖", "具體函式", "第一次呼叫"):
             assert words in text, words
+        # the timing's verdict: a speed-up over 5 runs each, or no clear difference (when the
+        # two sets of runs overlap, as they may on a busy machine) - in Chinese either way
+        assert "各執行 5 次" in text or "沒有明顯差異" in text, text
         page.screenshot(path=str(ARTIFACTS / "zh_trace.png"), full_page=False)
         trace.locator("table").first.scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / "zh_trace_tables.png"), full_page=False)

@@ -168,13 +168,14 @@ class TraceMagics(Magics):
         return out
 
     def _run_as_this_cell(self, body: str):
-        """Run ``body`` as this cell: IPython has counted this cell already (its number is
-        ``execution_count - 1`` while it runs), and a nested ``run_cell`` would register
-        its code under the next number; so it runs under this cell's number and its
-        source reads ``In [n]`` as every cell's does."""
+        """Run ``body`` as this cell: a nested ``run_cell`` registers its code under
+        ``execution_count``, which IPython 9 has already moved past this cell (IPython 8 moves
+        it after); so it runs under this cell's own number - the last one stored in the
+        input history, on either - and its source reads ``In [n]`` as every cell's does."""
         shell = self.shell
         count = shell.execution_count
-        shell.execution_count = max(1, count - 1)
+        inputs = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+        shell.execution_count = max(1, len(inputs) - 1 if inputs else count - 1)
         try:
             return shell.run_cell(body, store_history=False)
         finally:
