@@ -65,7 +65,7 @@ def test_a_built_tutorial_runs_and_renders(tutorial_server):
             # the whole graph at a readable size, or its inputs with a minimap
             assert _inside(graph, canvas) or viewer.locator(".tfg-minimap").is_visible(), \
                 (i, graph, canvas)
-            assert FIT[lang] in viewer.locator(".tfg-fit").inner_text()
+            assert FIT[lang] in (viewer.locator(".tfg-fit").text_content() or "")
             page.screenshot(path=str(ARTIFACTS / f"tutorial_{app}_viewer{i}.png"))
         browser.close()
     assert not _js_errors(errors), errors
