@@ -179,16 +179,28 @@ def _open(p, app, url, token, name, size=(1500, 1000)):
 
 
 def _run_all(page, ready: str, shot: Path):
+    """Run All, clicked again only when no cell started (a missed menu click); then wait for
+    ``ready``. A second Run All while the first still runs would clear and re-run every cell,
+    so a slow machine is waited for, never clicked at."""
+    started = ".jp-InputPrompt:has-text('[*]'), " + ready
     for attempt in range(3):
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
         page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
         try:
-            page.wait_for_selector(ready, timeout=90_000)
-            return
+            page.wait_for_selector(started, timeout=20_000)
+            break
         except Exception:
             if attempt == 2:
                 page.screenshot(path=str(shot), full_page=True)
                 raise
+    try:
+        page.wait_for_selector(ready, timeout=200_000)
+    except Exception as err:
+        page.screenshot(path=str(shot), full_page=True)
+        out = page.locator(".jp-OutputArea-output[data-mime-type="
+                           "'application/vnd.jupyter.stderr']")
+        said = [out.nth(i).inner_text()[-800:] for i in range(out.count())]
+        raise AssertionError(f"{ready!r} did not appear; the cells' errors: {said}") from err
 
 
 def _no_news(page) -> None:
