@@ -86,6 +86,87 @@ _LABELS = {
                     "要平移、縮放、搜尋和逐步執行：%graph_viewer {name}",
                     "要平移、缩放、搜索和逐步运行：%graph_viewer {name}"),
     "traces": ("traces", "追蹤次數", "追踪次数"),
+    # %%trace --tf: the cell run again under real TensorFlow (jupyter/tf_panels.py)
+    "tf_missing": ("Real TensorFlow is not installed in this kernel, so {flag} shows only "
+                   "tfgraph_edu's panels: install it with {install} and restart the kernel.",
+                   "這個核心沒有安裝真正的 TensorFlow，所以 {flag} 只顯示 tfgraph_edu 的面板："
+                   "請用 {install} 安裝，再重新啟動核心。",
+                   "这个内核没有安装真正的 TensorFlow，所以 {flag} 只显示 tfgraph_edu 的面板："
+                   "请用 {install} 安装，再重新启动内核。"),
+    "tf_broken": ("Real TensorFlow could not be imported ({detail}), so {flag} shows only "
+                  "tfgraph_edu's panels.",
+                  "無法匯入真正的 TensorFlow（{detail}），所以 {flag} 只顯示 tfgraph_edu 的面板。",
+                  "无法导入真正的 TensorFlow（{detail}），所以 {flag} 只显示 tfgraph_edu 的面板。"),
+    "tf_title": ("Real TensorFlow {version}: {name}", "真正的 TensorFlow {version}：{name}",
+                 "真正的 TensorFlow {version}：{name}"),
+    "tf_graph": ("TensorFlow's graph (as traced)", "TensorFlow 的計算圖（追蹤得到的）",
+                 "TensorFlow 的计算图（追踪得到的）"),
+    "tf_concrete": ("TensorFlow's concrete functions", "TensorFlow 的具體函式 (ConcreteFunction)",
+                    "TensorFlow 的具体函数 (ConcreteFunction)"),
+    "tf_traced": ("TensorFlow traced it {tf} times, tfgraph_edu {ours} times.",
+                  "TensorFlow 追蹤了 {tf} 次，tfgraph_edu 追蹤了 {ours} 次。",
+                  "TensorFlow 追踪了 {tf} 次，tfgraph_edu 追踪了 {ours} 次。"),
+    "tf_timing": ("Eager vs graph: tfgraph_edu and TensorFlow",
+                  "即時執行 vs 計算圖執行：tfgraph_edu 與 TensorFlow",
+                  "即时执行 vs 计算图执行：tfgraph_edu 与 TensorFlow"),
+    "tf_timing_note": ("TensorFlow ran the same call as your last one, {runs} times each after a "
+                       "warm-up, in its copy of your namespace; those calls printed nothing here.",
+                       "TensorFlow 執行了和你最後一次相同的呼叫，暖身 1 次後各執行 {runs} 次，"
+                       "都在它那份命名空間副本中；這些呼叫的輸出不會顯示。",
+                       "TensorFlow 运行了和你最后一次相同的调用，预热 1 次后各运行 {runs} 次，"
+                       "都在它那份命名空间副本中；这些调用的输出不会显示。"),
+    "tf_diff": ("Differences between the two graphs", "兩張計算圖的差異", "两张计算图的差异"),
+    "tf_diff_totals": ("tfgraph_edu: {ours} ops, TensorFlow: {tf} ops, {common} in common "
+                       "(function by function, bodies included).",
+                       "tfgraph_edu：{ours} 個運算，TensorFlow：{tf} 個運算，共同的有 {common} 個"
+                       "（逐一比較每個函式，包含本體）。",
+                       "tfgraph_edu：{ours} 个运算，TensorFlow：{tf} 个运算，共同的有 {common} 个"
+                       "（逐个比较每个函数，包含主体）。"),
+    "tf_diff_what": ("Compared: tfgraph_edu's traced graph (before its optimiser) with "
+                     "TensorFlow's function graph (before Grappler), each one's last trace.",
+                     "比較的是 tfgraph_edu 追蹤得到的計算圖（最佳化之前）與 TensorFlow 的函式"
+                     "計算圖（Grappler 之前），兩者都取最後一次追蹤。",
+                     "比较的是 tfgraph_edu 追踪得到的计算图（优化之前）与 TensorFlow 的函数"
+                     "计算图（Grappler 之前），两者都取最后一次追踪。"),
+    "tf_function": ("function", "函式", "函数"),
+    "tf_ops_of": ("{who} ops", "{who} 的運算數", "{who} 的运算数"),
+    "tf_only_in": ("only in {who}", "只有 {who} 有", "只有 {who} 有"),
+    "tf_node": ("node", "節點", "节点"),
+    "tf_attr": ("attribute", "屬性", "属性"),
+    "tf_attrs_differ": ("Attributes that differ on nodes both graphs have:",
+                        "兩張計算圖都有的節點中，屬性不同的：",
+                        "两张计算图都有的节点中，属性不同的："),
+    "tf_same": ("The same op types in every function.", "每個函式的運算類型都相同。",
+                "每个函数的运算类型都相同。"),
+    "tf_run": ("TensorFlow's run of this cell", "TensorFlow 對這個儲存格的執行",
+               "TensorFlow 对这个单元格的运行"),
+    "tf_run_note": ("Run a second time under real TensorFlow {version}, in a copy of your "
+                    "namespace: your own variables are as your cell left them, and what this "
+                    "run printed is shown here, not in your output.",
+                    "以真正的 TensorFlow {version} 再執行一次，在你的命名空間副本中執行：你自己的"
+                    "變數都和你的儲存格留下的一樣，這次執行印出的內容顯示在這裡，不在你的輸出中。",
+                    "用真正的 TensorFlow {version} 再运行一次，在你的命名空间副本中运行：你自己的"
+                    "变量都和你的单元格留下的一样，这次运行打印的内容显示在这里，不在你的输出中。"),
+    "tf_printed": ("printed", "印出的內容", "打印的内容"),
+    "tf_nothing_printed": ("(nothing printed)", "（沒有印出任何內容）", "（没有打印任何内容）"),
+    "tf_error": ("TensorFlow stopped with an error: {error}", "TensorFlow 執行時發生錯誤：{error}",
+                 "TensorFlow 运行时发生错误：{error}"),
+    "tf_value": ("value of the last line", "最後一行的值", "最后一行的值"),
+    "tf_not_defined": ("TensorFlow's run did not define {detail}: only the tf.functions a cell "
+                       "defines run under TensorFlow (one from an earlier cell stays "
+                       "tfgraph_edu's).",
+                       "TensorFlow 的執行沒有定義 {detail}：只有這個儲存格定義的 tf.function "
+                       "才會以 TensorFlow 執行（之前的儲存格定義的仍屬於 tfgraph_edu）。",
+                       "TensorFlow 的运行没有定义 {detail}：只有这个单元格定义的 tf.function "
+                       "才会以 TensorFlow 运行（之前的单元格定义的仍属于 tfgraph_edu）。"),
+    "tf_not_called": ("TensorFlow's run did not call {detail}: nothing was traced.",
+                      "TensorFlow 的執行沒有呼叫 {detail}：沒有追蹤任何東西。",
+                      "TensorFlow 的运行没有调用 {detail}：没有追踪任何东西。"),
+    "tf_unreadable": ("TensorFlow's graph could not be read: {detail}",
+                      "無法讀取 TensorFlow 的計算圖：{detail}",
+                      "无法读取 TensorFlow 的计算图：{detail}"),
+    "tf_not_timed": ("TensorFlow's calls were not timed: {detail}",
+                     "TensorFlow 的呼叫沒有計時：{detail}", "TensorFlow 的调用没有计时：{detail}"),
     # the rich displays of tf.function, ConcreteFunction and show_graph (viz/displays.py)
     "traced_one": ("traced 1 time", "追蹤了 1 次", "追踪了 1 次"),
     "traced_many": ("traced {n} times", "追蹤了 {n} 次", "追踪了 {n} 次"),

@@ -10,7 +10,11 @@ Usage::
 
 For each tf.function the cell defines or calls, a panel group shows the source,
 the AutoGraph code, the graph (optimised unless ``--raw``), the concrete
-functions with the reason for each trace, and eager-vs-graph timing.
+functions with the reason for each trace, and eager-vs-graph timing.  With ``--tf``, the
+cell runs a second time under real TensorFlow when it is installed (:mod:`.real_tf`, apart
+from the learner's namespace), and TensorFlow's graph, concrete functions, timing and the
+differences of the two graphs follow ours (:mod:`.tf_panels`); when it is not installed, one
+sentence says so and how to install it.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from .. import labels
 from ..function import isolation
 from ..function.polymorphic import Function
-from . import panels, timing
+from . import panels, tf_panels, timing
 
 PANELS = ("source", "code", "graph", "concrete", "timing")
 
@@ -31,9 +35,10 @@ PANELS = ("source", "code", "graph", "concrete", "timing")
 class TraceResult:
     """What %%trace found: per function, the panels (as HTML) and the timings."""
 
-    def __init__(self, entries, lang):
+    def __init__(self, entries, lang, tf=None):
         self.entries = entries  # [(name, function, timings, html)]
         self.lang = lang
+        self.tf = tf  # with --tf: real_tf.TFRun, or why TensorFlow is missing (str); else None
 
     @property
     def functions(self) -> dict:
@@ -44,9 +49,10 @@ class TraceResult:
         return {name: t for name, _, t, _ in self.entries}
 
     def _text(self) -> str:
+        lines = [] if not isinstance(self.tf, str) else [tf_panels.missing(self.tf, "en")]
         if not self.entries:
-            return "%%trace: no tf.function was defined or called in this cell."
-        lines = []
+            return "\n".join(lines + [
+                "%%trace: no tf.function was defined or called in this cell."])
         for name, fn, t, _ in self.entries:
             n = fn.experimental_get_tracing_count()
             line = f"{name}: {n} concrete function{'s' if n != 1 else ''}"
@@ -61,13 +67,20 @@ class TraceResult:
                          f"{timing.format_seconds(graph.median)} (median of "
                          f"{len(graph.runs)})")
             lines.append(line)
+        if self.tf is not None and not isinstance(self.tf, str):
+            lines.append(tf_panels.run_text(self.tf))
         return "\n".join(lines)
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        html = panels.CSS + '<div class="tfg-trace">' + "".join(
-            h for _, _, _, h in self.entries) + "</div>"
+        missing = (tf_panels.missing_html(self.tf, self.lang) if isinstance(self.tf, str)
+                   else "")
+        after = tf_panels.run_html(self.tf, self.lang) if (
+            self.tf is not None and not isinstance(self.tf, str)) else ""
+        html = panels.CSS + '<div class="tfg-trace">' + missing + "".join(
+            h for _, _, _, h in self.entries) + after + "</div>"
         if not self.entries:
-            html = f"<p>{escape(self._text())}</p>"
+            none = "%%trace: no tf.function was defined or called in this cell."
+            html = missing + f"<p>{escape(none)}</p>"
         return {"text/plain": self._text(), "text/html": html}
 
     def __repr__(self):
@@ -124,6 +137,10 @@ class TraceMagics(Magics):
     @argument("-l", "--lang", default=None, choices=list(labels.LANGUAGES),
               help="language of the panel labels: en, zh-Hant or zh-Hans (default: the "
                    "notebook folder's, else en)")
+    @argument("--tf", action="store_true",
+              help="also run the cell under real TensorFlow, when it is installed, and show "
+                   "its graph, concrete functions and timing beside ours, with the "
+                   "differences of the two graphs")
     @argument("-o", "--output", default=None,
               help="store the TraceResult in this variable of the notebook")
     @cell_magic
@@ -140,7 +157,8 @@ class TraceMagics(Magics):
             raise ValueError("-n/--number must be at least 1")
         ns = self.shell.user_ns
         before = {name: (id(fn), len(fn.events)) for name, fn in _functions(ns).items()}
-        result = self._run_as_this_cell(_as_in_the_cell(line, cell))
+        body = _as_in_the_cell(line, cell)
+        result = self._run_as_this_cell(body)
         if not result.success:
             return None
         entries = []
@@ -162,10 +180,35 @@ class TraceMagics(Magics):
             html = panels.function_panels(fn, name, args.lang, chosen, not args.raw, timings)
             entries.append((name, fn, timings, html))
         progress.clear()
-        out = TraceResult(entries, args.lang)
+        tf_side = self._under_tf(body, entries, args) if args.tf else None
+        out = TraceResult(entries, args.lang, tf_side)
         if args.output:
             ns[args.output] = out
         return out
+
+    def _under_tf(self, body: str, entries: list, args):
+        """``--tf``: the cell run again under real TensorFlow, its panels added to each entry's
+        (``entries`` changed in place); the TFRun, or why TensorFlow is missing."""
+        from . import real_tf
+        tf, why = real_tf.real_tensorflow()
+        if tf is None:
+            return why
+        if not entries:
+            return None
+        ours = {name: fn for name, fn, _, _ in entries}
+        run = real_tf.run_cell(self.shell, body, self._this_cell(), list(ours), ours,
+                               args.number, tf)
+        for i, (name, fn, timings, html) in enumerate(entries):
+            entries[i] = (name, fn, timings,
+                          html + tf_panels.function_html(run, name, fn, timings, args.lang))
+        return run
+
+    def _this_cell(self) -> int:
+        """This cell's number: the last one stored in the input history (IPython 9 has moved
+        ``execution_count`` past it already, IPython 8 moves it after)."""
+        shell = self.shell
+        inputs = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+        return max(1, len(inputs) - 1 if inputs else shell.execution_count - 1)
 
     def _run_as_this_cell(self, body: str):
         """Run ``body`` as this cell: a nested ``run_cell`` registers its code under
@@ -174,8 +217,7 @@ class TraceMagics(Magics):
         input history, on either - and its source reads ``In [n]`` as every cell's does."""
         shell = self.shell
         count = shell.execution_count
-        inputs = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
-        shell.execution_count = max(1, len(inputs) - 1 if inputs else count - 1)
+        shell.execution_count = self._this_cell()
         try:
             return shell.run_cell(body, store_history=False)
         finally:
