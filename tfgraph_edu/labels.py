@@ -147,6 +147,12 @@ _LABELS = {
                     "變數都和你的儲存格留下的一樣，這次執行印出的內容顯示在這裡，不在你的輸出中。",
                     "用真正的 TensorFlow {version} 再运行一次，在你的命名空间副本中运行：你自己的"
                     "变量都和你的单元格留下的一样，这次运行打印的内容显示在这里，不在你的输出中。"),
+    "tf_left_out": ("Left out of TensorFlow's run, as they hold tfgraph_edu objects of earlier "
+                    "cells that it could only use by changing yours: {names}.",
+                    "沒有交給 TensorFlow 這次執行的名稱（它們是之前的儲存格建立的 tfgraph_edu "
+                    "物件，TensorFlow 使用它們就會改動你的物件）：{names}。",
+                    "没有交给 TensorFlow 这次运行的名称（它们是之前的单元格创建的 tfgraph_edu "
+                    "对象，TensorFlow 使用它们就会改动你的对象）：{names}。"),
     "tf_printed": ("printed", "印出的內容", "打印的内容"),
     "tf_nothing_printed": ("(nothing printed)", "（沒有印出任何內容）", "（没有打印任何内容）"),
     "tf_error": ("TensorFlow stopped with an error: {error}", "TensorFlow 執行時發生錯誤：{error}",

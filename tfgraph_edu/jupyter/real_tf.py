@@ -2,18 +2,21 @@
 learner's world (layer 9).
 
 TensorFlow is never a dependency: :func:`real_tensorflow` imports it only when asked and says
-``None`` when it is not installed.  The second run gets a shallow copy of the notebook's
-namespace in which ``tf`` (and every name bound to a ``tfgraph_edu`` module, and an
-``import tfgraph_edu`` in the cell itself) means real TensorFlow; the learner's namespace is
-never written.  What the run prints - Python's ``print`` and TensorFlow's own output on the
-process's stdout and stderr - is caught and kept for the TF panel, not shown in the cell.
+``None`` when it is not installed.  The second run gets a copy of the notebook's namespace
+(:func:`namespace`) in which ``tf`` (and every name bound to a ``tfgraph_edu`` module, and an
+``import tfgraph_edu`` in the cell itself) means real TensorFlow, our tensors and variables are
+TF's with the same values, containers and arrays are copied, and the ``tfgraph_edu`` objects
+TF cannot stand in for (models, tf.functions of earlier cells) are left out and named; the
+learner's namespace is never written.  What the run prints - Python's ``print`` and
+TensorFlow's own output on the process's stdout and stderr - is caught and kept for the TF
+panel, not shown in the cell.
 For each tf.function the cell defines, TensorFlow's concrete functions are read (their
 graphs through :mod:`formats.live`, the reader the viewer uses) and its eager and graph calls
 timed as :func:`timing.compare` times ours: the same call (our last call's arguments, given
 to TensorFlow as its own tensors), one warm-up and ``number`` runs each.
 
 Not undone: what the cell does outside Python's namespace (files it writes) happens a second
-time in TensorFlow's run.
+time in TensorFlow's run; instances of the notebook's own classes are shared, not copied.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import copy
 import io
 import linecache
 import os
@@ -107,6 +111,7 @@ class TFRun:
     output: str = ""
     error: str | None = None
     value: str | None = None  # the repr of the cell's last expression, as IPython shows it
+    left_out: list = field(default_factory=list)  # the notebook's names the run did not get
     functions: dict = field(default_factory=dict)  # name -> TFFunction
 
 
@@ -135,21 +140,69 @@ def _importer(tf):
     return importer
 
 
-def namespace(user_ns: dict, tf) -> dict:
-    """A shallow copy of ``user_ns`` for TensorFlow's run: ``tf`` and every name bound to a
-    ``tfgraph_edu`` module that TensorFlow has too mean TensorFlow's."""
-    ns = dict(user_ns)
-    for name, value in user_ns.items():
-        if isinstance(value, types.ModuleType) and (value.__name__ == MODULE or
-                                                    value.__name__.startswith(MODULE + ".")):
+_LEFT_OUT = object()
+
+
+def _ours(value) -> bool:
+    return (type(value).__module__ or "").split(".")[0] == MODULE
+
+
+def _for_tf(value, tf, user_ns, ns):
+    """``value`` of the notebook as TensorFlow's run gets it, so that nothing the run does
+    reaches the notebook: a ``tfgraph_edu`` module as TF's, our tensors and variables as TF's
+    with the same values, lists, tuples, dicts, sets and numpy arrays copied, the notebook's
+    own Python functions bound to the run's namespace; ``_LEFT_OUT`` for other objects of
+    ``tfgraph_edu`` (models, tf.functions: calling them would change the notebook's)."""
+    if isinstance(value, types.ModuleType):
+        if value.__name__ == MODULE or value.__name__.startswith(MODULE + "."):
             other = _counterpart(tf, value.__name__)
-            if other is not None:
-                ns[name] = other
+            return _LEFT_OUT if other is None else other
+        return value
+    if isinstance(value, types.FunctionType) and value.__globals__ is user_ns:
+        copy_ = types.FunctionType(value.__code__, ns, value.__name__, value.__defaults__,
+                                   value.__closure__)
+        copy_.__kwdefaults__, copy_.__qualname__ = value.__kwdefaults__, value.__qualname__
+        return copy_
+    if _ours(value):
+        if not hasattr(value, "numpy"):
+            return _LEFT_OUT
+        try:
+            return as_tf(value, tf)
+        except Exception:  # noqa: BLE001 - a value TF cannot hold: left out, and said
+            return _LEFT_OUT
+    if isinstance(value, (list, tuple, dict, set, frozenset, bytearray)) or (
+            type(value).__module__ == "numpy" and hasattr(value, "copy")):
+        try:
+            return copy.deepcopy(value)
+        except Exception:  # noqa: BLE001 - not copyable: left out rather than shared
+            return _LEFT_OUT
+    return value
+
+
+def namespace(user_ns: dict, tf, hidden=()) -> tuple[dict, list]:
+    """The namespace of TensorFlow's run, from the notebook's ``user_ns`` (which is not
+    changed): each value as :func:`_for_tf` gives it, ``tf`` and ``import tfgraph_edu`` meaning
+    TensorFlow; and the names left out.  IPython's own names (``hidden``: In, Out, _, _i1...)
+    are passed as they are: the run does not write them."""
+    ns: dict = {}
+    left_out = []
+    for name, value in list(user_ns.items()):
+        if name == "__builtins__":
+            continue
+        if name in hidden or (name.startswith("_") and not _ours(value)):
+            ns[name] = value
+            continue
+        mine = _for_tf(value, tf, user_ns, ns)
+        if mine is _LEFT_OUT:
+            if not name.startswith("_"):
+                left_out.append(name)
+        else:
+            ns[name] = mine
     ns["tf"] = tf
     table = dict(vars(builtins))
     table["__import__"] = _importer(tf)
     ns["__builtins__"] = table
-    return ns
+    return ns, left_out
 
 
 def _compile(shell, source: str, number: int):
@@ -197,7 +250,7 @@ def run_cell(shell, source: str, number: int, names, ours: dict, runs: int,
     TensorFlow ``tf``; read TF's side of each tf.function in ``names`` (``ours``: name -> our
     Function, whose last call is timed again under TF, ``runs`` runs after a warm-up)."""
     run = TFRun(getattr(tf, "__version__", "?"))
-    ns = namespace(shell.user_ns, tf)
+    ns, left_out = namespace(shell.user_ns, tf, getattr(shell, "user_ns_hidden", ()))
     filename = ""
     with captured() as printed:
         try:
@@ -212,6 +265,7 @@ def run_cell(shell, source: str, number: int, names, ours: dict, runs: int,
         except Exception as exc:  # noqa: BLE001 - TensorFlow's error is shown, not raised
             run.error = _error(exc, filename)
     run.output = printed.getvalue()
+    run.left_out = [name for name in left_out if name not in ns]  # not those the cell made
     with captured():  # reading and timing print nothing of the cell's: what they print is dropped
         for name in names:
             run.functions[name] = _read(name, ns.get(name), ours.get(name), runs, tf)
@@ -248,7 +302,7 @@ def as_tf(value, tf):
         return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
     if isinstance(value, dict):
         return {k: as_tf(v, tf) for k, v in value.items()}
-    if (type(value).__module__ or "").startswith(MODULE) and hasattr(value, "numpy"):
+    if _ours(value) and hasattr(value, "numpy"):
         array = value.numpy()
         if "Variable" in type(value).__name__:
             return tf.Variable(array)

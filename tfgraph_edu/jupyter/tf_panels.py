@@ -166,6 +166,10 @@ def run_html(run, lang) -> str:
     """What TensorFlow's run of the cell printed, its error and its last value."""
     note = labels.label("tf_run_note", lang, version=run.version)
     body = f'<p class="tfg-note">{escape(note)}</p>'
+    if run.left_out:
+        names = ", ".join(f"<code>{escape(n)}</code>" for n in run.left_out)
+        body += "<p>" + escape(labels.label("tf_left_out", lang, names="\0")).replace(
+            "\0", names) + "</p>"
     if run.error:
         body += f"<p><b>{escape(labels.label('tf_error', lang, error=run.error))}</b></p>"
     printed = run.output.strip("\n")
