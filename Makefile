@@ -102,7 +102,8 @@ check-tf:
 	.venv-tf/bin/python -m pip install --quiet tensorflow-cpu jax hypothesis pytest jupytext matplotlib ipython -e '.[tf-files,jupyter]'
 	PYTHONPATH=$(CURDIR) .venv-tf/bin/python benchmarks/against_tf/differential.py $(ARGS)
 	PYTHONPATH=$(CURDIR) .venv-tf/bin/python benchmarks/against_tf/graph_files.py
-	PYTHONPATH=$(CURDIR) .venv-tf/bin/python -m pytest -o addopts="" tests/formats/test_live_tf.py
+	PYTHONPATH=$(CURDIR) .venv-tf/bin/python -m pytest -o addopts="" tests/formats/test_live_tf.py \
+	  tests/jupyter/test_trace_tf.py tests/jupyter/test_trace_tf_without_tf.py
 
 # The ends of what pyproject.toml declares, each in its own cached venv (.venv-3.10, .venv-3.13)
 # made from the project's files: the oldest Python with the lowest numpy declared (the rest
