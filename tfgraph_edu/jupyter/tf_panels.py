@@ -59,6 +59,15 @@ def _signature(cf) -> str:
     return " ".join(text.split())
 
 
+def _traces(fn, default: int) -> int:
+    """How many times ``fn`` (ours or TF's tf.function) traced: a function that made variables
+    traces twice and may keep one concrete function for both."""
+    try:
+        return int(fn.experimental_get_tracing_count())
+    except Exception:  # noqa: BLE001 - not a tf.function: its concrete functions
+        return default
+
+
 def _concrete(tf_fn, ours, lang) -> str:
     mine = list(ours.concrete_functions) if ours is not None else []
     rows = []
@@ -71,7 +80,8 @@ def _concrete(tf_fn, ours, lang) -> str:
         rows.append(f'<tr><td class="tfg-n">{i + 1}</td><td class="tfg-sig"><code>'
                     f'{escape(theirs)}</code></td><td><code>{escape(our)}</code></td></tr>')
     head = "".join(f"<th>{escape(e)}</th>" for e in reversed(ENGINES))
-    counts = labels.label("tf_traced", lang, tf=len(tf_fn.concrete), ours=len(mine))
+    counts = labels.label("tf_traced", lang, tf=_traces(tf_fn.function, len(tf_fn.concrete)),
+                          ours=_traces(ours, len(mine)))
     return _panel(labels.label("tf_concrete", lang),
                   f'<table class="tfg-table tfg-concrete tfg-tf-concrete"><tr><th>#</th>{head}'
                   f'</tr>{"".join(rows)}</table><p class="tfg-note">{escape(counts)}</p>')
