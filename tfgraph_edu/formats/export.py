@@ -21,7 +21,7 @@ from .. import dtypes as _dt
 from .._files import write_file_atomic
 from ..graph.printers import input_ref, node_attrs
 from ..shapes import TensorShape
-from . import tf_ops
+from ..graph import tf_ops
 from ._protos import protos
 
 __all__ = ["to_graph_def", "save_graph_def", "save_graph_event", "PRODUCER"]

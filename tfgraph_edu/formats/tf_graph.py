@@ -23,7 +23,7 @@ from .. import dtypes as _dt
 from ..graph.graph import Graph, Operation
 from ..ops.control_flow_ops import GraphFunction
 from ..shapes import TensorShape
-from . import tf_ops
+from ..graph import tf_ops
 from .budget import Budget, GraphFileError
 from .model import UNKNOWN_DTYPE, ReadDType, ReadOpDef, ReadTensor, known_dtype
 
