@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 import functools
+
+import numpy as np
 
 from .. import dtypes as _dt
 from ..shapes import TensorShape
