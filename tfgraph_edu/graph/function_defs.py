@@ -97,7 +97,7 @@ def output_arg(t) -> tuple[str, int]:
     raise ValueError(f"cannot name output {t.value_index} of {op.type} {op.name!r} as TF does")
 
 
-def library(graph) -> dict:
+def library(graph, strict: bool = False) -> dict:
     """name -> FunctionDef view (``function_def``) of every function the graph's nodes name,
     nested ones too, each once, sorted by name as TF's library is."""
     found: dict = {}
@@ -108,18 +108,19 @@ def library(graph) -> dict:
                 if fn.function_name in found:
                     continue
                 found[fn.function_name] = None  # a body naming itself is not followed
-                found[fn.function_name] = function_def(fn, op)
+                found[fn.function_name] = function_def(fn, op, strict)
                 visit(fn.graph)
     visit(graph)
     return {k: found[k] for k in sorted(found)}
 
 
-def function_def(fn, caller=None) -> SimpleNamespace:
+def function_def(fn, caller=None, strict: bool = True) -> SimpleNamespace:
     """The FunctionDef view of ``fn``: ``name``; ``input_args``/``output_args`` as
     (name, dtype); ``nodes`` as (op, input refs); ``ret`` output name -> ref;
     ``arg_attrs`` index -> {attr: value}; ``is_stateful``.  ``caller`` (the node that runs
     it) gives each captured argument the ``_user_specified_name`` TF writes: the name of the
-    node outside that feeds it."""
+    node outside that feeds it.  ``strict=False`` (the printer) names an output of an op TF
+    does not have ``op:output:i``; else that is a ValueError (a file TF would refuse)."""
     used: set = set()
     outputs = [_unique(normalized(t.op.name), used) for t in fn.outputs]
     args, input_args, arg_attrs = {}, [], {}
@@ -145,7 +146,12 @@ def function_def(fn, caller=None) -> SimpleNamespace:
     def ref(t):
         if id(t) in args:
             return args[id(t)]
-        out, index = output_arg(t)
+        try:
+            out, index = output_arg(t)
+        except ValueError:
+            if strict:
+                raise
+            out, index = "output", t.value_index  # an op only tfgraph_edu has (printing)
         return f"{t.op.name}:{out}:{index}"
 
     nodes = [(op, [ref(x) for x in op.inputs] + [f"^{c.name}" for c in op.control_inputs])
