@@ -271,7 +271,7 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
                             "both branches give it the same dtype.")
     out = cf.make_if(builder, cond, subgraphs[0], subgraphs[1], list(range(len(outs_idx))))
     if out:  # the learner's names of the If's outputs and inputs, for the viewer's ports
-        op = out[0].op
+        op = out[0].op.inputs[0].op  # the If (its results come through cond/Identity)
         for attr in ("then_branch", "else_branch"):
             op.attrs[attr].output_names = tuple(symbol_names[i] for i in outs_idx)
             op.attrs[attr].input_names = tuple(known.get(id(t), "") for t in op.inputs[1:])

@@ -191,6 +191,9 @@ def make_if(builder, pred, then_sg, else_sg, structure, name=None):
              "Tout": tuple(t.dtype for t in then_sg.outputs), "output_shapes": tuple(shapes)}
     result = bind(opdef, (pred, *outer), attrs, name or "cond")
     flat = result if isinstance(result, list) else [result] if then_sg.outputs else []
+    if flat:  # TF returns an If's results through Identity nodes in its scope (cond/Identity)
+        with builder.graph.name_scope(flat[0].op.name + "/"):
+            flat = [identity_ops.identity(t) for t in flat]
     if not then_sg.outputs and structure is None:
         return None
     return pack_as(structure, flat)

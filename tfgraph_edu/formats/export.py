@@ -1,32 +1,32 @@
 """A tfgraph_edu graph written as a TensorFlow GraphDef, binary ``.pb`` or text ``.pbtxt``
 (layer 2a), for TensorFlow, TensorBoard or Netron to open.
 
-Nodes are written as ``graph.as_graph_def()`` prints them (the op's attrs, plus ``T``), the
-function library holds every ``If``/``While`` body (and any other function-valued attr), as
-``FunctionDef``\\ s whose node inputs use TF's ``op:out_arg:index`` names (from TF's op
-signatures in ``tf_ops.json``).  An attr TF's op does not declare (``maximum_iterations``
-on our ``While``) is kept under ``_tfgraph_edu_<name>``: TF accepts attrs starting with
-``_`` on any node, and nothing is dropped in silence.  An op TF does not register is a
+Nodes and the function library are written as ``graph.as_graph_def()`` shows them
+(``graph/function_defs.py``: the op's attrs, ``T``, TF's control-flow attrs; every
+``If``/``While`` body and any other function-valued attr as a ``FunctionDef`` whose node
+inputs use TF's ``op:out_arg:index`` names, with TF's ``arg_attr``\\ s).  An attr TF's op
+does not declare (``maximum_iterations`` on our ``While``) is kept under
+``_tfgraph_edu_<name>``: TF accepts attrs starting with ``_`` on any node, and nothing is
+dropped in silence.  An op TF does not register is a
 ValueError naming it.
 """
 
 from __future__ import annotations
 
 import os
-import re
 
 import numpy as np
 
 from .. import dtypes as _dt
 from .._files import write_file_atomic
+from ..graph import tf_ops
+from ..graph.function_defs import MIN_CONSUMER, PRODUCER, function_def, tf_attrs
 from ..graph.printers import input_ref, node_attrs
 from ..shapes import TensorShape
-from . import tf_ops
 from ._protos import protos
 
 __all__ = ["to_graph_def", "save_graph_def", "save_graph_event", "PRODUCER"]
 
-PRODUCER = 2474  # the producer version TF 2.21 writes (tests/fixtures/real_tf/facts.json)
 _TYPE_ENUM: dict = {}
 
 
@@ -71,7 +71,7 @@ class _Writer:
         self.p = protos()
         self.library = {}  # function name -> FunctionDef (written once)
 
-    def attr(self, proto, value) -> None:
+    def attr(self, proto, value, caller=None) -> None:
         if isinstance(value, (_dt.DType,)) or type(value).__name__ == "ReadDType":
             proto.type = _enum(value)
         elif isinstance(value, TensorShape):
@@ -89,13 +89,13 @@ class _Writer:
         elif isinstance(value, bytes):
             proto.s = value
         elif hasattr(value, "function_name") and hasattr(value, "graph"):
-            proto.func.name = self.function(value)
+            proto.func.name = self.function(value, caller)
         elif isinstance(value, (list, tuple)):
-            self.list_attr(proto, value)
+            self.list_attr(proto, value, caller)
         else:
             raise ValueError(f"an attr value of type {type(value).__name__} has no GraphDef form")
 
-    def list_attr(self, proto, values) -> None:
+    def list_attr(self, proto, values, caller=None) -> None:
         lst = proto.list
         lst.SetInParent()  # an empty list is still a list
         for v in values:
@@ -114,92 +114,52 @@ class _Writer:
             elif isinstance(v, (np.ndarray, np.generic)):
                 _tensor(lst.tensor.add(), v)
             elif hasattr(v, "function_name") and hasattr(v, "graph"):
-                lst.func.add().name = self.function(v)
+                lst.func.add().name = self.function(v, caller)
             else:
                 raise ValueError(f"a list attr item of type {type(v).__name__} has no "
                                  "GraphDef form")
 
-    def node(self, proto, op, ref) -> None:
+    def node(self, proto, op, refs) -> None:
         proto.name = op.name
         proto.op = op.type
-        proto.input.extend([ref(t) for t in op.inputs] + [f"^{c.name}" for c in
-                                                          op.control_inputs])
+        proto.input.extend(refs)
         known = tf_ops.op_def(op.type)
         if known is None and op.type not in self.library:
             raise ValueError(f"TensorFlow has no op {op.type!r} (node {op.name!r}): this graph "
                              "cannot be written as a GraphDef TF would load.")
-        for key, value in node_attrs(op).items():
+        for key, value in {**node_attrs(op), **tf_attrs(op)}.items():
             if value is None:
                 continue
             if known is not None and key not in known.attrs and not key.startswith("_"):
                 key = f"_tfgraph_edu_{key}"
-            self.attr(proto.attr[key], value)
+            self.attr(proto.attr[key], value, op)
 
-    def function(self, fn) -> str:
-        """Write ``fn`` (a GraphFunction) into the library once; its name."""
+    def function(self, fn, caller=None) -> str:
+        """Write ``fn`` (a GraphFunction) into the library once (as ``as_graph_def()`` shows
+        it: ``function_defs.function_def``); its name."""
         name = fn.function_name
         if name in self.library:
             return name
         fdef = self.p.function_pb2.FunctionDef()
         self.library[name] = fdef  # before the body: a body naming itself is not followed
+        view = function_def(fn, caller)
         fdef.signature.name = name
-        args, used = {}, set()
-        for t in fn.inputs:
-            arg = _arg_name(t.op.name, used)
-            args[id(t)] = arg
-            fdef.signature.input_arg.add(name=arg, type=_enum(t.dtype))
-        inputs = {id(t.op) for t in fn.inputs}
-
-        def ref(t):
-            if id(t) in args:
-                return args[id(t)]
-            out_arg, index = _output_arg(t)
-            return f"{t.op.name}:{out_arg}:{index}"
-
-        for op in fn.graph.operations:
-            if id(op) in inputs:
-                continue
-            self.node(fdef.node_def.add(), op, ref)
-        for i, t in enumerate(fn.outputs):
-            out = f"output_{i}"
-            fdef.signature.output_arg.add(name=out, type=_enum(t.dtype))
-            fdef.ret[out] = ref(t)
+        for arg, dtype in view.input_args:
+            fdef.signature.input_arg.add(name=arg, type=_enum(dtype))
+        for arg, dtype in view.output_args:
+            fdef.signature.output_arg.add(name=arg, type=_enum(dtype))
+        if view.is_stateful:
+            fdef.signature.is_stateful = True
+        for op, refs in view.nodes:
+            self.node(fdef.node_def.add(), op, refs)
+        for key, ref in view.ret.items():
+            fdef.ret[key] = ref
+        for key, value in view.attrs.items():
+            self.attr(fdef.attr[key], value)
+        for i, attrs in view.arg_attrs.items():
+            for key, value in attrs.items():
+                self.attr(fdef.arg_attr[i].attr[key], value)
         return name
-
-
-def _arg_name(name: str, used: set) -> str:
-    """A FunctionDef argument name (TF: lower case, ``[a-z][a-z0-9_]*``) for a placeholder."""
-    base = re.sub(r"[^a-z0-9_]", "_", name.rsplit("/", 1)[-1].lower()) or "arg"
-    if not base[0].isalpha():
-        base = "a" + base
-    arg, i = base, 1
-    while arg in used:
-        arg, i = f"{base}_{i}", i + 1
-    used.add(arg)
-    return arg
-
-
-def _output_arg(t) -> tuple[str, int]:
-    """(output argument, index in it) of tensor ``t`` as TF's op signature names it."""
-    op = t.op
-    known = tf_ops.op_def(op.type)
-    if known is None:
-        raise ValueError(f"TensorFlow has no op {op.type!r} (node {op.name!r})")
-    attrs = node_attrs(op)
-    start = 0
-    for arg in known.output_arg:
-        if arg.type_list_attr:
-            n = len(attrs.get(arg.type_list_attr) or ())
-        elif arg.number_attr:
-            n = int(attrs.get(arg.number_attr, 0))
-        else:
-            n = 1
-        if t.value_index < start + n:
-            return arg.name, t.value_index - start
-        start += n
-    if len(known.output_arg) == 1:  # a list output whose count attr we do not carry
-        return known.output_arg[0].name, t.value_index
-    raise ValueError(f"cannot name output {t.value_index} of {op.type} {op.name!r} as TF does")
 
 
 def to_graph_def(graph):
@@ -209,9 +169,12 @@ def to_graph_def(graph):
     writer = _Writer()
     gd = writer.p.graph_pb2.GraphDef()
     for op in graph.operations:
-        writer.node(gd.node.add(), op, input_ref)
+        writer.node(gd.node.add(), op, [input_ref(t) for t in op.inputs]
+                    + [f"^{c.name}" for c in op.control_inputs])
     gd.library.function.extend(writer.library[k] for k in sorted(writer.library))
     gd.versions.producer = PRODUCER
+    if writer.library:
+        gd.versions.min_consumer = MIN_CONSUMER
     return gd
 
 

@@ -20,10 +20,10 @@ import math
 import numpy as np
 
 from .. import dtypes as _dt
+from ..graph import tf_ops
 from ..graph.graph import Graph, Operation
 from ..ops.control_flow_ops import GraphFunction
 from ..shapes import TensorShape
-from . import tf_ops
 from .budget import Budget, GraphFileError
 from .model import UNKNOWN_DTYPE, ReadDType, ReadOpDef, ReadTensor, known_dtype
 

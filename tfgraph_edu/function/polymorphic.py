@@ -594,8 +594,10 @@ def _spec_of(value):
     return value
 
 
-def _placeholders_for(value, name, builder, placeholders, leaf_specs):
-    """The value the Python function sees while traced: placeholders stand for tensors."""
+def _placeholders_for(value, name, builder, placeholders, leaf_specs, user_name=None):
+    """The value the Python function sees while traced: placeholders stand for tensors,
+    each with TF's ``_user_specified_name`` attr (the argument's name, or its spec's)."""
+    user_name = user_name or name
     if isinstance(value, TensorSpec) or isinstance(value, EagerTensor) or isinstance(
             value, np.ndarray) or (is_tensor(value) and not isinstance(value, Variable)):
         if isinstance(value, np.ndarray):
@@ -604,25 +606,30 @@ def _placeholders_for(value, name, builder, placeholders, leaf_specs):
             dtype, shape = value.dtype, value.shape
         ph_name = value.name if isinstance(value, TensorSpec) and value.name else name
         ph = builder.placeholder(dtype, shape, ph_name)
+        ph.op.attrs["_user_specified_name"] = ph_name if ph_name != name else user_name
         placeholders.append(ph)
         leaf_specs.append(TensorSpec(shape, dtype))
         return ph
     if isinstance(value, Variable):
         ph = builder.placeholder(_dt.resource, [], name)
+        ph.op.attrs["_user_specified_name"] = user_name
         ph.handle_shape, ph.handle_dtype = value.shape, value.dtype
         builder.variable_inputs[id(value._handle)] = ph
         placeholders.append(ph)
         leaf_specs.append(value)
         return value
     if isinstance(value, list):
-        return [_placeholders_for(v, f"{name}_{i}", builder, placeholders, leaf_specs)
+        return [_placeholders_for(v, f"{name}_{i}", builder, placeholders, leaf_specs,
+                                  user_name)
                 for i, v in enumerate(value)]
     if isinstance(value, tuple):
-        items = [_placeholders_for(v, f"{name}_{i}", builder, placeholders, leaf_specs)
+        items = [_placeholders_for(v, f"{name}_{i}", builder, placeholders, leaf_specs,
+                                  user_name)
                  for i, v in enumerate(value)]
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
     if isinstance(value, dict):
-        return {k: _placeholders_for(value[k], f"{name}_{k}", builder, placeholders, leaf_specs)
+        return {k: _placeholders_for(value[k], f"{name}_{k}", builder, placeholders, leaf_specs,
+                                  user_name)
                 for k in sorted(value)}
     protocol = getattr(type(value), "__tf_tracing_type__", None)
     if protocol is not None:  # TF traces with the value its TraceType says stands for it

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import dtypes as _dt
 from ..shapes import TensorShape
+from .function_defs import MIN_CONSUMER, PRODUCER, library, tf_attrs
 
-GRAPH_DEF_PRODUCER = 1882  # the producer version TF 2.21 writes
+GRAPH_DEF_PRODUCER = PRODUCER  # the producer version TF 2.21 writes
 
 
 def input_ref(t) -> str:
@@ -114,14 +117,69 @@ def node_attrs(op) -> dict:
     return dict(sorted(attrs.items()))
 
 
-def node_def_text(op, ind: str = "") -> str:
-    lines = [f'{ind}name: "{op.name}"', f'{ind}op: "{op.type}"']
-    lines += [f'{ind}input: "{input_ref(t)}"' for t in op.inputs]
-    lines += [f'{ind}input: "^{c.name}"' for c in op.control_inputs]
-    for key, value in node_attrs(op).items():
+def _map_order(a: str, b: str) -> int:
+    """The order in which ``print(graph_def)`` (protobuf's upb text printer, under TF 2.21)
+    lists a map's string keys: by their first differing byte, descending; a key that is a
+    prefix of another first (``then_branch`` before ``else_branch``, ``T`` before ``Tout``,
+    ``Tout`` before ``Tin``)."""
+    for x, y in zip(a.encode(), b.encode()):
+        if x != y:
+            return -1 if x > y else 1
+    return (len(a) > len(b)) - (len(a) < len(b))
+
+
+def tf_order(keys) -> list:
+    """Map keys in the order TF's printout shows them."""
+    return sorted(keys, key=functools.cmp_to_key(_map_order))
+
+
+def _attr_lines(attrs: dict, ind: str) -> list[str]:
+    lines = []
+    for key in tf_order(attrs):
         lines += [f"{ind}attr {{", f'{ind}  key: "{key}"', f"{ind}  value {{"]
-        lines += _attr_value_lines(value, ind + "    ")
+        lines += _attr_value_lines(attrs[key], ind + "    ")
         lines += [f"{ind}  }}", f"{ind}}}"]
+    return lines
+
+
+def graph_node_attrs(op) -> dict:
+    """A node's attrs as TF's GraphDef holds them: its own, ``T``, and TF's control-flow
+    attrs (``tf_attrs``)."""
+    attrs = node_attrs(op)
+    attrs.update(tf_attrs(op))
+    return attrs
+
+
+def node_def_text(op, ind: str = "", inputs=None) -> str:
+    lines = [f'{ind}name: "{op.name}"', f'{ind}op: "{op.type}"']
+    if inputs is None:
+        inputs = [input_ref(t) for t in op.inputs] + [f"^{c.name}" for c in op.control_inputs]
+    lines += [f'{ind}input: "{r}"' for r in inputs]
+    lines += _attr_lines(graph_node_attrs(op), ind)
+    return "\n".join(lines)
+
+
+def function_def_text(fdef, ind: str = "") -> str:
+    """A FunctionDef (``function_defs.function_def``) in TF's text format."""
+    i2 = ind + "  "
+    lines = [f"{ind}signature {{", f'{i2}name: "{fdef.name}"']
+    for kind, args in (("input_arg", fdef.input_args), ("output_arg", fdef.output_args)):
+        for name, dtype in args:
+            lines += [f"{i2}{kind} {{", f'{i2}  name: "{name}"',
+                      f"{i2}  type: {dtype.as_datatype_enum}", f"{i2}}}"]
+    if fdef.is_stateful:
+        lines.append(f"{i2}is_stateful: true")
+    lines.append(f"{ind}}}")
+    for op, refs in fdef.nodes:
+        lines += [f"{ind}node_def {{", node_def_text(op, i2, refs), f"{ind}}}"]
+    for key in tf_order(fdef.ret):
+        lines += [f"{ind}ret {{", f'{i2}key: "{key}"', f'{i2}value: "{fdef.ret[key]}"',
+                  f"{ind}}}"]
+    lines += _attr_lines(fdef.attrs, ind)
+    for index in sorted(fdef.arg_attrs):
+        lines += [f"{ind}arg_attr {{", f"{i2}key: {index}", f"{i2}value {{"]
+        lines += _attr_lines(fdef.arg_attrs[index], i2 + "  ")
+        lines += [f"{i2}}}", f"{ind}}}"]
     return "\n".join(lines)
 
 
@@ -133,7 +191,7 @@ class NodeDef:
         self.name = op.name
         self.op = op.type
         self.input = [input_ref(t) for t in op.inputs] + [f"^{c.name}" for c in op.control_inputs]
-        self.attr = node_attrs(op)
+        self.attr = graph_node_attrs(op)
 
     def __str__(self):
         return node_def_text(self._op) + "\n"
@@ -141,18 +199,74 @@ class NodeDef:
     __repr__ = __str__
 
 
-class GraphDef:
-    """What ``graph.as_graph_def()`` returns; ``str()`` gives TF's text format."""
+class FunctionDef:
+    """One function of a GraphDef's library: ``signature`` (``name``, ``input_arg``,
+    ``output_arg``), ``node_def``, ``ret``, ``attr``, ``arg_attr``, as in TF's proto."""
 
-    def __init__(self, graph):
-        self.node = [NodeDef(op) for op in graph.operations]
-        self._graph = graph
+    def __init__(self, view):
+        self._view = view
+        self.signature = _Signature(view)
+        self.node_def = [NodeDef(op) for op, _ in view.nodes]
+        for nd, (_, refs) in zip(self.node_def, view.nodes):
+            nd.input = list(refs)
+        self.ret = dict(view.ret)
+        self.attr = dict(view.attrs)
+        self.arg_attr = {i: dict(a) for i, a in view.arg_attrs.items()}
 
     def __str__(self):
-        parts = []
-        for op in self._graph.operations:
-            parts.append("node {\n" + node_def_text(op, "  ") + "\n}")
-        parts.append(f"versions {{\n  producer: {GRAPH_DEF_PRODUCER}\n}}")
+        return function_def_text(self._view) + "\n"
+
+    __repr__ = __str__
+
+
+class _Signature:
+    def __init__(self, view):
+        self.name = view.name
+        self.input_arg = [_Arg(n, d) for n, d in view.input_args]
+        self.output_arg = [_Arg(n, d) for n, d in view.output_args]
+        self.is_stateful = view.is_stateful
+
+
+class _Arg:
+    def __init__(self, name, dtype):
+        self.name, self.type = name, dtype
+
+    def __repr__(self):
+        return f"<arg {self.name}: {self.type.name}>"
+
+
+class _Library:
+    def __init__(self, functions):
+        self.function = functions
+
+
+class _Versions:
+    def __init__(self, producer, min_consumer):
+        self.producer, self.min_consumer = producer, min_consumer
+
+
+class GraphDef:
+    """What ``graph.as_graph_def()`` returns: ``node``, ``library.function`` (the
+    FunctionDefs of the graph's ``If``/``While`` bodies and called functions) and
+    ``versions``, as TF 2.21's; ``str()`` gives the text ``print(graph_def)`` shows."""
+
+    def __init__(self, graph):
+        self._graph = graph
+        self.node = [NodeDef(op) for op in graph.operations]
+        self._views = library(graph)
+        self.library = _Library([FunctionDef(v) for v in self._views.values()])
+        self.versions = _Versions(PRODUCER, MIN_CONSUMER if self._views else 0)
+
+    def __str__(self):
+        parts = ["node {\n" + node_def_text(op, "  ") + "\n}" for op in self._graph.operations]
+        if self._views:
+            parts.append("library {\n" + "\n".join(
+                "  function {\n" + function_def_text(v, "    ") + "\n  }"
+                for v in self._views.values()) + "\n}")
+        versions = [f"  producer: {PRODUCER}"]
+        if self._views:
+            versions.append(f"  min_consumer: {MIN_CONSUMER}")
+        parts.append("versions {\n" + "\n".join(versions) + "\n}")
         return "\n".join(parts) + "\n"
 
     __repr__ = __str__

@@ -74,6 +74,8 @@ def node_details(graph, prefix: str = "", function: str = "", inside: str = "") 
             "function": function,
             "inside": inside,
         }
+        if op.type in ("While", "StatelessWhile"):  # the nodes TF's While has and ours not:
+            out[node]["tf_note"] = "tf_while_folded"  # a label key, shown in the viewer's language
         if _has_bodies(op):
             for label, fn in _bodies(op):
                 where = f"{inside} › " if inside else ""

@@ -49,6 +49,7 @@ _ARRAY = re.compile(r"arrays/[0-9]{1,9}\.npy")
 _ATTR_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")  # TF: OpDef attrs, and "_"-internal ones
 _KINDS = {"POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD", "KEYWORD_ONLY"}
 _RESERVED = {"variables", "trainable_variables"}
+_NAME_ATTR = frozenset({"_user_specified_name"})  # TF's name of a function's argument
 
 
 @filter_traceback
@@ -255,7 +256,10 @@ class _Loader:
             _check(_ATTR_KEY.fullmatch(k) is not None,
                    f"Attribute key {_short(k)} of node {_short(name)} is not an identifier")
             attrs[k] = self.attr(v)
-        unknown = sorted(set(attrs) - opdef.attrs)  # the op's declared names, no introspection
+        # the op's declared names, no introspection; and TF's argument name on a placeholder
+        unknown = sorted(set(attrs) - opdef.attrs - _NAME_ATTR)
+        _check(all(isinstance(attrs[k], str) for k in _NAME_ATTR & set(attrs)),
+               f"Node {_short(name)}: _user_specified_name must be a string")
         _check(not unknown,
                f"Node {_short(name)}: op {op_type} has no attribute {_short(unknown[0])} (its "
                f"attributes: {', '.join(sorted(opdef.attrs)) or 'none'})" if unknown else "")

@@ -238,6 +238,7 @@ class GraphBuilder:
             scope = g.get_name_scope()
             base = (scope + "_" if scope else "") + "readvariableop_resource"
             ph = self.capture(variable._handle, base)
+            ph.op.attrs["_user_specified_name"] = "resource"  # as TF names it
             if not any(v is variable for v in g.variables):
                 g.variables.append(variable)
             return ph

@@ -43,6 +43,8 @@ def python_name(t) -> str | None:
         return variable_name(outer) or None  # a variable: its name
     if op.type == "Const":  # a constant: its value says what it is
         return preview(op.attrs.get("value"))
+    if op.type == "Identity" and op.inputs and op.inputs[0].op.type in _IF:
+        return python_name(op.inputs[0])  # an If's result comes out through cond/Identity
     if op.type in _WHILE:
         names = getattr(op.attrs.get("body"), "loop_var_names", ()) or ()
         if t.value_index < len(names):

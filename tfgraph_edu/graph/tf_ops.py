@@ -1,4 +1,4 @@
-"""TensorFlow's op signatures as data: ``tf_ops.json`` (layer 2a).
+"""TensorFlow's op signatures as data: ``tf_ops.json`` (layer 2).
 
 Written from TF 2.21's op registry by ``tests/fixtures/real_tf/make_op_table.py``: per op,
 its output arguments, its attrs (and which have defaults) and whether it is stateful.  The
