@@ -19,7 +19,7 @@ from pathlib import Path
 import jupytext  # noqa: F401 - build.py reads the sources with it (dev extra)
 import opencc  # dev extra: a missing one fails here, it is not skipped
 
-from tfgraph_edu import exercises, labels
+from tfgraph_edu import labels
 
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("build_notebooks", ROOT / "notebooks" / "build.py")
@@ -77,10 +77,8 @@ def _texts(lang: str) -> dict[str, str]:
                 if lang == "zh-Hans":
                     text, summary = build.to_simplified(text), build.to_simplified(summary)
                 out[f"{path.name} cell {i}"] = _prose(text + "\n" + summary)
-    column = labels.LANGUAGES.index(lang)
+    column = labels.LANGUAGES.index(lang)  # the exercise checks' sentences are rows too (ex_)
     out.update({f"labels.py {k}": row[column] for k, row in labels._LABELS.items()})
-    column = exercises.LANGUAGES.index(lang)
-    out.update({f"exercises.py {k}": row[column] for k, row in exercises._TEXT.items()})
     for name in ("INTRO", "START", "PICTURE_CAPTION"):
         out[f"build.py {name}"] = _prose(build._in(lang, getattr(build, name)))
     return out

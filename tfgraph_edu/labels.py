@@ -323,6 +323,322 @@ _LABELS = {
                    "呼叫 {index} → 具體函式 #{concrete}", "调用 {index} → 具体函数 #{concrete}"),
     "traced_mark": (" (traced)", "（觸發追蹤）", "（触发追踪）"),
     "runs": ("runs", "次執行", "次运行"),
+    # exercise checks (tfgraph_edu/exercises.py): code between backticks; a key starting
+    # with "ex_hint_" is a hint at the fix
+    "ex_right": ("Right", "正確", "正确"),
+    "ex_not_yet": ("Not yet", "還沒通過", "还没通过"),
+    "ex_hint": ("Hint", "提示", "提示"),
+    "ex_all_right": ("All checks pass.", "全部檢查通過。", "全部检查通过。"),
+    "ex_not_function": ("`{name}` is not a tf.function (it is a `{kind}`).",
+                     "`{name}` 不是 tf.function（它是 `{kind}`）。",
+                     "`{name}` 不是 tf.function（它是 `{kind}`）。"),
+    "ex_is_function": ("`{name}` is a tf.function.", "`{name}` 是 tf.function。",
+                    "`{name}` 是 tf.function。"),
+    "ex_hint_function": ("Decorate it with `@tf.function`, or wrap it: `f = tf.function(f)`.",
+                      "加上 `@tf.function` 裝飾器，或寫成 `f = tf.function(f)`。",
+                      "加上 `@tf.function` 装饰器，或写成 `f = tf.function(f)`。"),
+    "ex_raised": ("Calling `{name}{call}` raised `{error}`: {message}",
+               "呼叫 `{name}{call}` 時發生 `{error}`：{message}",
+               "调用 `{name}{call}` 时发生 `{error}`：{message}"),
+    "ex_hint_raised": ("Run `{name}{call}` in a cell of your own to read the whole error and the "
+                    "line of your code it points at.",
+                    "自己在一個儲存格裡執行 `{name}{call}`，就能看到完整的錯誤訊息和它指出的"
+                    "程式碼行。",
+                    "自己在一个单元格里运行 `{name}{call}`，就能看到完整的错误信息和它指出的"
+                    "代码行。"),
+    "ex_traces_ok": ("`{name}` traced {n} time(s) for {calls} calls (at most {most} allowed).",
+                  "`{name}` 在 {calls} 次呼叫中追蹤了 {n} 次（上限 {most} 次）。",
+                  "`{name}` 在 {calls} 次调用中追踪了 {n} 次（上限 {most} 次）。"),
+    "ex_traces_bad": ("`{name}` traced {n} times for {calls} calls; at most {most} allowed. "
+                   "Why it traced again: {reasons}",
+                   "`{name}` 在 {calls} 次呼叫中追蹤了 {n} 次，最多只能 {most} 次。"
+                   "重新追蹤的原因：{reasons}",
+                   "`{name}` 在 {calls} 次调用中追踪了 {n} 次，最多只能 {most} 次。"
+                   "重新追踪的原因：{reasons}"),
+    "ex_hint_retrace_python": ("A Python number or object is part of the trace key: each new "
+                            "value traces a new graph. Pass it as a tensor "
+                            "(`tf.constant(...)`), or declare an `input_signature`.",
+                            "Python 的數字或物件是追蹤鍵的一部分：每換一個值就追蹤一張新的"
+                            "計算圖。改傳張量（`tf.constant(...)`），或宣告 `input_signature`。",
+                            "Python 的数字或对象是追踪键的一部分：每换一个值就追踪一张新的"
+                            "计算图。改传张量（`tf.constant(...)`），或声明 `input_signature`。"),
+    "ex_hint_retrace_shape": ("Each new shape traces a new graph. Declare the shape once with "
+                           "`input_signature=[tf.TensorSpec([None, ...], ...)]`: `None` is a "
+                           "dimension that may change.",
+                           "每個新形狀都會追蹤一張新的計算圖。用 "
+                           "`input_signature=[tf.TensorSpec([None, ...], ...)]` 一次宣告形狀："
+                           "`None` 表示可以變動的維度。",
+                           "每个新形状都会追踪一张新的计算图。用 "
+                           "`input_signature=[tf.TensorSpec([None, ...], ...)]` 一次声明形状："
+                           "`None` 表示可以变动的维度。"),
+    "ex_hint_retrace": ("Read the reasons above: give every call the same kind of input (same "
+                     "dtype, compatible shapes, tensors instead of Python values).",
+                     "看看上面的原因：讓每次呼叫的輸入都是同一種（相同的資料型別、相容的形狀，"
+                     "用張量而不是 Python 的值）。",
+                     "看看上面的原因：让每次调用的输入都是同一种（相同的数据类型、兼容的形状，"
+                     "用张量而不是 Python 的值）。"),
+    "ex_few_calls": ("`{name}` was called {n} time(s) by your cell; the exercise calls it {want} "
+                  "times.",
+                  "你的儲存格呼叫了 `{name}` {n} 次，練習要呼叫 {want} 次。",
+                  "你的单元格调用了 `{name}` {n} 次，练习要调用 {want} 次。"),
+    "ex_hint_few_calls": ("Keep the calls of the exercise cell and change how `{name}` is "
+                       "called or defined: the check reads what your own calls did.",
+                       "保留練習儲存格裡的呼叫，改的是 `{name}` 的呼叫方式或定義：檢查讀的是"
+                       "你自己的呼叫留下的紀錄。",
+                       "保留练习单元格里的调用，改的是 `{name}` 的调用方式或定义：检查读的是"
+                       "你自己的调用留下的记录。"),
+    "ex_has_op": ("The graph contains `{op}`.", "計算圖裡有 `{op}` 運算。",
+               "计算图里有 `{op}` 运算。"),
+    "ex_lacks_op": ("The graph contains no `{op}`.", "計算圖裡沒有 `{op}` 運算。",
+                 "计算图里没有 `{op}` 运算。"),
+    "ex_hint_lacks_op": ("List your graph's op types with "
+                      "`[op.type for op in f.get_concrete_function(...).graph.get_operations()]` "
+                      "and use the TensorFlow function that builds `{op}`.",
+                      "用 `[op.type for op in f.get_concrete_function(...).graph.get_operations()]`"
+                      " 列出計算圖的運算類型，再改用會建立 `{op}` 的 TensorFlow 函式。",
+                      "用 `[op.type for op in f.get_concrete_function(...).graph.get_operations()]`"
+                      " 列出计算图的运算类型，再改用会建立 `{op}` 的 TensorFlow 函数。"),
+    "ex_hint_loop": ("Loop over a tensor (`for i in tf.range(n):`) or with a tensor condition "
+                  "(`while i < n:` with `i` a tensor): AutoGraph then builds one `While` op. "
+                  "A loop over `range(n)` with a Python `n` is unrolled.",
+                  "對張量迭代（`for i in tf.range(n):`），或用張量當條件（`while i < n:`，"
+                  "`i` 是張量）：AutoGraph 就會建立一個 `While` 運算。對 Python 的 `n` 做 "
+                  "`range(n)` 的迴圈會被展開。",
+                  "对张量迭代（`for i in tf.range(n):`），或用张量当条件（`while i < n:`，"
+                  "`i` 是张量）：AutoGraph 就会建立一个 `While` 运算。对 Python 的 `n` 做 "
+                  "`range(n)` 的循环会被展开。"),
+    "ex_hint_cond": ("Keep an `if` whose condition is a tensor (`if x > 0:`): AutoGraph turns it "
+                  "into an `If` op. `tf.maximum` or `tf.where` build no `If`.",
+                  "保留條件是張量的 `if`（`if x > 0:`）：AutoGraph 會把它變成 `If` 運算。"
+                  "`tf.maximum` 或 `tf.where` 不會建立 `If`。",
+                  "保留条件是张量的 `if`（`if x > 0:`）：AutoGraph 会把它变成 `If` 运算。"
+                  "`tf.maximum` 或 `tf.where` 不会建立 `If`。"),
+    "ex_hint_random": ("Draw the number with a random op inside the function "
+                    "(`tf.random.uniform(...)`, `tf.random.normal(...)`): an op runs on every "
+                    "call, Python's `random` only while tracing.",
+                    "在函式裡用隨機運算產生數字（`tf.random.uniform(...)`、"
+                    "`tf.random.normal(...)`）：運算每次呼叫都會執行，Python 的 `random` "
+                    "只在追蹤時執行一次。",
+                    "在函数里用随机运算产生数字（`tf.random.uniform(...)`、"
+                    "`tf.random.normal(...)`）：运算每次调用都会运行，Python 的 `random` "
+                    "只在追踪时运行一次。"),
+    "ex_hint_assign": ("Keep the state in a `tf.Variable` created outside the function and change "
+                    "it inside with `assign`, `assign_add` or `assign_sub`: those are ops, run "
+                    "on every call.",
+                    "把狀態放在函式外面建立的 `tf.Variable` 裡，在函式裡用 `assign`、"
+                    "`assign_add` 或 `assign_sub` 改它：這些是運算，每次呼叫都會執行。",
+                    "把状态放在函数外面建立的 `tf.Variable` 里，在函数里用 `assign`、"
+                    "`assign_add` 或 `assign_sub` 改它：这些是运算，每次调用都会运行。"),
+    "ex_unwanted_op": ("The graph still contains `{op}` ({count}×).",
+                    "計算圖裡還有 {count} 個 `{op}` 運算。",
+                    "计算图里还有 {count} 个 `{op}` 运算。"),
+    "ex_hint_unwanted_op": ("Build the result from smaller ops instead of `{op}`, as the exercise "
+                         "describes.",
+                         "不要用 `{op}`，照練習的說明用較小的運算組出結果。",
+                         "不要用 `{op}`，照练习的说明用较小的运算组出结果。"),
+    "ex_no_unwanted_op": ("The graph contains no `{op}`.", "計算圖裡沒有 `{op}` 運算。",
+                       "计算图里没有 `{op}` 运算。"),
+    "ex_size_ok": ("The graph has {n} ops (at most {most}).",
+                "計算圖有 {n} 個運算（最多 {most} 個）。",
+                "计算图有 {n} 个运算（最多 {most} 个）。"),
+    "ex_size_bad": ("The graph has {n} ops, more than {most}: something is unrolled.",
+                 "計算圖有 {n} 個運算，超過 {most} 個：有東西展開了（多半是迴圈）。",
+                 "计算图有 {n} 个运算，超过 {most} 个：有东西展开了（多半是循环）。"),
+    "ex_hint_size": ("Replace the Python loop with whole-tensor ops (a reduction with `axis=`), "
+                  "or loop over a tensor with `tf.range`.",
+                  "把 Python 迴圈換成對整個張量的運算（帶 `axis=` 的歸約），或用 `tf.range` "
+                  "對張量迭代。",
+                  "把 Python 循环换成对整个张量的运算（带 `axis=` 的归约），或用 `tf.range` "
+                  "对张量迭代。"),
+    "ex_same_ok": ("`{name}{call}` gives `{got}`, as expected.",
+                "`{name}{call}` 得到 `{got}`，和預期相同。",
+                "`{name}{call}` 得到 `{got}`，和预期相同。"),
+    "ex_same_bad": ("`{name}{call}` gives `{got}`, expected `{want}`.",
+                 "`{name}{call}` 得到 `{got}`，預期是 `{want}`。",
+                 "`{name}{call}` 得到 `{got}`，预期是 `{want}`。"),
+    "ex_hint_same": ("Compare your formula with the exercise's, step by step: call `{name}` on "
+                  "these inputs and print the intermediate tensors (`tf.print`).",
+                  "把你的公式和練習的公式一步一步對照：用這些輸入呼叫 `{name}`，用 "
+                  "`tf.print` 印出中間的張量。",
+                  "把你的公式和练习的公式一步一步对照：用这些输入调用 `{name}`，用 "
+                  "`tf.print` 打印中间的张量。"),
+    "ex_value_ok": ("`{name}` is `{got}`, as expected.", "`{name}` 是 `{got}`，和預期相同。",
+                 "`{name}` 是 `{got}`，和预期相同。"),
+    "ex_value_bad": ("`{name}` is `{got}`, expected `{want}`.",
+                  "`{name}` 是 `{got}`，預期是 `{want}`。",
+                  "`{name}` 是 `{got}`，预期是 `{want}`。"),
+    "ex_hint_value": ("Run the exercise cell again from its first line (its variables start "
+                   "fresh) and compare each step with the exercise's description.",
+                   "從第一行重新執行練習的儲存格（變數會重新開始），再把每一步和練習的說明對照。",
+                   "从第一行重新运行练习的单元格（变量会重新开始），再把每一步和练习的说明对照。"),
+    "ex_differ_ok": ("Two calls of `{name}` gave different values, as in eager execution.",
+                  "`{name}` 呼叫兩次得到不同的值，和即時執行一樣。",
+                  "`{name}` 调用两次得到不同的值，和即时执行一样。"),
+    "ex_differ_bad": ("Two calls of `{name}` gave the same value: it was fixed when the function "
+                   "was traced.",
+                   "`{name}` 呼叫兩次得到同一個值：這個值在追蹤時就被固定下來了。",
+                   "`{name}` 调用两次得到同一个值：这个值在追踪时就被固定下来了。"),
+    "ex_shape_ok": ("`{name}{call}` has the shape of its input, `{shape}`.",
+                 "`{name}{call}` 的形狀和輸入相同，是 `{shape}`。",
+                 "`{name}{call}` 的形状和输入相同，是 `{shape}`。"),
+    "ex_shape_bad": ("`{name}{call}` has shape `{got}`, its input `{want}`.",
+                  "`{name}{call}` 的形狀是 `{got}`，輸入的形狀卻是 `{want}`。",
+                  "`{name}{call}` 的形状是 `{got}`，输入的形状却是 `{want}`。"),
+    "ex_hint_shape": ("Give the noise the input's shape (`tf.shape(x)`), or make it a scalar "
+                   "(`[]`) so that it broadcasts.",
+                   "讓雜訊的形狀和輸入相同（`tf.shape(x)`），或用純量（`[]`），讓它自動廣播。",
+                   "让噪声的形状和输入相同（`tf.shape(x)`），或用标量（`[]`），让它自动广播。"),
+    "ex_sequence_ok": ("Calls of `{name}` returned `{got}`, as expected.",
+                    "連續呼叫 `{name}` 得到 `{got}`，和預期相同。",
+                    "连续调用 `{name}` 得到 `{got}`，和预期相同。"),
+    "ex_sequence_bad": ("Calls of `{name}` returned `{got}`, expected `{want}`.",
+                     "連續呼叫 `{name}` 得到 `{got}`，預期是 `{want}`。",
+                     "连续调用 `{name}` 得到 `{got}`，预期是 `{want}`。"),
+    "ex_hint_sequence": ("Each call starts from the state the previous one left (its variables): "
+                      "follow what one call should change, and check that yours changes it.",
+                      "每次呼叫都從上一次呼叫留下的狀態（變數）開始：想想一次呼叫應該改變什麼，"
+                      "再檢查你的函式有沒有改變它。",
+                      "每次调用都从上一次调用留下的状态（变量）开始：想想一次调用应该改变什么，"
+                      "再检查你的函数有没有改变它。"),
+    "ex_optimised_ok": ("The optimiser's `{pass_}` pass changed {n} node(s): `{nodes}`.",
+                     "最佳化器的 `{pass_}` 步驟改動了 {n} 個節點：`{nodes}`。",
+                     "优化器的 `{pass_}` 步骤改动了 {n} 个节点：`{nodes}`。"),
+    "ex_optimised_bad": ("The optimiser's `{pass_}` pass found nothing to change.",
+                      "最佳化器的 `{pass_}` 步驟沒有找到可以改動的地方。",
+                      "优化器的 `{pass_}` 步骤没有找到可以改动的地方。"),
+    "ex_hint_folding": ("Constant folding computes an op whose inputs are all constants of the "
+                     "graph, such as `tf.constant(9.0) / tf.constant(5.0)`; arithmetic Python "
+                     "does on its own numbers never reaches the graph.",
+                     "常數折疊會預先算好輸入全是計算圖常數的運算，例如 "
+                     "`tf.constant(9.0) / tf.constant(5.0)`；Python 對自己的數字做的運算"
+                     "不會進到計算圖裡。",
+                     "常量折叠会预先算好输入全是计算图常量的运算，例如 "
+                     "`tf.constant(9.0) / tf.constant(5.0)`；Python 对自己的数字做的运算"
+                     "不会进到计算图里。"),
+    "ex_hint_pass": ("Read the optimiser's report "
+                  "(`f.get_concrete_function(...).optimization_report`) "
+                  "to see what each pass looks for.",
+                  "讀一讀最佳化器的報告（`f.get_concrete_function(...).optimization_report`），"
+                  "看每個步驟在找什麼。",
+                  "读一读优化器的报告（`f.get_concrete_function(...).optimization_report`），"
+                  "看每个步骤在找什么。"),
+    "ex_graphs_on": ("tf.functions run as graphs (`run_functions_eagerly` is `False`).",
+                  "tf.function 以計算圖執行（`run_functions_eagerly` 為 `False`）。",
+                  "tf.function 以计算图执行（`run_functions_eagerly` 为 `False`）。"),
+    "ex_graphs_off": ("`tf.config.run_functions_eagerly` is still `True`: every tf.function in "
+                   "this kernel runs as plain Python.",
+                   "`tf.config.run_functions_eagerly` 仍然是 `True`：這個核心裡所有的 "
+                   "tf.function 都會以一般 Python 執行。",
+                   "`tf.config.run_functions_eagerly` 仍然是 `True`：这个内核里所有的 "
+                   "tf.function 都会以普通 Python 运行。"),
+    "ex_hint_graphs": ("It is a global switch: call `tf.config.run_functions_eagerly(False)` when "
+                    "you are done debugging.",
+                    "這是全域開關：除錯完記得呼叫 `tf.config.run_functions_eagerly(False)`。",
+                    "这是全局开关：调试完记得调用 `tf.config.run_functions_eagerly(False)`。"),
+    "ex_not_checked": ("Not checked: {reason}. The check would run your code again, and that "
+                    "would change what your program does.",
+                    "沒有檢查：{reason}。檢查會再執行你的程式碼，改變你的程式的結果。",
+                    "没有检查：{reason}。检查会再运行你的代码，改变你的程序的结果。"),
+    "ex_hint_not_checked": ("Take the effect out of the function for the exercise (write the file "
+                         "or make the call in another cell), then check again.",
+                         "做練習時先把這個效果移出函式（在別的儲存格寫檔案或呼叫），再檢查一次。",
+                         "做练习时先把这个效果移出函数（在别的单元格写文件或调用），再检查一次。"),
+    "ex_declined_op": ("the graph runs `{detail}`, whose effects cannot be undone on this system",
+                    "計算圖會執行 `{detail}`，在這個系統上無法復原其效果",
+                    "计算图会运行 `{detail}`，在这个系统上无法复原其效果"),
+    "ex_declined_file": ("it writes to the file `{detail}`", "它會寫入檔案 `{detail}`",
+                      "它会写入文件 `{detail}`"),
+    "ex_declined_call": ("it calls `{detail}`", "它會呼叫 `{detail}`", "它会调用 `{detail}`"),
+    "ex_declined_timeout": ("it ran longer than {detail} s", "執行超過 {detail} 秒",
+                         "运行超过 {detail} 秒"),
+    "ex_array": ("{dtype} array of shape {shape}", "{dtype} 陣列，形狀 {shape}",
+              "{dtype} 数组，形状 {shape}"),
+    "ex_err_branch": ("`{v}` gets a value in one branch only; both branches of a graph's `If` "
+                   "must give it one.",
+                   "`{v}` 只在一個分支裡有值；計算圖的 `If` 兩個分支都必須給它值。",
+                   "`{v}` 只在一个分支里有值；计算图的 `If` 两个分支都必须给它值。"),
+    "ex_hint_err_branch": ("Give `{v}` a value before the `if`, or in the other branch too.",
+                        "在 `if` 之前先給 `{v}` 一個值，或在另一個分支也給它值。",
+                        "在 `if` 之前先给 `{v}` 一个值，或在另一个分支也给它值。"),
+    "ex_err_shapes": ("the shapes of two tensors do not fit together.",
+                   "兩個張量的形狀對不上。", "两个张量的形状对不上。"),
+    "ex_hint_err_shapes": ("Print the shapes (`x.shape`) of the tensors on the failing line, and "
+                        "check the `axis=` of reductions.",
+                        "印出出錯那一行各個張量的形狀（`x.shape`），並檢查歸約的 `axis=`。",
+                        "打印出错那一行各个张量的形状（`x.shape`），并检查归约的 `axis=`。"),
+    "ex_err_arguments": ("the function was called with another number of arguments than it "
+                      "takes.",
+                      "呼叫時給的參數個數和函式定義的不一樣。",
+                      "调用时给的参数个数和函数定义的不一样。"),
+    "ex_hint_err_arguments": ("Keep the parameters the exercise gives the function (the check "
+                           "calls it the same way).",
+                           "保留練習給這個函式的參數（檢查也用同樣的方式呼叫它）。",
+                           "保留练习给这个函数的参数（检查也用同样的方式调用它）。"),
+    "ex_err_attribute": ("`{a}` does not exist there.", "那裡沒有 `{a}`。", "那里没有 `{a}`。"),
+    "ex_hint_err_attribute": ("Check the spelling; an API tfgraph_edu does not have yet is "
+                           "reported this way, and the exercise can be solved without it.",
+                           "檢查拼字；tfgraph_edu 還沒有的 API 也會這樣回報，不用它也能完成練習。",
+                           "检查拼写；tfgraph_edu 还没有的 API 也会这样报告，不用它也能完成练习。"),
+    "ex_err_variable": ("the function creates a `tf.Variable` on every call.",
+                     "函式每次呼叫都會建立新的 `tf.Variable`。",
+                     "函数每次调用都会创建新的 `tf.Variable`。"),
+    "ex_err_numpy": ("a symbolic tensor of the graph was given to NumPy or Python.",
+                  "把計算圖裡的符號張量交給了 NumPy 或 Python。",
+                  "把计算图里的符号张量交给了 NumPy 或 Python。"),
+    "ex_hint_err_numpy": ("Inside a `tf.function` compute with TensorFlow ops (`tf.…`): NumPy "
+                       "sees only the symbolic tensors of the trace, not numbers.",
+                       "在 `tf.function` 裡請用 TensorFlow 的運算（`tf.…`）計算：NumPy 只看得到"
+                       "追蹤時的符號張量，看不到數字。",
+                       "在 `tf.function` 里请用 TensorFlow 的运算（`tf.…`）计算：NumPy 只看得到"
+                       "追踪时的符号张量，看不到数字。"),
+    "ex_err_other": ("the message is TensorFlow's, in English.",
+                  "錯誤訊息是 TensorFlow 的英文原文。", "错误信息是 TensorFlow 的英文原文。"),
+    "ex_predict_none": ("No prediction yet: the cell above still says `prediction = ...`.",
+                     "還沒有預測：上面的儲存格仍然是 `prediction = ...`。",
+                     "还没有预测：上面的单元格仍然是 `prediction = ...`。"),
+    "ex_hint_predict_none": ("Replace `...` with your guess, run that cell, then run this one "
+                          "again.",
+                          "把 `...` 換成你的猜測，執行那個儲存格，再重新執行這一個。",
+                          "把 `...` 换成你的猜测，运行那个单元格，再重新运行这一个。"),
+    "ex_predict_ok": ("You predicted `{p}`, and {seen}.", "你預測 `{p}`，結果{seen}。",
+                   "你预测 `{p}`，结果{seen}。"),
+    "ex_predict_bad": ("You predicted `{p}`, but {seen}.", "你預測 `{p}`，但是{seen}。",
+                    "你预测 `{p}`，但是{seen}。"),
+    "ex_seen_prints": ("the cell printed {n} line(s)", "儲存格印出了 {n} 行",
+                    "单元格打印了 {n} 行"),
+    "ex_seen_traces": ("the cell traced {n} graph(s)", "儲存格追蹤了 {n} 張計算圖",
+                    "单元格追踪了 {n} 张计算图"),
+    "ex_seen_value": ("the code gives `{v}`", "程式碼得到的是 `{v}`", "代码得到的是 `{v}`"),
+    "ex_seen_ops": ("the graph holds `{v}`", "計算圖裡有 `{v}`", "计算图里有 `{v}`"),
+    "ex_seen_missing": ("missing: `{v}`", "少了：`{v}`", "少了：`{v}`"),
+    "ex_seen_extra": ("not there: `{v}`", "其實沒有：`{v}`", "其实没有：`{v}`"),
+    "ex_hint_predict_prints": ("Python's `print` runs only while the function traces; "
+                            "`tf.print` is an op of the graph and prints on every call. Count "
+                            "the traces first.",
+                            "Python 的 `print` 只在函式追蹤時執行；`tf.print` 是計算圖裡的運算，"
+                            "每次呼叫都會印出。先數一數追蹤了幾次。",
+                            "Python 的 `print` 只在函数追踪时运行；`tf.print` 是计算图里的运算，"
+                            "每次调用都会打印。先数一数追踪了几次。"),
+    "ex_hint_predict_traces": ("A call traces when its input differs from every earlier call's "
+                            "(a new shape or dtype, a new Python value). What traced here: "
+                            "{reasons}",
+                            "輸入和之前每次呼叫都不一樣（新的形狀或資料型別、新的 Python 值）時，"
+                            "呼叫就會追蹤。這裡追蹤的原因：{reasons}",
+                            "输入和之前每次调用都不一样（新的形状或数据类型、新的 Python 值）时，"
+                            "调用就会追踪。这里追踪的原因：{reasons}"),
+    "ex_hint_predict_ops": ("The optimiser folds ops whose inputs are all constants into one "
+                         "`Const` and prunes ops no output needs; open the optimiser's report "
+                         "with `%%trace` to see each step.",
+                         "最佳化器會把輸入全是常數的運算折疊成一個 `Const`，並剪掉沒有輸出需要的"
+                         "運算；用 `%%trace` 打開最佳化器的報告，可以看到每一步。",
+                         "优化器会把输入全是常量的运算折叠成一个 `Const`，并剪掉没有输出需要的"
+                         "运算；用 `%%trace` 打开优化器的报告，可以看到每一步。"),
+    "ex_hint_predict_value": ("Run the code again under `%%trace` and follow what each line does "
+                           "while tracing and on each call.",
+                           "在 `%%trace` 下重新執行程式碼，看看每一行在追蹤時和每次呼叫時"
+                           "做了什麼。",
+                           "在 `%%trace` 下重新运行代码，看看每一行在追踪时和每次调用时"
+                           "做了什么。"),
 }
 
 # retrace reasons (function/trace_key.SeenArguments.reason, function/polymorphic._trace)

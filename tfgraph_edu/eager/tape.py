@@ -39,13 +39,16 @@ class UnconnectedGradients(enum.Enum):
 class TapeOp:
     """An executed op as gradient functions see it (same interface as a graph Operation)."""
 
-    __slots__ = ("opdef", "inputs", "outputs", "attrs")
+    __slots__ = ("opdef", "inputs", "outputs", "attrs", "skip_input_indices")
 
-    def __init__(self, opdef, inputs, outputs, attrs):
+    def __init__(self, opdef, inputs, outputs, attrs, skip_input_indices=()):
         self.opdef = opdef
         self.inputs = inputs
         self.outputs = outputs
         self.attrs = attrs or {}
+        # inputs the tape did not watch when the op ran: no gradient can reach a source
+        # through them, so a gradient function may leave theirs out (MatMul does, as TF's)
+        self.skip_input_indices = skip_input_indices
 
     @property
     def type(self) -> str:
@@ -196,7 +199,8 @@ class GradientTape:
                 break
         else:
             return
-        self._entries.append(TapeOp(opdef, list(inputs), list(outputs), attrs))
+        skip = tuple(i for i, x in enumerate(inputs) if id(x) not in watched)
+        self._entries.append(TapeOp(opdef, list(inputs), list(outputs), attrs, skip))
         for o in outputs:
             watched[id(o)] = o
 

@@ -430,16 +430,25 @@ def _matmul_shape(a, b, transpose_a=False, transpose_b=False):
 
 
 def _matmul_grad(op, g):
+    """Both inputs' gradients, or only the one a tape needs: an input the tape did not watch
+    (``skip_input_indices``, e.g. the data ``x`` of ``matmul(x, W)``) gets None and no
+    MatMul, as TF's tape builds it (tests/eager/test_matmul_grad_skip.py)."""
     a, b = _ins(op)
     ta, tb = op.get_attr("transpose_a"), op.get_attr("transpose_b")
+    skip = getattr(op, "skip_input_indices", None) or ()
     if not ta and not tb:
-        return matmul(g, b, transpose_b=True), matmul(a, g, transpose_a=True)
-    if not ta and tb:
-        return matmul(g, b), matmul(g, a, transpose_a=True)
-    if ta and not tb:
-        return matmul(b, g, transpose_b=True), matmul(a, g)
-    return matmul(b, g, transpose_a=True, transpose_b=True), matmul(g, a, transpose_a=True,
-                                                                     transpose_b=True)
+        da = lambda: matmul(g, b, transpose_b=True)  # noqa: E731
+        db = lambda: matmul(a, g, transpose_a=True)  # noqa: E731
+    elif not ta and tb:
+        da = lambda: matmul(g, b)  # noqa: E731
+        db = lambda: matmul(g, a, transpose_a=True)  # noqa: E731
+    elif ta and not tb:
+        da = lambda: matmul(b, g, transpose_b=True)  # noqa: E731
+        db = lambda: matmul(a, g)  # noqa: E731
+    else:
+        da = lambda: matmul(b, g, transpose_a=True, transpose_b=True)  # noqa: E731
+        db = lambda: matmul(g, a, transpose_a=True, transpose_b=True)  # noqa: E731
+    return (None if 0 in skip else da()), (None if 1 in skip else db())
 
 
 def _matmul_special(op):
