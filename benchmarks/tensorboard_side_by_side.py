@@ -222,17 +222,27 @@ def measure_tensorboard(p, url: str) -> dict:
     page.wait_for_selector("g.node", timeout=120_000)
     page.evaluate(JS)
     out["page_s"] = time.perf_counter() - start + _wait_settled(page, "sbs.tb.nodes()")
-    for name in FUNCTIONS:
+    shown = page.evaluate("() => sbs.deepAll('paper-dropdown-menu')[0].value")  # the run shown
+    # every run is timed from picking it in the Run menu: start from another one
+    order = list(FUNCTIONS)
+    if shown in order:
+        order.remove(shown)
+        order.append(shown)
+    for name in order:
         res: dict = {}
         out[name] = res
+        names = "[...sbs.tb.svg().querySelectorAll('g.node')].map(g => g.dataset.name).join()"
+        before = page.evaluate(f"() => {names}")
         page.locator("paper-dropdown-menu").first.click()
         page.wait_for_timeout(300)
         start = time.perf_counter()
         page.locator("paper-item", has_text=name).first.click()
-        # drawn: a node of this run only is on screen, and the node count has settled
-        marker = {"if_loop": "while", "linreg": "gradient_tape", "mlp": "sequential",
-                  "chain": "x"}[name]
-        page.wait_for_function(f"() => !!sbs.tb.node({json.dumps(marker)})", timeout=180_000)
+        # drawn: other nodes than the last run's are on screen, and their count has settled
+        try:
+            page.wait_for_function(f"(b) => {names} !== b", arg=before, timeout=300_000)
+        except Exception:
+            _shot(page, f"tensorboard_{name}_failed.png")
+            raise
         res["open_s"] = time.perf_counter() - start + _wait_settled(page, "sbs.tb.nodes()")
         page.wait_for_timeout(300)
         res["sight"] = page.evaluate("() => sbs.tb.sight()")
@@ -252,8 +262,8 @@ def measure_tensorboard(p, url: str) -> dict:
                 "g.getAttribute('data-name')).filter(n => /^(__function_library|while_|cond_)/"
                 ".test(n || ''))")
         if name == "linreg":
-            node = page.locator(f"g.node[data-name='{DETAIL_OP}']").first
-            node.click()
+            page.locator(f"g.node[data-name='{DETAIL_OP}'] > .nodeshape").first.click(
+                force=True)
             page.wait_for_timeout(800)
             res["details"] = page.evaluate("() => sbs.tb.info()")
             res["details_shot"] = _shot(page, "tensorboard_details.png")
@@ -264,7 +274,7 @@ def measure_tensorboard(p, url: str) -> dict:
     out["controls"] = page.evaluate(
         "() => ({ fit: sbs.deepAll('#fit, [title*=\"Fit\" i], paper-button').some(b => "
         "/fit to screen/i.test(b.textContent)), search: sbs.deepAll('tf-graph-node-search')"
-        ".length > 0, legend: sbs.deepAll('tf-graph-legend').some(e => e.checkVisibility()), "
+        ".length > 0, legend: sbs.deepAll('.legend-holder').some(e => e.checkVisibility()), "
         "minimap: sbs.deepAll('tf-graph-minimap').some(e => e.checkVisibility()), "
         "zoomButtons: false })")
     browser.close()
@@ -276,8 +286,7 @@ def _tb_search(page) -> dict:
     box = page.locator("tf-graph-node-search input").first
     box.fill("MatMul")
     page.wait_for_timeout(1200)
-    items = page.locator("tf-graph-node-search .search-results li, "
-                         "tf-graph-node-search .search-results paper-item")
+    items = page.locator("tf-graph-node-search #search-match")
     listed = [items.nth(i).inner_text().strip() for i in range(items.count())]
     res: dict = {"search_listed": len(listed), "search_names": listed[:6]}
     box.fill("^gradient_tape/")
@@ -286,13 +295,16 @@ def _tb_search(page) -> dict:
     box.fill("MatMul")
     page.wait_for_timeout(1200)
     if items.count():
-        items.first.click()
+        items.first.click(force=True)
         page.wait_for_timeout(1500)
         res["search_pick"] = page.evaluate(
             "() => { const s = sbs.tb.svg(); const g = s.querySelector('g.node.selected') ||"
             " s.querySelector('g.node.highlighted'); if (!g) return null;"
             " return { name: g.getAttribute('data-name'), rect: sbs.box(g), pane: sbs.box(s) }; }")
         res["search_shot"] = _shot(page, "tensorboard_search.png")
+    box.fill("")
+    box.press("Escape")
+    page.wait_for_timeout(500)
     return res
 
 
@@ -310,7 +322,7 @@ def _tb_chain(page) -> dict:
         res["expand_s"] = None
         return res
     start = time.perf_counter()
-    target.dblclick()
+    target.dblclick(force=True)
     page.wait_for_function(f"() => sbs.tb.nodes() > {before}", timeout=600_000)
     res["expand_s"] = time.perf_counter() - start + _wait_settled(page, "sbs.tb.nodes()", 600)
     res["nodes_open"] = page.evaluate("() => sbs.tb.nodes()")
@@ -592,7 +604,17 @@ def table(tb: dict, ours: dict) -> str:
     return "\n".join(lines)
 
 
+def _save(side: str, figures: dict) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / f"{side}.json").write_text(json.dumps(figures, indent=1, default=str))
+
+
 def main() -> None:
+    if "--table" in sys.argv:  # the table again, from the figures of the last runs
+        tb, ours = (json.loads((ARTIFACTS / f"{s}.json").read_text())
+                    for s in ("tensorboard", "tfgraph_edu"))
+        print(table(tb, ours))
+        return
     if "--write-logs" in sys.argv:
         write_logs(Path(sys.argv[sys.argv.index("--write-logs") + 1]))
         return
@@ -606,25 +628,36 @@ def main() -> None:
                    PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         os.execve(str(venv), [str(venv), __file__, *sys.argv[1:]], env)
     sys.path.insert(0, str(ROOT))
+    # one side only, its raw figures printed (to look at one tool, or to debug)
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    tb = ours = None
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         logdir = tmp / "logs"
         env = dict(os.environ, PYTHONPATH=str(ROOT), TF_CPP_MIN_LOG_LEVEL="2")
         print("-- writing the four graphs with TensorFlow", flush=True)
-        subprocess.run([tf_python(), __file__, "--write-logs", str(logdir)], check=True, env=env)
-        proc, url = start_tensorboard(logdir)
+        if only != "tfgraph_edu":
+            subprocess.run([tf_python(), __file__, "--write-logs", str(logdir)], check=True,
+                           env=env)
+        proc, url = start_tensorboard(logdir) if only != "tfgraph_edu" else (None, None)
         try:
             with sync_playwright() as p:
-                print(f"-- TensorBoard at {url}", flush=True)
-                tb = measure_tensorboard(p, url)
-                print("-- tfgraph_edu in JupyterLab", flush=True)
-                (tmp / "lab").mkdir()
-                ours = measure_ours(p, tmp / "lab")
+                if proc:
+                    print(f"-- TensorBoard at {url}", flush=True)
+                    tb = measure_tensorboard(p, url)
+                    _save("tensorboard", tb)
+                if only != "tensorboard":
+                    print("-- tfgraph_edu in JupyterLab", flush=True)
+                    (tmp / "lab").mkdir()
+                    ours = measure_ours(p, tmp / "lab")
+                    _save("tfgraph_edu", ours)
         finally:
-            proc.terminate()
-            proc.wait(timeout=30)
-    (ARTIFACTS / "side_by_side.json").write_text(json.dumps({"tensorboard": tb, "ours": ours},
-                                                            indent=1, default=str))
+            if proc:
+                proc.terminate()
+                proc.wait(timeout=30)
+    if only:
+        print(json.dumps(tb if only == "tensorboard" else ours, indent=1, default=str))
+        return
     print()
     print(table(tb, ours))
     print(f"\nscreenshots and raw figures: {ARTIFACTS.relative_to(ROOT)}/")
