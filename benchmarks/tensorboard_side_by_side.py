@@ -316,7 +316,7 @@ def _tb_chain(page) -> dict:
         ".filter(n => n && /^mul/.test(n))")
     res["groups"] = series
     before = page.evaluate("() => sbs.tb.nodes()")
-    target = page.locator("g.node[data-name='%s'] > .nodeshape" % series[0]).first \
+    target = page.locator(f"g.node[data-name='{series[0]}'] > .nodeshape").first \
         if series else None
     if target is None:
         res["expand_s"] = None
