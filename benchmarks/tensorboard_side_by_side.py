@@ -47,6 +47,7 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 JS = (Path(__file__).with_name("_side_by_side.js")).read_text()
 READABLE_PX = 9.0
 FRAME_BUDGET_MS = 33.0
+EXPAND_LIMIT_S = 300
 
 # The four functions, one source text for both sides; each defines `f` and its `args`.
 FUNCTIONS = {
@@ -323,7 +324,13 @@ def _tb_chain(page) -> dict:
         return res
     start = time.perf_counter()
     target.dblclick(force=True)
-    page.wait_for_function(f"() => sbs.tb.nodes() > {before}", timeout=600_000)
+    try:
+        page.wait_for_function(f"() => sbs.tb.nodes() > {before}", timeout=EXPAND_LIMIT_S * 1e3)
+    except Exception:  # not opened in time: said in the table, the rest still measured
+        res["expand_s"] = None
+        res["expand_note"] = f"not opened within {EXPAND_LIMIT_S} s (double-click)"
+        _shot(page, "tensorboard_chain_opened.png")
+        return res
     res["expand_s"] = time.perf_counter() - start + _wait_settled(page, "sbs.tb.nodes()", 600)
     res["nodes_open"] = page.evaluate("() => sbs.tb.nodes()")
     res["sight_open"] = page.evaluate("() => sbs.tb.sight()")
@@ -571,12 +578,14 @@ def table(tb: dict, ours: dict) -> str:
     # large graphs
     def big(side):
         c = side["chain"]
+        head = f"open {c['open_s']:.1f} s; groups {', '.join(c['groups'][:3])}; "
         if c.get("expand_s") is None:
-            return "big group not found", float("inf"), float("inf")
+            return head + c.get("expand_note", "big group not found"), float("inf"), \
+                float("inf")
         pan, zoom = c["pan"]["median"], c["zoom"]["median"]
-        return (f"open {c['open_s']:.1f} s; groups {', '.join(c['groups'][:3])}; opening the "
-                f"big group {c['expand_s']:.1f} s -> {c['nodes_open']} nodes; median frame pan "
-                f"{pan:.0f} ms, zoom {zoom:.0f} ms (budget 33)"), c["expand_s"], max(pan, zoom)
+        return (head + f"opening the big group {c['expand_s']:.1f} s -> {c['nodes_open']} "
+                f"nodes drawn; median frame on that view: pan {pan:.0f} ms, zoom {zoom:.0f} ms "
+                "(budget 33)"), c["expand_s"], max(pan, zoom)
     tb_b, tb_e, tb_f = big(tb)
     us_b, us_e, us_f = big(ours)
     score_tb = (tb_e < us_e) + (tb_f < us_f)
