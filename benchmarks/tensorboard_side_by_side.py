@@ -314,7 +314,7 @@ def _tb_chain(page) -> dict:
     res: dict = {}
     series = page.evaluate(
         "() => [...sbs.tb.svg().querySelectorAll('g.node')].map(g => g.getAttribute('data-name'))"
-        ".filter(n => n && /^mul/.test(n))")
+        ".filter(n => n && /^mul.*\\[/.test(n))")  # the series node, "mul_[1-4999]"
     res["groups"] = series
     before = page.evaluate("() => sbs.tb.nodes()")
     target = page.locator(f"g.node[data-name='{series[0]}'] > .nodeshape").first \
