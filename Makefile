@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup graphviz browser lab test test-versions bench bench-tf check-tf clean
+.PHONY: setup graphviz browser lab test test-versions bench bench-tf bench-tensorboard check-tf clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -57,7 +57,15 @@ test: setup browser
 	$(BIN)/python -m pytest
 
 bench: setup
-	@for f in benchmarks/[!_]*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+	@for f in benchmarks/[!_]*.py; do [ $$f = benchmarks/tensorboard_side_by_side.py ] && continue; \
+	  echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+# Optional, not part of `make bench`: TensorBoard's graph dashboard and the viewer side by side
+# in Chromium on four functions (issue 24); needs .venv-tf from `make check-tf` (TensorFlow and
+# TensorBoard stay there); screenshots and figures in benchmarks/artifacts/
+bench-tensorboard: setup browser
+	@test -x .venv-tf/bin/tensorboard || { echo "needs .venv-tf with TensorBoard: run 'make check-tf' first"; exit 1; }
+	PYTHONPATH=$(CURDIR) $(BIN)/python benchmarks/tensorboard_side_by_side.py
 
 # Optional, not part of `make test`: real TensorFlow and JAX side by side, in their own venv
 # (TensorFlow never enters the product's dependencies or .venv).
