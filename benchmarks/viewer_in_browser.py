@@ -58,10 +58,15 @@ window.openViewer = (state) => {
   host.replaceChildren();
   const start = performance.now();
   window.tfgRender({ model, el: host });
-  return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => {
+  // done when the viewer has painted its first view (it needs the pane's size, which a
+  // ResizeObserver gives a frame later) and that frame is on screen
+  const shown = (go) => requestAnimationFrame(() =>
+    (host.firstChild && host.firstChild.tfgShown) || host.tfgShown ? requestAnimationFrame(go)
+      : shown(go));
+  return new Promise((done) => shown(() => {
     done({ ms: performance.now() - start, nodes: host.querySelectorAll("g.node").length,
            ...window.tfgSight(host) });
-  })));
+  }));
 };
 """ + (Path(__file__).with_name("_viewer_sight.js").read_text())
 
@@ -149,14 +154,15 @@ def ten_thousand_nodes() -> tuple[dict, bool]:
     viewer._quiet = True  # noqa: SLF001 - the one drawing is made below
     viewer.collapsed = []
     folded: dict = {}
-    dot = graph_to_dot(viewer.graph, collapse=set(), drawn=folded)
+    # every op drawn (paged=False: no "… N more" pages), past the kernel's layout cap
+    dot = graph_to_dot(viewer.graph, collapse=set(), drawn=folded, paged=False)
     quick = dot.replace("{", "{ mclimit=0.01; nslimit=0.1; nslimit1=0.1; searchsize=5; "
                         "remincross=false;", 1)
     cached = CACHE / (hashlib.sha256(quick.encode()).hexdigest()[:24] + ".svg")
     hit = cached.exists()
     if not hit:
         CACHE.mkdir(parents=True, exist_ok=True)
-        cached.write_text(to_svg(quick) or "")
+        cached.write_text(to_svg(quick, limit=None) or "")
     viewer.folded, viewer.dot, viewer.svg = folded, dot, cached.read_text()
     return json.loads(json.dumps(viewer.get_state(STATE))), hit
 

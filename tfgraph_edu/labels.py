@@ -140,6 +140,14 @@ _LABELS = {
                 "整張計算圖：紅框是目前看到的範圍；點一下或拖曳即可移動",
                 "整张计算图：红框是当前看到的范围；点一下或拖动即可移动"),
     "laying_out": ("laying out…", "正在排版…", "正在布局…"),
+    "export_scaled": ("exported at {w} × {h} px, {pct}% of full size: a bigger picture is "
+                      "more than a browser can draw",
+                      "已匯出為 {w} × {h} 像素，原尺寸的 {pct}%：更大的圖超出瀏覽器能繪製的範圍",
+                      "已导出为 {w} × {h} 像素，原尺寸的 {pct}%：更大的图超出浏览器能绘制的范围"),
+    "export_svg_scaled": ("the SVG opens at {w} × {h} px, {pct}% of full size (zoom in to read "
+                          "it; nothing is left out)",
+                          "SVG 開啟時為 {w} × {h} 像素，原尺寸的 {pct}%（放大即可閱讀，內容完整）",
+                          "SVG 打开时为 {w} × {h} 像素，原尺寸的 {pct}%（放大即可阅读，内容完整）"),
     "hint": ("drag to pan · wheel to zoom at the cursor · small words appear as you zoom in "
              "(hover shows them) · click an op for its details · double-click a frame to "
              "collapse it, a grey box to open it",

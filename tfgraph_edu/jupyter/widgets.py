@@ -43,42 +43,51 @@ def _short(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def node_details(graph, prefix: str = "", function: str = "", inside: str = "") -> dict:
+def node_details(graph, prefix: str = "", function: str = "", inside: str = "",
+                 _shapes: dict | None = None) -> dict:
     """Per node id (``while/body/add`` inside bodies): what the details pane shows, for the
-    ops of ``graph`` and of every branch and body its control flow runs (plain data)."""
+    ops of ``graph`` and of every branch and body its control flow runs (plain data).  Keys
+    whose value would be empty (``control_inputs``, ``attrs``, ``source``, ``stateful``,
+    ``inside``) are left out: a 10,000-op graph's map is sent to the browser whole."""
+    import linecache
+
     from ..viz.dot import _bodies, _has_bodies, drawn_names
+    shapes = {} if _shapes is None else _shapes  # str(shape), once per distinct shape
+
+    def tensor(t):
+        shape = t.shape
+        text = shapes.get(shape)
+        if text is None:
+            text = shapes[shape] = str(shape)
+        return {"name": t.name, "dtype": t.dtype.name, "shape": text}
+
     out = {}
     names = drawn_names(graph)
     for op in graph.operations:
-        source = None
-        if op.source is not None:
-            import linecache
-            filename, line, func = op.source
-            source = {"file": _cell_name(filename), "line": line, "function": func,
-                      "text": linecache.getline(filename, line).strip()}
-        attrs = {}
-        for k, v in sorted(op.attrs.items()):
-            attrs[k] = _short(v) if k == "value" else str(getattr(v, "name", v))[:120]
         node = prefix + names[id(op)]
-        out[node] = {
-            "name": op.name,
-            "type": op.type,
-            "inputs": [{"name": t.name, "dtype": t.dtype.name, "shape": str(t.shape)}
-                       for t in op.inputs],
-            "outputs": [{"name": t.name, "dtype": t.dtype.name, "shape": str(t.shape)}
-                        for t in op.outputs],
-            "control_inputs": [c.name for c in op.control_inputs],
-            "attrs": attrs,
-            "source": source,
-            "stateful": bool(op.opdef.stateful),
-            "function": function,
-            "inside": inside,
-        }
+        info = {"name": op.name, "type": op.type,
+                "inputs": [tensor(t) for t in op.inputs],
+                "outputs": [tensor(t) for t in op.outputs],
+                "function": function}
+        if op.control_inputs:
+            info["control_inputs"] = [c.name for c in op.control_inputs]
+        if op.attrs:
+            info["attrs"] = {k: _short(v) if k == "value" else str(getattr(v, "name", v))[:120]
+                             for k, v in sorted(op.attrs.items())}
+        if op.source is not None:
+            filename, line, func = op.source
+            info["source"] = {"file": _cell_name(filename), "line": line, "function": func,
+                              "text": linecache.getline(filename, line).strip()}
+        if op.opdef.stateful:
+            info["stateful"] = True
+        if inside:
+            info["inside"] = inside
+        out[node] = info
         if _has_bodies(op):
             for label, fn in _bodies(op):
                 where = f"{inside} › " if inside else ""
                 out.update(node_details(fn.graph, f"{node}/{label}/", fn.name,
-                                        f"{where}{op.name} ({op.type}) › {label}"))
+                                        f"{where}{op.name} ({op.type}) › {label}", shapes))
     return out
 
 
