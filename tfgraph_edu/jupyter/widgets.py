@@ -256,10 +256,10 @@ class GraphViewer(anywidget.AnyWidget):
         from ..viz.render import to_svg
         folded: dict = {}
         dot = graph_to_dot(self.graph, highlight=self._highlight, collapse=set(self.collapsed),
-                           drawn=folded)
+                           drawn=folded, lang=self.lang)
         self.folded = folded
         self.dot = dot
-        self.svg = to_svg(dot) or ""
+        self.svg = to_svg(dot, lang=self.lang) or ""
 
     def _on_message(self, widget, content, buffers):
         if not isinstance(content, dict):
@@ -301,8 +301,8 @@ class GraphViewer(anywidget.AnyWidget):
             try:
                 folded: dict = {}
                 dot = graph_to_dot(self.graph, highlight=self._highlight, collapse=collapsed,
-                                   drawn=folded)
-                svg = to_svg(dot) or ""
+                                   drawn=folded, lang=self.lang)
+                svg = to_svg(dot, lang=self.lang) or ""
             except Exception:  # noqa: BLE001 - shown as before: the synchronous path raises
                 self.busy = asked != self._asked
                 raise

@@ -53,12 +53,13 @@ class GraphPicture:
         self.highlight = dict(highlight or {})
         self.collapse = default_collapse(graph) if collapse is None else set(collapse)
         self.caption = caption or graph_text(graph)
-        self.dot = graph_to_dot(graph, highlight=self.highlight, collapse=self.collapse)
+        self.dot = graph_to_dot(graph, highlight=self.highlight, collapse=self.collapse,
+                                lang=self.lang)
 
     def svg(self) -> str | None:
         """The SVG text, or None without Graphviz's ``dot``."""
         from .render import to_svg
-        return to_svg(self.dot)
+        return to_svg(self.dot, lang=self.lang)
 
     def _notes(self) -> str:
         lang = self.lang
