@@ -216,7 +216,8 @@ def stable_layout(page, fn) -> None:
         kept = [t for t in before if t in after and not t.startswith(scope + "/")]
         moved = [((after[t][0] - before[t][0]) ** 2 + (after[t][1] - before[t][1]) ** 2) ** 0.5
                  for t in kept]
-        print(f"{step} {scope!r}: {len(kept)} nodes outside it, drawn before and after (page position); "
+        print(f"{step} {scope!r}: {len(kept)} nodes outside it, drawn before and after "
+              "(page positions); "
               f"moved mean {statistics.mean(moved):.0f} px, median "
               f"{statistics.median(moved):.0f} px, largest {max(moved):.0f} px; "
               f"{sum(m < 2 for m in moved)} stayed put (< 2 px)")
