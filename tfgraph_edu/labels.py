@@ -227,6 +227,35 @@ _LABELS = {
                 "整張計算圖：紅框是目前看到的範圍；點一下或拖曳即可移動",
                 "整张计算图：红框是当前看到的范围；点一下或拖动即可移动"),
     "laying_out": ("laying out…", "正在排版…", "正在布局…"),
+    # words inside the drawing (graph_to_dot, to_svg)
+    "svg_ops_one": ("1 op", "1 個運算", "1 个运算"),
+    "svg_ops_many": ("{n} ops", "{n} 個運算", "{n} 个运算"),
+    "svg_more": ("… {n} more", "… 還有 {n} 個", "… 还有 {n} 个"),
+    "svg_open_next": ("{ops} · open: next {k}", "{ops} · 展開：接下來 {k} 個",
+                      "{ops} · 展开：接下来 {k} 个"),
+    "svg_variable_argument": ("variable (argument)", "變數（引數）", "变量（参数）"),
+    "svg_captured": ("captured", "捕捉的值", "捕获的值"),
+    "svg_no_ops": ("(no ops)", "（沒有運算）", "（没有运算）"),
+    "svg_too_big": ("This view would draw {n} nodes: more than {limit}, which would keep\n"
+                    "Python busy laying it out for minutes, so it is not drawn.\n"
+                    "Fold scopes or series (collapse=...), open fewer pages,\n"
+                    "or call to_svg(dot, limit=None) to draw it anyway.",
+                    "這個畫面會畫出 {n} 個節點，超過 {limit} 個，\n"
+                    "排版會讓 Python 忙上好幾分鐘，所以不畫。\n"
+                    "請收合範圍或序列（collapse=...）、少展開幾頁，\n"
+                    "或呼叫 to_svg(dot, limit=None) 照樣畫出。",
+                    "这个画面会画出 {n} 个节点，超过 {limit} 个，\n"
+                    "布局会让 Python 忙上好几分钟，所以不画。\n"
+                    "请折叠范围或序列（collapse=...）、少展开几页，\n"
+                    "或调用 to_svg(dot, limit=None) 照样画出。"),
+    "export_scaled": ("exported at {w} × {h} px, {pct}% of full size: a bigger picture is "
+                      "more than a browser can draw",
+                      "已匯出為 {w} × {h} 像素，原尺寸的 {pct}%：更大的圖超出瀏覽器能繪製的範圍",
+                      "已导出为 {w} × {h} 像素，原尺寸的 {pct}%：更大的图超出浏览器能绘制的范围"),
+    "export_svg_scaled": ("the SVG opens at {w} × {h} px, {pct}% of full size (zoom in to read "
+                          "it; nothing is left out)",
+                          "SVG 開啟時為 {w} × {h} 像素，原尺寸的 {pct}%（放大即可閱讀，內容完整）",
+                          "SVG 打开时为 {w} × {h} 像素，原尺寸的 {pct}%（放大即可阅读，内容完整）"),
     "hint": ("drag to pan · wheel to zoom at the cursor · small words appear as you zoom in "
              "(hover shows them) · click an op for its details · double-click a frame to "
              "collapse it, a grey box to open it",

@@ -136,27 +136,40 @@ function render({ model, el }) {
   function paint() {
     frame = 0;
     if (!svg) return;
-    const far = big && !!shapes && view.s < readable();
+    const still = !canvas.classList.contains("tfg-moving");
+    // a big drawing zoomed out is painted on a canvas; while the learner moves, the canvas is
+    // entered at once but left only when still (the DOM comes back once, not every frame)
+    let far = big && view.s < readable();
+    if (big && !still && !far && canvas.classList.contains("tfg-far-out")) far = true;
+    if (far && !ensureShapes()) far = false;
     if (far !== canvas.classList.contains("tfg-far-out")) canvas.classList.toggle("tfg-far-out", far);
     if (far) {
-      paintCanvas();
+      paintCanvas(still);
     } else {
       stage.style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.s})`;
       shownScale = view.s;
-      cull();
+      cull(still && !!el.tfgShown);  // the first view: what is in view first, the rest after
     }
-    // progressive detail: one class per font size drawn too small, toggled only when crossed
-    for (const f of fontSizes) {
-      const small = f * view.s < MIN_PX;
-      if (small !== hidden.has(f)) {
-        canvas.classList.toggle(`tfg-small-${f.replace(".", "_")}`, small);
-        if (small) hidden.add(f); else hidden.delete(f);
+    // progressive detail: one class per font size drawn too small, toggled only when crossed,
+    // and only when the view is still (a toggle restyles every text of the drawing)
+    if (still) {
+      for (const f of fontSizes) {
+        const small = f * view.s < MIN_PX;
+        if (small !== hidden.has(f)) {
+          canvas.classList.toggle(`tfg-small-${f.replace(".", "_")}`, small);
+          if (small) hidden.add(f); else hidden.delete(f);
+        }
       }
+      const minor = view.s * MINOR_FONT < MIN_PX;
+      if (minor !== canvas.classList.contains("tfg-far")) canvas.classList.toggle("tfg-far", minor);
     }
-    const minor = view.s * MINOR_FONT < MIN_PX;
-    if (minor !== canvas.classList.contains("tfg-far")) canvas.classList.toggle("tfg-far", minor);
     placeMarker();
     placeMiniBox();
+    if (pane.w && !el.tfgShown) {
+      el.tfgShown = true;  // the first view is painted (read by the benchmark)
+      // work left for later (the minimap of a big drawing) starts once that frame is out
+      if (afterShown) { const job = afterShown; afterShown = null; requestAnimationFrame(() => { miniJob = setTimeout(job, 0); }); }
+    }
   }
   function moving() {
     // while the learner pans or zooms the stage is its own layer; crisp again when idle
@@ -182,7 +195,7 @@ function render({ model, el }) {
   function boxOf(g) {
     // a node's (or frame's) box in drawing units; one layout read, on demand only
     const i = indexOf.get(g);
-    if (i !== undefined) {
+    if (i !== undefined && boxes) {
       return { x: boxes[4 * i], y: boxes[4 * i + 1], w: boxes[4 * i + 2] - boxes[4 * i],
                h: boxes[4 * i + 3] - boxes[4 * i + 1] };
     }
@@ -191,12 +204,13 @@ function render({ model, el }) {
     return { x: (r.left - c.left) / k, y: (r.top - c.top) / k, w: r.width / k, h: r.height / k };
   }
   function inputs() {
-    const nodes = J("nodes"), found = [];
-    for (const [id, g] of byId) {
-      const info = nodes[id];
+    const found = [];
+    for (const [id, i] of nodeIndex) {
       // the function's own inputs, not those of the branches and bodies inside it
-      if (g.classList.contains("tfg-input") ||
-          (info && info.type === "Placeholder" && !info.inside)) found.push(g);
+      const cls = info_[i].cls, ours = /(^| )tfg-op( |$)/.test(cls);
+      const info = ours ? null : J("nodes")[id];
+      if (ours ? /(^| )tfg-input( |$)/.test(cls) && !/(^| )tfg-port( |$)/.test(cls)
+        : info && info.type === "Placeholder" && !info.inside) found.push(gAt(i));
     }
     return found;
   }
@@ -290,115 +304,205 @@ function render({ model, el }) {
   });
   resize.observe(canvas);
 
-  // -- big graphs: culling off-screen elements, a bitmap when zoomed far out ----------------
-  // Each node, edge and frame of a big drawing has its box (drawing units) measured once;
-  // elements far from the view are taken out of rendering (display: none), in batches: only
-  // when the view leaves the area culled for last time (the view and a pane around).
-  let big = false, items = [], boxes = null, indexOf = new Map(), out = null, culledFor = null;
-  function measure() {
-    // boxes from the shapes' own coordinates (Graphviz writes absolute ones): no layout
-    items = [...svg.querySelectorAll("g.node, g.edge, g.cluster")];
-    boxes = new Float32Array(items.length * 4);
-    out = new Uint8Array(items.length);
-    indexOf = new Map(items.map((g, i) => [g, i]));
-    culledFor = null;
-    const root = svg.querySelector("g.graph");
-    const m = root && root.transform.baseVal.consolidate();
-    const t = m ? m.matrix : { a: 1, d: 1, e: 0, f: 0 };
-    items.forEach((g, i) => {
-      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-      const add = (x, y, rx = 0, ry = 0) => {
-        x0 = Math.min(x0, x - rx); x1 = Math.max(x1, x + rx);
-        y0 = Math.min(y0, y - ry); y1 = Math.max(y1, y + ry);
-      };
-      for (const e of g.children) {
-        const tag = e.tagName;
-        if (tag === "ellipse") {
-          add(+e.getAttribute("cx"), +e.getAttribute("cy"), +e.getAttribute("rx"), +e.getAttribute("ry"));
-        } else if (tag === "text") {
-          add(+e.getAttribute("x"), +e.getAttribute("y"), 4 * e.textContent.length, 8);
+  // -- big graphs: made near the view only, culled, a bitmap when zoomed far out -----------
+  // A big drawing's SVG is not parsed whole: its nodes, edges and frames are cut out of the
+  // text, their boxes (drawing units) read from the text's numbers, and each <g> is made only
+  // when it first comes near the view; elements far from the view are taken out of rendering
+  // (display: none), in batches: only when the view leaves the area culled for last time.
+  let big = false, items = [], itemText = null, info_ = [], boxes = null, indexOf = new Map();
+  let out = null, culledFor = null, layerG = null, nodeIndex = new Map();
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const unescape = (t) => t.indexOf("&") < 0 ? t : t.replace(/&(#x[0-9a-f]+|#\d+|lt|gt|amp|quot|apos);/gi, (m, e) =>
+    e[0] === "#" ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16)
+      : parseInt(e.slice(1), 10))
+      : { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" }[e.toLowerCase()]);
+  const ITEM = /<g id="(node|edge|clust)\d+" class="([^"]*)">\s*<title>([^<]*)<\/title>[\s\S]*?<\/g>/g;
+  const KIND = { clust: 0, edge: 1, node: 2 };
+  function cutItems(text) {
+    // [skeleton text, item texts, item infos]; null when the text is not cut as expected
+    const texts = [], infos = [];
+    let first = -1, last = -1;
+    ITEM.lastIndex = 0;
+    for (let m; (m = ITEM.exec(text));) {
+      if (first < 0) first = m.index;
+      last = m.index + m[0].length;
+      texts.push(m[0]);
+      infos.push({ kind: KIND[m[1]], cls: unescape(m[2]), title: unescape(m[3]) });
+    }
+    if (first < 0 || infos.filter((it) => it.kind === 2).length < BIG) return null;
+    return [text.slice(0, first) + text.slice(last), texts, infos];
+  }
+  function boxOfText(s, t, i) {
+    // the box of the numbers in an item's points="..." and d="..." values, and its ellipse
+    // (texts sit inside their shapes, or near their edge): one pass over the characters
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, p = 0;
+    for (;;) {
+      const a = s.indexOf('points="', p), d = s.indexOf(' d="', p);
+      if (a < 0 && d < 0) break;
+      const start = a < 0 || (d >= 0 && d < a) ? d + 4 : a + 8;
+      const end = s.indexOf('"', start);
+      let num = 0, frac = 0, neg = false, inNum = false, dot = false, isX = true, x = 0;
+      for (let k = start; k <= end; k++) {
+        const c = k < end ? s.charCodeAt(k) : 32;
+        if (c >= 48 && c <= 57) {
+          inNum = true;
+          if (dot) { frac /= 10; num += (c - 48) * frac; } else num = num * 10 + (c - 48);
+        } else if (c === 46) {
+          dot = true; frac = 1; inNum = true;
+        } else if (c === 45 && !inNum) {
+          neg = true;
         } else {
-          const nums = (e.getAttribute(tag === "path" ? "d" : "points") || "").match(/-?[\d.]+(?:e-?\d+)?/g) || [];
-          for (let k = 0; k + 1 < nums.length; k += 2) add(+nums[k], +nums[k + 1]);
+          if (inNum) {
+            const v = neg ? -num : num;
+            if (isX) x = v;
+            else {
+              if (x < x0) x0 = x; if (x > x1) x1 = x; if (v < y0) y0 = v; if (v > y1) y1 = v;
+            }
+            isX = !isX;
+          }
+          num = 0; neg = c === 45; inNum = false; dot = false;
         }
       }
-      if (x0 === Infinity) { x0 = y0 = x1 = y1 = 0; }
-      boxes[4 * i] = t.a * x0 + t.e;
-      boxes[4 * i + 1] = t.d * y0 + t.f;
-      boxes[4 * i + 2] = t.a * x1 + t.e;
-      boxes[4 * i + 3] = t.d * y1 + t.f;
+      p = end + 1;
+    }
+    const e = s.indexOf("<ellipse");
+    if (e >= 0) {
+      const m = /cx="([^"]+)" cy="([^"]+)" rx="([^"]+)" ry="([^"]+)"/.exec(s.slice(e, s.indexOf(">", e)));
+      if (m) {
+        const cx = +m[1], cy = +m[2], rx = +m[3], ry = +m[4];
+        x0 = Math.min(x0, cx - rx); x1 = Math.max(x1, cx + rx);
+        y0 = Math.min(y0, cy - ry); y1 = Math.max(y1, cy + ry);
+      }
+    }
+    if (x0 === Infinity) { x0 = y0 = x1 = y1 = 0; }
+    boxes[4 * i] = t.a * x0 + t.e;
+    boxes[4 * i + 1] = t.d * y0 + t.f;
+    boxes[4 * i + 2] = t.a * x1 + t.e;
+    boxes[4 * i + 3] = t.d * y1 + t.f;
+  }
+  function boxesFromText(t) {
+    boxes = new Float32Array(itemText.length * 4);
+    itemText.forEach((text, i) => boxOfText(text, t, i));
+  }
+  function gAt(i) {
+    // the <g> of item i, made now if it was not yet
+    if (i === undefined) return null;
+    if (!items[i]) materialize([i]);
+    return items[i];
+  }
+  function materialize(list) {
+    const tmp = document.createElementNS(SVGNS, "g");
+    tmp.innerHTML = list.map((i) => itemText[i]).join("");
+    const made = [...tmp.children];
+    made.forEach((g, k) => {
+      const i = list[k];
+      items[i] = g;
+      indexOf.set(g, i);
+      decorate(i, g);
+      if (out[i]) g.style.display = "none";
+      layerG[info_[i].kind].append(g);
     });
   }
-  function cull() {
+  const MAKE_PER_FRAME = 600;
+  function cull(still) {
     if (!big || !boxes) return;
     const x0 = -view.x / view.s, y0 = -view.y / view.s;
     const x1 = x0 + pane.w / view.s, y1 = y0 + pane.h / view.s;
     const c = culledFor;
     if (c && x0 >= c[0] && y0 >= c[1] && x1 <= c[2] && y1 <= c[3] &&
-        (x1 - x0) * (y1 - y0) > 0.1 * (c[2] - c[0]) * (c[3] - c[1])) return;
+        (!still || (x1 - x0) * (y1 - y0) > 0.1 * (c[2] - c[0]) * (c[3] - c[1]))) return;
     const mx = x1 - x0, my = y1 - y0;  // a pane around: fewer, bigger batches
-    culledFor = [x0 - mx, y0 - my, x1 + mx, y1 + my];
-    const [a0, b0, a1, b1] = culledFor;
+    const region = [x0 - mx, y0 - my, x1 + mx, y1 + my];
+    const [a0, b0, a1, b1] = region;
+    const make = [];
     for (let i = 0; i < items.length; i++) {
       const hide = boxes[4 * i + 2] < a0 || boxes[4 * i] > a1 || boxes[4 * i + 3] < b0 ||
         boxes[4 * i + 1] > b1 ? 1 : 0;
       if (hide !== out[i]) {
+        if (!hide && !items[i]) {
+          // made in batches while moving (those in view first); all at once when still
+          const inView = !(boxes[4 * i + 2] < x0 || boxes[4 * i] > x1 || boxes[4 * i + 3] < y0 ||
+            boxes[4 * i + 1] > y1);
+          if (!still && !inView && make.length >= MAKE_PER_FRAME) continue;
+          out[i] = 0;
+          make.push(i);
+          continue;
+        }
         out[i] = hide;
-        items[i].style.display = hide ? "none" : "";
+        if (items[i]) items[i].style.display = hide ? "none" : "";
       }
     }
+    if (make.length) materialize(make);
+    // not all made yet: the region is done again next frame
+    culledFor = still || make.length < MAKE_PER_FRAME ? region : null;
+    if (!culledFor) requestPaint();
   }
-  // zoomed out, a big drawing is painted on a canvas from its shapes (read once from the SVG),
-  // only those in view, with no text: nothing is laid out or rastered again per frame
+  // zoomed out, a big drawing is painted on a canvas from its shapes (read once from the SVG
+  // text, after the first view is on screen), only those in view, with no text.
   // Far out (most of the drawing in view) each kind of shape in each colour is one path,
   // drawn with one call: frames, then edges, then nodes.
   let shapes = null, layers = null, graphT = { a: 1, d: 1, e: 0, f: 0 };
   const WHOLE_BELOW = 0.3;
-  function readShapes() {
-    const root = svg.querySelector("g.graph");
-    const m = root && root.transform.baseVal.consolidate();
-    graphT = m ? m.matrix : { a: 1, d: 1, e: 0, f: 0 };
-    shapes = items.map((g) => {
-      const out = [];
-      for (const e of g.children) {
-        let path = null;
-        const tag = e.tagName;
-        if (tag === "polygon" || tag === "polyline") {
-          const pts = e.getAttribute("points").trim().split(/\s+/);
-          path = new Path2D("M" + pts.join("L") + (tag === "polygon" ? "Z" : ""));
-        } else if (tag === "ellipse") {
-          path = new Path2D();
-          path.ellipse(+e.getAttribute("cx"), +e.getAttribute("cy"), +e.getAttribute("rx"),
-            +e.getAttribute("ry"), 0, 0, 2 * Math.PI);
-        } else if (tag === "path") {
-          path = new Path2D(e.getAttribute("d"));
-        }
-        if (!path) continue;
-        const fill = e.getAttribute("fill"), stroke = e.getAttribute("stroke");
-        out.push({ path, fill: fill && fill !== "none" && fill !== "transparent" ? fill : null,
+  const SHAPE = /<(polygon|polyline|ellipse|path)\b([^>]*)>/g;
+  const attr = (a, name) => { const m = a.match(new RegExp(`\\s${name}="([^"]*)"`)); return m ? m[1] : null; };
+  let shapesMade = 0;
+  function shapesOf(text) {
+    const found = [];
+    SHAPE.lastIndex = 0;
+    for (let m; (m = SHAPE.exec(text));) {
+      const tag = m[1], a = m[2];
+      let path;
+      if (tag === "ellipse") {
+        path = new Path2D();
+        path.ellipse(+attr(a, "cx"), +attr(a, "cy"), +attr(a, "rx"), +attr(a, "ry"), 0, 0, 2 * Math.PI);
+      } else if (tag === "path") {
+        path = new Path2D(attr(a, "d") || "");
+      } else {
+        const pts = (attr(a, "points") || "").trim().split(/\s+/);
+        path = new Path2D("M" + pts.join("L") + (tag === "polygon" ? "Z" : ""));
+      }
+      const fill = attr(a, "fill"), stroke = attr(a, "stroke");
+      found.push({ path, fill: fill && fill !== "none" && fill !== "transparent" ? fill : null,
                    stroke: stroke && stroke !== "none" && stroke !== "transparent" ? stroke : null,
-                   dashed: !!e.getAttribute("stroke-dasharray") });
+                   dashed: !!attr(a, "stroke-dasharray") });
+    }
+    return found;
+  }
+  function ensureShapes(then) {
+    // the shapes of a big drawing, read from its text: at once (returns whether there are
+    // any), or in slices between frames, calling `then` when all are read
+    if (!big || !itemText) return false;
+    if (!layers && !shapes) { shapes = new Array(itemText.length); shapesMade = 0; }
+    const mine = itemText;
+    const slice = () => {
+      if (itemText !== mine) return;  // a new drawing came meanwhile
+      const stop = then ? Math.min(itemText.length, shapesMade + 2500) : itemText.length;
+      for (; shapesMade < stop; shapesMade++) shapes[shapesMade] = shapesOf(itemText[shapesMade]);
+      if (shapesMade < itemText.length) { miniJob = setTimeout(slice, 0); return; }
+      if (!layers) {
+        const byLook = new Map();
+        info_.forEach((it, i) => {
+          for (const p of shapes[i]) {
+            const key = `${it.kind}|${p.fill}|${p.stroke}|${p.dashed}`;
+            if (!byLook.has(key)) {
+              byLook.set(key, { kind: it.kind, fill: p.fill, stroke: p.stroke, dashed: p.dashed,
+                                path: new Path2D() });
+            }
+            byLook.get(key).path.addPath(p.path);
+          }
+        });
+        layers = [...byLook.values()].sort((a, b) => a.kind - b.kind);
       }
-      return out;
-    });
-    const byLook = new Map();
-    items.forEach((g, i) => {
-      const kind = g.classList.contains("cluster") ? 0 : g.classList.contains("edge") ? 1 : 2;
-      for (const p of shapes[i]) {
-        const key = `${kind}|${p.fill}|${p.stroke}|${p.dashed}`;
-        if (!byLook.has(key)) {
-          byLook.set(key, { kind, fill: p.fill, stroke: p.stroke, dashed: p.dashed,
-                            path: new Path2D() });
-        }
-        byLook.get(key).path.addPath(p.path);
-      }
-    });
-    layers = [...byLook.values()].sort((a, b) => a.kind - b.kind);
+      if (then) then();
+    };
+    if (layers) { if (then) then(); return true; }
+    slice();
+    return !!layers;
   }
   let whole = null;
   function wholeBitmap(s) {
     const dpr = window.devicePixelRatio || 1;
-    const b = Math.min(s * dpr, Math.sqrt(16e6 / (full.w * full.h)));
+    const b = Math.min(Math.max(s, WHOLE_BELOW) * dpr, Math.sqrt(16e6 / (full.w * full.h)));
     const c = document.createElement("canvas");
     c.width = Math.max(1, Math.ceil(full.w * b));
     c.height = Math.max(1, Math.ceil(full.h * b));
@@ -418,7 +522,7 @@ function render({ model, el }) {
     // drawn at b device pixels per unit: s = b / dpr on screen; w, h in drawing units
     return { c, sc: b / dpr, w: c.width / b, h: c.height / b };
   }
-  function paintCanvas() {
+  function paintCanvas(still) {
     const dpr = window.devicePixelRatio || 1;
     const wpx = Math.round(pane.w * dpr), hpx = Math.round(pane.h * dpr);
     if (overview.width !== wpx || overview.height !== hpx) {
@@ -436,13 +540,10 @@ function render({ model, el }) {
       dpr * (view.y + s * graphT.f));
     ctx.lineWidth = Math.max(1, 0.7 / s);
     const x0 = -view.x / s, y0 = -view.y / s, x1 = x0 + pane.w / s, y1 = y0 + pane.h / s;
-    if (s < WHOLE_BELOW) {
-      // the whole drawing as one bitmap, made again only when it would look blurred, or at
-      // the exact zoom once the learner stops: a frame is one image drawn
-      const still = !canvas.classList.contains("tfg-moving");
-      if (!whole || s > 1.5 * whole.sc || (still && Math.abs(Math.log(s / whole.sc)) > 0.05)) {
-        whole = wholeBitmap(s);
-      }
+    if (s < WHOLE_BELOW || !still) {
+      // the whole drawing as one bitmap, made once (at the finest size a 16-megapixel bitmap
+      // allows): a frame is one image drawn; shapes are drawn one by one only when still
+      if (!whole) whole = wholeBitmap(s);
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.imageSmoothingEnabled = true;
       ctx.drawImage(whole.c, dpr * view.x, dpr * view.y, dpr * s * whole.w, dpr * s * whole.h);
@@ -478,7 +579,7 @@ function render({ model, el }) {
     miniBox.style.width = `${Math.max(3, (pane.w / view.s) * m)}px`;
     miniBox.style.height = `${Math.max(3, (pane.h / view.s) * m)}px`;
   }
-  let miniJob = 0;
+  let miniJob = 0, afterShown = null;
   function drawMinimap(svgText) {
     if (miniUrl) URL.revokeObjectURL(miniUrl);
     miniUrl = null;
@@ -493,14 +594,20 @@ function render({ model, el }) {
     miniImg.height = Math.round(mini.clientHeight * dpr);
     const ctx = miniImg.getContext("2d");
     const { m, ox, oy } = miniGeom;
-    if (big && layers) {  // from the shapes already read: no image of 10,000 nodes to decode
-      ctx.setTransform(dpr * m * graphT.a, 0, 0, dpr * m * graphT.d, dpr * (ox + m * graphT.e),
-        dpr * (oy + m * graphT.f));
-      ctx.lineWidth = 1 / m;
-      for (const p of layers) {
-        if (p.fill) { ctx.fillStyle = p.fill; ctx.fill(p.path); }
-        if (p.stroke) { ctx.strokeStyle = p.stroke; ctx.stroke(p.path); }
-      }
+    if (big) {  // from the shapes read from the text: no image of 10,000 nodes to decode
+      const job = () => ensureShapes(() => {
+        if (!miniGeom) return;
+        ctx.setTransform(dpr * m * graphT.a, 0, 0, dpr * m * graphT.d, dpr * (ox + m * graphT.e),
+          dpr * (oy + m * graphT.f));
+        ctx.lineWidth = 1 / m;
+        for (const p of layers) {
+          if (p.fill) { ctx.fillStyle = p.fill; ctx.fill(p.path); }
+          if (p.stroke) { ctx.strokeStyle = p.stroke; ctx.stroke(p.path); }
+        }
+        if (!whole) whole = wholeBitmap(WHOLE_BELOW);  // ready before the first zoom out
+        el.tfgReady = true;
+      });
+      if (el.tfgShown) miniJob = setTimeout(job, 0); else afterShown = job;
       return;
     }
     // made after the first picture is on screen: the drawing without its text, as an image
@@ -548,7 +655,7 @@ function render({ model, el }) {
     if (g) {
       g.classList.add("tfg-selected");
       const t = g.querySelector(":scope > title");
-      for (const e of (t && edgesOf.get(t.textContent)) || []) e.classList.add("tfg-lit");
+      for (const e of (t && edgesOf.get(t.textContent)) || []) gAt(e).classList.add("tfg-lit");
       marked = boxOf(g);
       if (pulse) {
         marker.classList.remove("tfg-pulse");
@@ -590,15 +697,19 @@ function render({ model, el }) {
     const ids = J("node_ids");
     return ids[t.textContent] !== undefined ? ids[t.textContent] : t.textContent;
   };
-  let byId = new Map();  // node id -> its <g>
-  let edgesOf = new Map();  // node title -> the <g> of its edges
+  const idAt = (i) => {
+    const ids = J("node_ids"), t = info_[i].title;
+    return ids[t] !== undefined ? ids[t] : t;
+  };
+  let edgesOf = new Map();  // node title -> the indexes of its edges
+  const nodeG = (id) => gAt(nodeIndex.get(id));
   function visibleNode(id) {
     // the node drawn for `id`: itself, or the box / op it is folded into
     const folded = J("folded")[id];
-    if (folded !== undefined && byId.has(folded)) return byId.get(folded);
+    if (folded !== undefined && nodeIndex.has(folded)) return nodeG(folded);
     let path = id;
     while (path) {
-      if (byId.has(path)) return byId.get(path);
+      if (nodeIndex.has(path)) return nodeG(path);
       const cut = path.lastIndexOf("/");
       if (cut < 0) break;
       path = path.slice(0, cut);
@@ -670,6 +781,7 @@ function render({ model, el }) {
     }
     details.append(el_("h4", "tfg-node-name", info.name));
     details.append(el_("div", "tfg-node-type", info.type));
+    if (info.tf_note) details.append(el_("p", "tfg-tf-note", w(info.tf_note)));
     if (info.inside) details.append(el_("div", "tfg-inside", `${w("inside")}: ${info.inside}`));
     details.append(el_("div", "tfg-function", `${w("in_function")}: ${info.function}`));
     const now = currentValues(name);
@@ -696,8 +808,8 @@ function render({ model, el }) {
       }
       details.append(row);
     }
-    section(w("control_inputs"), info.control_inputs.map((c) => "^" + c));
-    section(w("attrs"), Object.entries(info.attrs).map(([k, v]) => `${k} = ${v}`));
+    section(w("control_inputs"), (info.control_inputs || []).map((c) => "^" + c));
+    section(w("attrs"), Object.entries(info.attrs || {}).map(([k, v]) => `${k} = ${v}`));
     const report = model.get("report") || [];
     const touchedBy = report.filter((r) => r.node === info.name || r.by === info.name);
     section(w("optimiser"), touchedBy.map((r) => `${r.pass}: ${r.action} ${r.node} — ${r.why}`));
@@ -770,12 +882,10 @@ function render({ model, el }) {
   let anchor = null;  // {id, x, y}: where the toggled node was on screen, kept after a toggle
   function anchorOf(id) {
     // the <g> drawn for scope/node `id` now: a folded box, or the frame of the open scope
-    if (byId.has(id)) return byId.get(id);
-    for (const g of svg.querySelectorAll("g.cluster")) {
-      const t = g.querySelector(":scope > title");
-      if (t && J("cluster_ids")[t.textContent] === id) return g;
-    }
-    return null;
+    if (nodeIndex.has(id)) return nodeG(id);
+    const frames = J("cluster_ids");
+    const i = info_.findIndex((it) => it.kind === 0 && frames[it.title] === id);
+    return i < 0 ? null : gAt(i);
   }
   function toggle(id, g) {
     const b = boxOf(g);
@@ -783,26 +893,41 @@ function render({ model, el }) {
     busy.classList.add("tfg-shown");
     model.send({ type: "toggle_scope", scope: id });
   }
+  let collapsedNow = new Set(), minorTitles = new Set();
+  function decorate(i, g) {
+    // the viewer's own classes on an item's <g>, when it is made
+    const it = info_[i];
+    if (it.kind === 2) {
+      const name = idAt(i);
+      if (collapsedNow.has(name)) g.classList.add("tfg-box");
+      else if (minorTitles.has(it.title)) g.classList.add("tfg-minor");
+    } else if (it.kind === 1 && it.minor) {
+      g.classList.add("tfg-minor-edge");
+    }
+  }
   function drawSvg() {
-    const svgText = model.get("svg");
+    const svgText = model.get("svg") || "";
     busy.classList.remove("tfg-shown");
-    // made apart, put on the page once its far-off parts are culled (a big graph lays out
-    // only what is near the view)
+    // a big drawing: its skeleton parsed, its items cut out of the text and made near the view
+    const cut = svgText.length > 200 * BIG ? cutItems(svgText) : null;
     const holder = el_("div");
     if (svgText) {
-      holder.innerHTML = svgText;  // graphviz output of escaped labels: no scripts
+      holder.innerHTML = cut ? cut[0] : svgText;  // graphviz output of escaped labels: no scripts
     } else {
       holder.append(el_("pre", "tfg-dot", model.get("dot")));
     }
     svg = holder.querySelector("svg");
     stage.replaceChildren();
-    big = false;
+    big = !!cut;
     indexOf = new Map();
     shapes = null;
     layers = null;
     whole = null;
+    boxes = null;
+    el.tfgReady = false;
+    el.tfgShown = false;
     canvas.classList.remove("tfg-far-out");
-    byId = new Map();
+    nodeIndex = new Map();
     edgesOf = new Map();
     marked = null;
     for (const f of hidden) canvas.classList.remove(`tfg-small-${f.replace(".", "_")}`);
@@ -810,6 +935,8 @@ function render({ model, el }) {
     fontSizes = [];
     if (!svg) {
       full = null;
+      items = [];
+      info_ = [];
       mini.classList.remove("tfg-shown");
       stage.replaceChildren(...holder.childNodes);
       return;
@@ -826,33 +953,59 @@ function render({ model, el }) {
         "{ display: none; }\n";
     }
     fontRules.textContent = rules;
-    const collapsed = new Set(model.get("collapsed") || []);
-    const nodes = J("nodes"), titles = new Map();
-    for (const g of svg.querySelectorAll("g.node")) {
-      const name = idOf(g);
-      const t = g.querySelector(":scope > title");
-      byId.set(name, g);
-      if (t) titles.set(t.textContent, g);
-      if (collapsed.has(name)) g.classList.add("tfg-box");
-      const info = nodes[name];
-      if (!collapsed.has(name) && info && info.type === "Const") g.classList.add("tfg-minor");
+    const root = svg.querySelector("g.graph");
+    const m = root && root.transform.baseVal.consolidate();
+    graphT = m ? m.matrix : { a: 1, d: 1, e: 0, f: 0 };
+    if (big) {
+      itemText = cut[1];
+      info_ = cut[2];
+      items = new Array(itemText.length).fill(null);
+      out = new Uint8Array(items.length).fill(1);  // none made yet
+      culledFor = null;
+      layerG = [0, 1, 2].map(() => document.createElementNS(SVGNS, "g"));
+      root.append(...layerG);
+      boxesFromText(graphT);
+    } else {
+      itemText = null;
+      items = [...svg.querySelectorAll("g.node, g.edge, g.cluster")];
+      info_ = items.map((g) => {
+        const t = g.querySelector(":scope > title");
+        return { kind: g.classList.contains("cluster") ? 0 : g.classList.contains("edge") ? 1 : 2,
+                 cls: g.getAttribute("class") || "", title: t ? t.textContent : "" };
+      });
+      items.forEach((g, i) => indexOf.set(g, i));
     }
-    // edges: by the titles of their ends (highlighted with a picked node; minor with a minor end)
-    const end = (s) => (titles.has(s) ? s : s.replace(/:[^:]*$/, ""));
-    for (const g of svg.querySelectorAll("g.edge")) {
-      const t = g.querySelector(":scope > title");
-      if (!t) continue;
-      const cut = t.textContent.indexOf("->");
-      if (cut < 0) continue;
-      for (const n of [end(t.textContent.slice(0, cut)), end(t.textContent.slice(cut + 2))]) {
-        if (!edgesOf.has(n)) edgesOf.set(n, []);
-        edgesOf.get(n).push(g);
-        const ng = titles.get(n);
-        if (ng && ng.classList.contains("tfg-minor")) g.classList.add("tfg-minor-edge");
+    collapsedNow = new Set(model.get("collapsed") || []);
+    minorTitles = new Set();
+    const nodes = () => J("nodes"), titles = new Set();
+    info_.forEach((it, i) => {
+      if (it.kind !== 2) return;
+      const name = idAt(i);
+      nodeIndex.set(name, i);
+      titles.add(it.title);
+      if (collapsedNow.has(name)) return;
+      // vizmodel's classes say it; a drawing without them (an older DOT): Const ops are minor
+      const ours = /(^| )tfg-op( |$)/.test(it.cls);
+      if (ours ? /(^| )tfg-minor( |$)/.test(it.cls) : (nodes()[name] || {}).type === "Const") {
+        minorTitles.add(it.title);
       }
+    });
+    // edges: by the titles of their ends (highlighted with a picked node; minor with a minor end)
+    const end = (t) => (titles.has(t) ? t : t.replace(/:[^:]*$/, ""));
+    info_.forEach((it, i) => {
+      if (it.kind !== 1) return;
+      const at = it.title.indexOf("->");
+      if (at < 0) return;
+      for (const n of [end(it.title.slice(0, at)), end(it.title.slice(at + 2))]) {
+        if (!edgesOf.has(n)) edgesOf.set(n, []);
+        edgesOf.get(n).push(i);
+        if (minorTitles.has(n)) it.minor = true;
+      }
+    });
+    if (!big) {
+      items.forEach((g, i) => decorate(i, g));
+      stage.append(svg);
     }
-    big = byId.size >= BIG;
-    if (big) { measure(); readShapes(); } else stage.append(svg);
     let toMark = null;
     if (anchor) {
       // keep the toggled node where it was on screen, at the same zoom
@@ -871,7 +1024,7 @@ function render({ model, el }) {
       requestPaint();
     }
     if (big) {
-      cull();
+      cull(true);
       stage.append(svg);
     }
     if (toMark) mark(toMark, true);
@@ -881,7 +1034,7 @@ function render({ model, el }) {
     }
     drawMinimap(svgText);
     const sel = model.get("selected");
-    if (sel && byId.has(sel)) mark(byId.get(sel), false);
+    if (sel && nodeIndex.has(sel)) mark(nodeG(sel), false);
     markSteps();
     showDetails();  // a box just opened is no longer "folded here"
   }
@@ -980,7 +1133,7 @@ function render({ model, el }) {
   let focusAfter = null, focusTries = 0;
   function unfoldTo(id, g) {
     const box = idOf(g);
-    if (byId.get(id) === g || /\[\d+-\d+\]/.test(box) ||
+    if (nodeG(id) === g || /\[\d+-\d+\]/.test(box) ||
         !(model.get("collapsed") || []).includes(box) || focusTries > 5) {
       focusAfter = null;
       focusTries = 0;
@@ -991,14 +1144,35 @@ function render({ model, el }) {
     toggle(box, g);
     return true;
   }
-  function svgForExport() {
-    const copy = svg.cloneNode(true);
-    copy.setAttribute("viewBox", `0 0 ${full.w} ${full.h}`);
-    copy.setAttribute("width", String(full.w));
-    copy.setAttribute("height", String(full.h));
-    copy.setAttribute("xmlns", "http://www.w3.org/2000/svg");
-    return new XMLSerializer().serializeToString(copy);
+  // exports: the drawing as Graphviz wrote it (all of it, not only what is made or shown),
+  // capped at EXPORT_SIDE pixels a side and EXPORT_AREA pixels in all; a capped export says so
+  const EXPORT_SIDE = 8192, EXPORT_AREA = 40e6;
+  function exportScale(want) {
+    return Math.min(want, EXPORT_SIDE / Math.max(full.w, full.h),
+      Math.sqrt(EXPORT_AREA / (full.w * full.h)));
   }
+  function svgForExport(scale) {
+    const w = Math.max(1, Math.round(full.w * scale)), h = Math.max(1, Math.round(full.h * scale));
+    let text = model.get("svg") || "";
+    text = text.replace(/<svg\b[^>]*>/, (tag) => {
+      let t = tag.replace(/\s(width|height)="[^"]*"/g, "");
+      if (!/\sviewBox=/.test(t)) t = t.replace("<svg", `<svg viewBox="0 0 ${full.w} ${full.h}"`);
+      if (!/\sxmlns=/.test(t)) t = t.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg"');
+      return t.replace("<svg", `<svg width="${w}" height="${h}"`);
+    });
+    return { text, w, h };
+  }
+  function exported(kind, w, h, scale) {
+    el.tfgLastExport = { kind, w, h, scale };
+    if (scale >= 1) return;
+    const pct = Math.max(1, Math.round(100 * scale));
+    message.textContent = fill(w_(kind === "png" ? "export_scaled" : "export_svg_scaled"),
+      { w: w_w(w), h: w_w(h), pct });
+    clearTimeout(messageJob);
+    messageJob = setTimeout(() => { message.textContent = ""; }, 10000);
+  }
+  const w_ = w, w_w = (n) => n.toLocaleString("en-US");
+  let messageJob = 0;
   function download(blob, name) {
     const a = el_("a");
     a.href = URL.createObjectURL(blob);
@@ -1007,23 +1181,29 @@ function render({ model, el }) {
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }
   svgBtn.addEventListener("click", () => {
-    if (svg) download(new Blob([svgForExport()], { type: "image/svg+xml" }), `${model.get("title")}.svg`);
+    if (!svg) return;
+    const scale = exportScale(1);
+    const out = svgForExport(scale);
+    download(new Blob([out.text], { type: "image/svg+xml" }), `${model.get("title")}.svg`);
+    exported("svg", out.w, out.h, scale);
   });
   pngBtn.addEventListener("click", () => {
     if (!svg) return;
+    const scale = exportScale(2);  // twice the drawing's size when that fits: crisp text
+    const out = svgForExport(scale);
     const img = new Image();
-    const url = URL.createObjectURL(new Blob([svgForExport()], { type: "image/svg+xml" }));
+    const url = URL.createObjectURL(new Blob([out.text], { type: "image/svg+xml" }));
     img.onload = () => {
-      const scale = Math.min(2, 8000 / Math.max(full.w, full.h));
       const c = document.createElement("canvas");
-      c.width = Math.max(1, Math.round(full.w * scale));
-      c.height = Math.max(1, Math.round(full.h * scale));
+      c.width = out.w;
+      c.height = out.h;
       const ctx = c.getContext("2d");
       ctx.fillStyle = "#fff";
       ctx.fillRect(0, 0, c.width, c.height);
       ctx.drawImage(img, 0, 0, c.width, c.height);
       URL.revokeObjectURL(url);
       c.toBlob((b) => b && download(b, `${model.get("title")}.png`));
+      exported("png", out.w, out.h, scale / 2);
     };
     img.src = url;
   });

@@ -590,5 +590,18 @@ def test_trace_explorer_and_timing_chart_count_only_the_learners_calls(lab):
         page.screenshot(path=str(ARTIFACTS / "en_trace.png"))
         page.locator(".tfg-timing").first.scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / "en_explorer_timing.png"))
+        # under the %%trace panels, a button opens the viewer in place, on the traced function
+        button = page.locator(".tfg-open-viewer").first
+        button.wait_for(timeout=30_000)
+        assert button.inner_text().strip() == "open in the viewer: h", button.inner_text()
+        assert _inside(_rect(button), _rect(page.locator(".jp-Cell").nth(1)))
+        button.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "en_trace_button.png"))
+        button.click()
+        opened = page.locator(".jp-Cell").nth(1).locator(".tfg-viewer")
+        opened.locator("g.node").first.wait_for(timeout=60_000)
+        assert opened.locator(".tfg-title").inner_text() == "h"
+        opened.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "en_trace_viewer_opened.png"))
         browser.close()
     assert not _js_errors(errors), errors

@@ -224,3 +224,61 @@ def test_the_index_shows_its_first_picture_before_anything_runs(app_server):
     assert "control flow" in text  # the legend's words; its keys keep their colours
     assert legend_keys and all(w >= 9 for w, _ in legend_keys), legend_keys
     assert any(c not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)") for _, c in legend_keys)
+
+
+@pytest.fixture(params=["jupyterlab", "notebook"])
+def stored_server(request, tmp_path):
+    """A notebook holding the stored output of ``show_graph(f, lang="zh-Hans")`` (an If and
+    a tf.range loop), as a tutorial stores it; written to disk, never opened: not trusted."""
+    import nbformat
+
+    import tfgraph_edu as tf
+    from tfgraph_edu.viz import show_graph
+
+    @tf.function
+    def f(x):
+        if tf.reduce_sum(x) > 0:
+            x = x * 2.0
+        for _ in tf.range(3):
+            x = x + 1.0
+        return x
+
+    f(tf.constant([1.0, 2.0]))
+    bundle = show_graph(f, lang="zh-Hans")._repr_mimebundle_()
+    cell = nbformat.v4.new_code_cell("show_graph(f)", execution_count=1)
+    cell.outputs = [nbformat.v4.new_output("execute_result", data=bundle, execution_count=1)]
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, tmp_path / "stored.ipynb")
+    yield from _serve(tmp_path, request.param)
+
+
+def test_a_stored_show_graph_output_shows_its_picture_untrusted(stored_server):
+    """A tutorial's stored show_graph output, in a notebook not yet trusted: the picture
+    shows as a picture (the sanitiser keeps a data-URL image, not inline SVG), with the
+    legend in the learner's language (zh-Hans) and none of the drawing's words as raw text."""
+    from playwright.sync_api import sync_playwright
+    app, url, token = stored_server
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        path = "lab/tree" if app == "jupyterlab" else "notebooks"
+        page.goto(f"{url}/{path}/stored.ipynb?token={token}")
+        page.wait_for_selector(".jp-Notebook .jp-OutputArea-output", timeout=60_000)
+        _no_news(page)
+        out = page.locator(".jp-OutputArea-output").first
+        img = out.locator("img").first
+        img.wait_for(timeout=30_000)
+        page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(),
+                               timeout=30_000)
+        out.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"stored_zh_hans_untrusted_{app}.png"))
+        natural = img.evaluate("i => [i.naturalWidth, i.naturalHeight]")
+        text = out.inner_text()
+        browser.close()
+    assert natural[0] > 300 and natural[1] > 300, natural
+    for word in ("cluster_cond", "StatelessIf", "float32 (2,)", "input (placeholder)"):
+        assert word not in text, (word, text[:200])
+    assert "输入（占位符）" in text and "运算" in text, text[:300]  # the zh-Hans legend

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import re
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 import tfgraph_edu as tf
 from tfgraph_edu import viz
 from tfgraph_edu.viz import render
-from tfgraph_edu.viz.displays import function_table
+from tfgraph_edu.viz.displays import GraphPicture, function_table
 from tfgraph_edu.viz.html import escape, svg_or_dot_html
 
 needs_dot = pytest.mark.skipif(not viz.dot_available(), reason="Graphviz's dot is not installed")
@@ -31,7 +32,9 @@ def traced():
 
 
 def _no_scripts(page: str) -> None:
-    assert "<script" not in page and "<link" not in page and "src=" not in page
+    # nothing fetched or run: the only source is the picture itself, as a data URL
+    assert "<script" not in page and "<link" not in page
+    assert page.count("src=") == page.count('src="data:image/svg+xml;base64,'), page[:300]
 
 
 def test_graph_bundle(traced):
@@ -42,7 +45,12 @@ def test_graph_bundle(traced):
     _no_scripts(page)
     assert escape(bundle["text/plain"]) in page and 'class="tfg-legend"' in page
     if viz.dot_available():
-        assert '<div class="tfg-graph"><svg' in page and "<title>layer/Relu</title>" in page
+        # an image (shows in a notebook not yet trusted), holding the SVG with its titles
+        assert '<div class="tfg-graph"><img ' in page and "<svg" not in page
+        data = page.split("data:image/svg+xml;base64,", 1)[1].split('"', 1)[0]
+        assert "<title>layer/Relu</title>" in base64.b64decode(data).decode("utf-8")
+        inline = GraphPicture(graph, image=False).html()  # inline SVG when asked
+        assert '<div class="tfg-graph"><svg' in inline and "<title>layer/Relu</title>" in inline
 
 
 def test_concrete_function_bundle(traced):

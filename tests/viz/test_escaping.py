@@ -120,11 +120,23 @@ def test_collapsed_and_highlighted_hostile_names_render(hostile):
 
 def test_html_of_every_display_escapes_names(hostile):
     f, cf = hostile
-    for obj in (f, cf, cf.graph, viz.show_graph(f), viz.show_graph(cf, optimized=True)):
+    import base64
+
+    def pictures(page):  # the SVGs drawn as images (data URLs) in a page
+        return [base64.b64decode(d).decode("utf-8")
+                for d in re.findall(r'src="data:image/svg\+xml;base64,([^"]*)"', page)]
+
+    for obj in (f, cf, cf.graph, viz.show_graph(f), viz.show_graph(cf, optimized=True),
+                viz.show_graph(f, image=False)):
         bundle = obj._repr_mimebundle_()
         _no_raw_script(bundle["text/html"])
+        for svg in pictures(bundle["text/html"]):
+            _no_raw_script(svg)
         assert "0x" not in bundle["text/plain"]
-    assert "&lt;script&gt;" in cf._repr_mimebundle_()["text/html"]
+    page = cf._repr_mimebundle_()["text/html"]
+    assert any("&lt;script&gt;" in svg for svg in pictures(page)) if viz.dot_available() \
+        else "&lt;script&gt;" in page
+    assert "&lt;script&gt;" in viz.show_graph(cf, image=False)._repr_mimebundle_()["text/html"]
 
 
 def test_html_without_graphviz_escapes_the_dot_text(hostile, monkeypatch):

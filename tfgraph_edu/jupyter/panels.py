@@ -126,10 +126,57 @@ def graph_panel(function, lang, optimized: bool, name: str = "", uid: int = 0) -
            f'{escape(labels.label("full_size", lang))}</label>'
            f'<span>{escape(labels.label("open_viewer", lang))}: <code>{escape(magic)}</code>'
            "</span></div>")
+    viewer_button_after_cell(function, name or function.__name__, lang)
     return _panel(f"{labels.label('graph', lang)} ({which})",
                   f'<input type="checkbox" class="tfg-full" id="{box}">' + bar
                   + _not_below(svg_or_dot_html(graph_to_dot(graph, highlight=marks)))
                   + legend_html(kinds_in(graph), set(marks.values()), lang=lang), wide=True)
+
+
+def viewer_button_after_cell(function, name: str, lang: str) -> None:
+    """In a kernel: once this cell's output is shown, a button under it that opens the
+    graph viewer on ``function`` in place (a static panel cannot run code; the panel's chip
+    names the ``%graph_viewer`` magic for a notebook opened without a kernel)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is None or getattr(shell, "kernel", None) is None:
+        return
+
+    def show(*args):
+        shell.events.unregister("post_run_cell", show)
+        from IPython.display import display
+        display(viewer_button(function, name, lang))
+
+    shell.events.register("post_run_cell", show)
+
+
+def viewer_button(function, name: str, lang: str):
+    """A button "open in the viewer: name" that puts a GraphViewer of ``function`` in its
+    place; its plain-text form names the magic."""
+    import ipywidgets
+
+    text = f"{labels.label('open_viewer', lang)}: {name}"
+    button = ipywidgets.Button(description=text, icon="project-diagram",
+                               layout=ipywidgets.Layout(width="auto"))
+    button.add_class("tfg-open-viewer")
+    out = ipywidgets.Output()
+
+    def opened(_):
+        from .widgets import GraphViewer
+        button.layout.display = "none"
+        with out:
+            from IPython.display import display
+            display(GraphViewer(function, lang=lang))
+
+    button.on_click(opened)
+    box = ipywidgets.VBox([button, out])
+    box._repr_mimebundle_ = lambda include=None, exclude=None, _box=box: {
+        **ipywidgets.VBox._repr_mimebundle_(_box, include=include, exclude=exclude),
+        "text/plain": f"{text} (%graph_viewer {name})"}
+    return box
 
 
 MIN_SCALE = 0.7  # the static graph shrinks to the cell's width, but not below this

@@ -43,44 +43,53 @@ def _short(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def node_details(graph, prefix: str = "", function: str = "", inside: str = "") -> dict:
+def node_details(graph, prefix: str = "", function: str = "", inside: str = "",
+                 _shapes: dict | None = None) -> dict:
     """Per node id (``while/body/add`` inside bodies): what the details pane shows, for the
-    ops of ``graph`` and of every branch and body its control flow runs (plain data)."""
+    ops of ``graph`` and of every branch and body its control flow runs (plain data).  Keys
+    whose value would be empty (``control_inputs``, ``attrs``, ``source``, ``stateful``,
+    ``inside``) are left out: a 10,000-op graph's map is sent to the browser whole."""
+    import linecache
+
     from ..viz.dot import _bodies, _has_bodies, drawn_names
+    shapes = {} if _shapes is None else _shapes  # str(shape), once per distinct shape
+
+    def tensor(t):
+        shape = t.shape
+        text = shapes.get(shape)
+        if text is None:
+            text = shapes[shape] = str(shape)
+        return {"name": t.name, "dtype": t.dtype.name, "shape": text}
+
     out = {}
     names = drawn_names(graph)
     for op in graph.operations:
-        source = None
-        if op.source is not None:
-            import linecache
-            filename, line, func = op.source
-            source = {"file": _cell_name(filename), "line": line, "function": func,
-                      "text": linecache.getline(filename, line).strip()}
-        attrs = {}
-        for k, v in sorted(op.attrs.items()):
-            attrs[k] = _short(v) if k == "value" else str(getattr(v, "name", v))[:120]
         node = prefix + names[id(op)]
-        out[node] = {
-            "name": op.name,
-            "type": op.type,
-            "inputs": [{"name": t.name, "dtype": t.dtype.name, "shape": str(t.shape)}
-                       for t in op.inputs],
-            "outputs": [{"name": t.name, "dtype": t.dtype.name, "shape": str(t.shape)}
-                        for t in op.outputs],
-            "control_inputs": [c.name for c in op.control_inputs],
-            "attrs": attrs,
-            "source": source,
-            "stateful": bool(op.opdef.stateful),
-            "function": function,
-            "inside": inside,
-        }
+        info = {"name": op.name, "type": op.type,
+                "inputs": [tensor(t) for t in op.inputs],
+                "outputs": [tensor(t) for t in op.outputs],
+                "function": function}
+        if op.control_inputs:
+            info["control_inputs"] = [c.name for c in op.control_inputs]
+        if op.attrs:
+            info["attrs"] = {k: _short(v) if k == "value" else str(getattr(v, "name", v))[:120]
+                             for k, v in sorted(op.attrs.items())}
+        if op.source is not None:
+            filename, line, func = op.source
+            info["source"] = {"file": _cell_name(filename), "line": line, "function": func,
+                              "text": linecache.getline(filename, line).strip()}
+        if op.opdef.stateful:
+            info["stateful"] = True
+        if inside:
+            info["inside"] = inside
         if op.type in ("While", "StatelessWhile"):  # the nodes TF's While has and ours not:
-            out[node]["tf_note"] = "tf_while_folded"  # a label key, shown in the viewer's language
+            info["tf_note"] = "tf_while_folded"  # a label key, shown in the viewer's language
+        out[node] = info
         if _has_bodies(op):
             for label, fn in _bodies(op):
                 where = f"{inside} › " if inside else ""
                 out.update(node_details(fn.graph, f"{node}/{label}/", fn.name,
-                                        f"{where}{op.name} ({op.type}) › {label}"))
+                                        f"{where}{op.name} ({op.type}) › {label}", shapes))
     return out
 
 
@@ -249,10 +258,10 @@ class GraphViewer(anywidget.AnyWidget):
         from ..viz.render import to_svg
         folded: dict = {}
         dot = graph_to_dot(self.graph, highlight=self._highlight, collapse=set(self.collapsed),
-                           drawn=folded)
+                           drawn=folded, lang=self.lang)
         self.folded = folded
         self.dot = dot
-        self.svg = to_svg(dot) or ""
+        self.svg = to_svg(dot, lang=self.lang) or ""
 
     def _on_message(self, widget, content, buffers):
         if not isinstance(content, dict):
@@ -294,8 +303,8 @@ class GraphViewer(anywidget.AnyWidget):
             try:
                 folded: dict = {}
                 dot = graph_to_dot(self.graph, highlight=self._highlight, collapse=collapsed,
-                                   drawn=folded)
-                svg = to_svg(dot) or ""
+                                   drawn=folded, lang=self.lang)
+                svg = to_svg(dot, lang=self.lang) or ""
             except Exception:  # noqa: BLE001 - shown as before: the synchronous path raises
                 self.busy = asked != self._asked
                 raise

@@ -45,20 +45,23 @@ class GraphPicture:
 
     def __init__(self, graph, *, highlight=None, collapse=None, caption: str = "",
                  lang: str | None = None, optimised_from: tuple[int, int] | None = None,
-                 image: bool = False):
+                 image: bool = True):
         self.graph = graph
-        self.image = image  # drawn as an <img>: shows before a notebook is trusted
+        # drawn as an <img> (the default): shows in a notebook not trusted yet, as stored
+        # outputs are when it is opened; image=False: inline SVG, with the nodes' tooltips
+        self.image = image
         self.lang = lang or labels.default_language()
         self.optimised_from = optimised_from  # (traced ops, changes) of an optimised graph
         self.highlight = dict(highlight or {})
         self.collapse = default_collapse(graph) if collapse is None else set(collapse)
         self.caption = caption or graph_text(graph)
-        self.dot = graph_to_dot(graph, highlight=self.highlight, collapse=self.collapse)
+        self.dot = graph_to_dot(graph, highlight=self.highlight, collapse=self.collapse,
+                                lang=self.lang)
 
     def svg(self) -> str | None:
         """The SVG text, or None without Graphviz's ``dot``."""
         from .render import to_svg
-        return to_svg(self.dot)
+        return to_svg(self.dot, lang=self.lang)
 
     def _notes(self) -> str:
         lang = self.lang
@@ -87,9 +90,12 @@ class GraphPicture:
                 + (f" {escape(notes)}" if notes else "") + "</div>")
 
     def _picture(self) -> str:
-        """The drawing: inline SVG; with ``image`` an ``<img>`` holding the SVG, which a
-        notebook shows also before it is trusted (its sanitiser keeps images with data
-        URLs but drops inline SVG, leaving the drawing's words as raw text)."""
+        """The drawing: with ``image`` (the default) an ``<img>`` holding the SVG, which a
+        notebook shows also before it is trusted (its sanitiser keeps images with data URLs
+        but drops inline SVG, leaving the drawing's words as raw text; JupyterLab and
+        Notebook 7 render an untrusted ``text/html`` sanitised rather than fall back to an
+        ``image/png`` of the same bundle, so the picture has to be in the HTML); else inline
+        SVG."""
         if self.image:
             svg = self.svg()
             if svg is not None:
@@ -107,7 +113,7 @@ class GraphPicture:
 
 
 def show_graph(target, optimized: bool = False, *, collapse=None, highlight=None,
-               lang: str | None = None, image: bool = False) -> GraphPicture:
+               lang: str | None = None, image: bool = True) -> GraphPicture:
     """The picture of a Graph, a ConcreteFunction or a tf.function (its latest trace), or of
     a graph file opened by :func:`~tfgraph_edu.viz.open_graph` (its last graph, the one the
     viewer opens on) or a live TensorFlow object.
@@ -116,8 +122,9 @@ def show_graph(target, optimized: bool = False, *, collapse=None, highlight=None
     outlined (a ConcreteFunction or tf.function only: a bare Graph has no optimiser report).
     ``collapse`` and ``highlight`` are passed on to :func:`~tfgraph_edu.viz.graph_to_dot`;
     ``lang`` (en, zh-Hant, zh-Hans; default: the learner's) is the language of the legend
-    and notes; ``image=True`` draws the picture as an image, which a notebook shows before
-    it is trusted (a stored output in a notebook just opened), without the nodes' tooltips.
+    and notes; ``image=True`` (the default) draws the picture as an image, which a notebook
+    shows before it is trusted (a stored output in a notebook just opened); ``image=False``
+    draws it as inline SVG, with the nodes' tooltips, shown only once trusted.
     """
     from .real_graphs import graph_of
     read = graph_of(target)  # a file opened by open_graph, or a live TF object
@@ -125,7 +132,8 @@ def show_graph(target, optimized: bool = False, *, collapse=None, highlight=None
         if optimized:
             raise ValueError("optimized=True needs a tfgraph_edu function: a graph read from "
                              "a file or from TensorFlow is shown as it was written.")
-        return GraphPicture(read, highlight=highlight, collapse=collapse)
+        return GraphPicture(read, highlight=highlight, collapse=collapse, lang=lang,
+                            image=image)
     if isinstance(target, Function):
         if not target.concrete_functions:
             raise ValueError(f"{target.__name__} has not been traced yet: call it (or "

@@ -27,6 +27,7 @@ from __future__ import annotations
 __all__ = ["graph_to_dot", "COLLAPSE_ABOVE", "KINDS", "HIGHLIGHTS", "kind_of", "kinds_in",
            "scope_of", "series_of", "top_scopes", "default_collapse", "highlight_from_report",
            "node_ids", "cluster_ids", "quote", "visible", "svg_title"]
+from .. import labels
 from .escaping import ID_LIMIT, quote, short, svg_title, visible  # noqa: F401 - re-exported
 from .escaping import label as _label
 from .escaping import short as _short
@@ -91,7 +92,7 @@ def highlight_from_report(report, graph) -> dict[str, str]:
 
 # -- drawing ------------------------------------------------------------------------------------
 def graph_to_dot(graph, *, highlight=None, collapse=None, title=None, drawn=None,
-                 paged: bool = True) -> str:
+                 paged: bool = True, lang: str | None = None) -> str:
     """The DOT text for ``graph``.
 
     ``collapse``: names drawn as one box each - scopes (``"layer"``, ``"layer/dense"``), series
@@ -106,11 +107,13 @@ def graph_to_dot(graph, *, highlight=None, collapse=None, title=None, drawn=None
     ``paged``: an open repeat, and an open series of more than ``PAGE_ABOVE`` members, is a
     dashed frame showing its first and last members and "… N more" boxes (``fold/more[5:4995]``;
     naming one in ``collapse`` shows its next ``PAGE`` members); ``False`` draws every op of
-    open folds, unframed.
+    open folds, unframed.  ``lang``: the language of the drawing's own words ("… N more",
+    "N ops", "captured"; default: the learner's, :func:`labels.default_language`).
     """
     if collapse is None:
         collapse = default_collapse(graph)
-    drawer = _Drawer(dict(highlight or {}), frozenset(collapse), drawn, paged)
+    drawer = _Drawer(dict(highlight or {}), frozenset(collapse), drawn, paged,
+                     lang or labels.default_language())
     lines = ["digraph G {",
              "  rankdir=TB; compound=true; newrank=true;",
              f'  graph [fontname="{FONT}" fontsize=11];',
@@ -129,7 +132,9 @@ def graph_to_dot(graph, *, highlight=None, collapse=None, title=None, drawn=None
 class _Drawer:
     """One drawing: node and cluster lines go into nested lists, edges into ``edges``."""
 
-    def __init__(self, highlight: dict, collapse: frozenset, drawn=None, paged: bool = True):
+    def __init__(self, highlight: dict, collapse: frozenset, drawn=None, paged: bool = True,
+                 lang: str = "en"):
+        self.lang = lang
         self.drawn = drawn
         self.paged = paged
         self.highlight = highlight
@@ -198,10 +203,11 @@ class _Drawer:
                 lines.append(self._port(op, node_id, kind, port, port_lines))
                 continue
             shown = rel[len(scope) + 1:] if scope else rel
-            label = _label(*_node_lines(op, kind, captures.get(id(op)), shown))
+            label = _label(*_node_lines(op, kind, captures.get(id(op)), shown, self.lang))
             line = f"{quote(node_id)} [label={label} {_node_attrs(kind, highlight.get(node_id))}"
             if _has_bodies(op) and node_id in collapse:
-                sizes = ", ".join(f"{b} {len(fn.graph.operations)} ops" for b, fn in _bodies(op))
+                sizes = ", ".join(f"{b} {_ops(len(fn.graph.operations), self.lang)}"
+                                  for b, fn in _bodies(op))
                 text = _label(_short(shown, NAME_LIMIT), op.type, sizes)
                 line = (f"{quote(node_id)} [label={text} "
                         f"{_node_attrs(kind, highlight.get(node_id))} peripheries=2")
@@ -209,7 +215,7 @@ class _Drawer:
             if _has_bodies(op) and node_id not in collapse:
                 feeds[id(op)] = self._bodies(op, node_id, lines)
         for box, (parent, count, changed, change, types) in boxes.items():
-            text, extra = _box_text(box, parent, count, types, members)
+            text, extra = _box_text(box, parent, count, types, members, self.lang)
             attrs = BOX + extra
             if changed:
                 text.append(f"{changed} changed")
@@ -333,8 +339,8 @@ class _Drawer:
             body_id = f"{node_id}/{label}"
             n = len(fn.graph.operations)
             if body_id in self.collapse:  # one box; expanding it shows the body's graph
-                out.append(f"  {quote(body_id)} [label="
-                           f"{_label(f'{label}: {_short(fn.name, NAME_LIMIT)}', f'{n} ops')} "
+                text = _label(f"{label}: {_short(fn.name, NAME_LIMIT)}", _ops(n, self.lang))
+                out.append(f"  {quote(body_id)} [label={text} "
                            f"{BOX}];")
                 for targets in feeds[skip:]:
                     targets.append(body_id)
@@ -351,7 +357,8 @@ class _Drawer:
             self.hidden |= hidden
             node_of = self.draw(fn.graph, body_id + "/", inner)
             if not node_of:  # an empty graph: a cluster needs a node to be drawn
-                inner.append(f'{quote(body_id + "/(empty)")} [label="(no ops)" shape=plaintext];')
+                none = _label(labels.label("svg_no_ops", self.lang))
+                inner.append(f'{quote(body_id + "/(empty)")} [label={none} shape=plaintext];')
             out.extend("    " + line for line in inner)
             out.append("  }")
             for i, t in enumerate(fn.inputs):
@@ -381,22 +388,30 @@ PORT = 'shape=box style="rounded,filled" fontsize=9 height=0.25 margin="0.06,0.0
 DTYPE_EDGE = 'class="tfg-dtype"'
 
 
-def _box_text(box: str, parent: str, count: int, types: dict, members: dict):
+def _ops(n: int, lang: str) -> str:
+    """``5,000 ops`` in ``lang``."""
+    return labels.label("svg_ops_one" if n == 1 else "svg_ops_many", lang, n=f"{n:,}")
+
+
+def _box_text(box: str, parent: str, count: int, types: dict, members: dict,
+              lang: str = "en"):
     """(label lines, extra attributes) of a box: a series, a repeat, a "… more" page box, or
     a collapsed scope, block or body."""
     span = more_range(box)
     if span is not None and box[:box.rfind("/more[")] in members:
         n = span[1] - span[0]
-        return ([f"… {n:,} more", f"{count:,} ops · open: next {min(n, PAGE)}"],
+        return ([labels.label("svg_more", lang, n=f"{n:,}"),
+                 labels.label("svg_open_next", lang, ops=_ops(count, lang), k=min(n, PAGE))],
                 ' class="tfg-box tfg-more"')
     shown = _short(box.rsplit("/", 1)[-1] if parent else box, NAME_LIMIT)
     if box in members:
         if is_repeat(box):
-            return [shown, f"{count:,} ops"], ' class="tfg-box tfg-fold tfg-repeat"'
+            return [shown, _ops(count, lang)], ' class="tfg-box tfg-fold tfg-repeat"'
         type_, most = max(types.items(), key=lambda item: (item[1], item[0] != "Const"))
-        return ([shown, f"{most} × {type_}" + (f" ({count} ops)" if count != most else "")],
+        return ([shown, f"{most} × {type_}" + (f" ({_ops(count, lang)})" if count != most
+                                                 else "")],
                 ' class="tfg-box tfg-fold tfg-series"')
-    return [f"{_short(box, NAME_LIMIT)} ({count} ops)"], ' class="tfg-box"'
+    return [f"{_short(box, NAME_LIMIT)} ({_ops(count, lang)})"], ' class="tfg-box"'
 
 
 def _ensure(tree: dict, children: dict, scope: str) -> list[str]:

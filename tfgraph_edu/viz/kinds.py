@@ -14,6 +14,7 @@ import re
 
 import numpy as np
 
+from .. import labels
 from ..dtypes import DType
 from .escaping import short as _short
 
@@ -136,7 +137,7 @@ def _same_word(name: str, type_: str) -> bool:
     return base in (t, _VERSION.sub("", t))
 
 
-def node_lines(op, kind: str, outer, shown: str | None = None) -> list[str]:
+def node_lines(op, kind: str, outer, shown: str | None = None, lang: str = "en") -> list[str]:
     """The label of an op's node, line by line: its name (``shown``: the part of the name its
     cluster does not already say), its type when the name does not say it, what it holds."""
     name = _short(op.name if shown is None else shown, NAME_LIMIT)
@@ -150,11 +151,12 @@ def node_lines(op, kind: str, outer, shown: str | None = None) -> list[str]:
         if getattr(outer, "op", None) is not None and hasattr(outer, "value_index"):
             lines = [name]  # a tensor of the enclosing graph: an edge comes from it
         elif kind == "variable" and variable_name(outer):  # under its own name
-            lines = [_short(variable_name(outer), NAME_LIMIT), "variable"]
+            lines = [_short(variable_name(outer), NAME_LIMIT), labels.label("kind_variable", lang)]
         elif outer is not None:
             lines = [name, _short(_outer_text(outer, kind), NAME_LIMIT)]
         else:
-            lines = [name, "variable (argument)" if kind == "variable" else "captured"]
+            lines = [name, labels.label("svg_variable_argument" if kind == "variable"
+                                        else "svg_captured", lang)]
     elif op.type == "StringFormat" and "template" in op.attrs:
         lines.append(_short(repr(op.attrs["template"])))
     return lines

@@ -37,13 +37,14 @@ def node_count(dot_text: str) -> int:
     return dot_text.count(" [label=")
 
 
-def too_big_svg(nodes: int, limit: int) -> str:
-    """A small SVG telling that a drawing of ``nodes`` nodes was not laid out, and why."""
+def too_big_svg(nodes: int, limit: int, lang: str | None = None) -> str:
+    """A small SVG telling (in ``lang``, default the learner's) that a drawing of ``nodes``
+    nodes was not laid out, and why."""
     from xml.sax.saxutils import escape
-    lines = [f"This view would draw {nodes:,} nodes: more than {limit:,}, which would keep",
-             "Python busy laying it out for minutes, so it is not drawn.",
-             "Fold scopes or series (collapse=...), open fewer pages,",
-             "or call to_svg(dot, limit=None) to draw it anyway."]
+
+    from .. import labels
+    lines = labels.label("svg_too_big", lang or labels.default_language(), n=f"{nodes:,}",
+                         limit=f"{limit:,}").split("\n")
     texts = "".join(f'<text x="12" y="{24 + 18 * i}">{escape(t)}</text>'
                     for i, t in enumerate(lines))
     return ('<svg xmlns="http://www.w3.org/2000/svg" width="520pt" height="96pt" '
@@ -51,15 +52,15 @@ def too_big_svg(nodes: int, limit: int) -> str:
             f'font-size="13">{texts}</svg>')
 
 
-def to_svg(dot_text: str, limit: int | None = LAYOUT_LIMIT) -> str | None:
+def to_svg(dot_text: str, limit: int | None = LAYOUT_LIMIT, lang: str | None = None) -> str | None:
     """The SVG for ``dot_text`` (from ``<svg`` on: no XML prolog, so it can sit inside HTML),
     or None when the ``dot`` program or the ``graphviz`` package is missing.  A DOT text Graphviz
     rejects raises ``graphviz.CalledProcessError`` (with dot's message).  A drawing of more
-    than ``limit`` nodes is not laid out: the SVG says so (:func:`too_big_svg`)."""
+    than ``limit`` nodes is not laid out: the SVG says so (:func:`too_big_svg`, in ``lang``)."""
     if limit is not None:
         n = node_count(dot_text)
         if n > limit:
-            return too_big_svg(n, limit) if dot_available() else None
+            return too_big_svg(n, limit, lang) if dot_available() else None
     try:
         import graphviz
     except ImportError:
