@@ -325,6 +325,12 @@ def test_graph_viewer_geometry_click_and_step(server):
         picked = viewer.locator(".tfg-match.tfg-match-now").inner_text()
         name = details.locator(".tfg-node-name").inner_text()
         assert picked.split("/")[-1] == name.split("/")[-1], (picked, name)
+        # a While's details say which nodes TF's While has that this graph leaves out, and why
+        search.fill("^while$")
+        search.press("Enter")
+        note = details.locator(".tfg-tf-note")
+        note.wait_for(timeout=10_000)
+        assert "while/loop_counter" in note.inner_text() and "Grappler" in note.inner_text()
         # click another op inside the loop body: its details fill the pane (an op, not a
         # minor node such as the Cast, which stays hidden until zoomed in)
         viewer.locator(".tfg-fit").click()
