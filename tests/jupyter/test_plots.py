@@ -15,3 +15,12 @@ def test_the_same_figure_gives_the_same_svg_and_leaves_rc_alone():
     assert matplotlib.rcParams["svg.hashsalt"] == before
     other = line_plot({"a": [3.0, 2.0, 0.5]})
     assert other.data != first.data
+
+
+def test_the_chart_is_an_image_a_notebook_shows_before_it_is_trusted():
+    import base64
+    chart = line_plot({"a": [1.0, 2.0]})
+    html = chart._repr_html_()
+    assert html.startswith("<img ") and "data:image/svg+xml;base64," in html
+    encoded = html.split("base64,")[1].split('"')[0]
+    assert base64.b64decode(encoded).decode("utf-8") == chart.data

@@ -7,17 +7,18 @@ output of tutorial cells; a random id in the SVG would make every run differ).""
 
 from __future__ import annotations
 
+import base64
 import io
+from dataclasses import dataclass
 
 
 def line_plot(series: dict, xlabel: str = "", ylabel: str = "", log: bool = False,
               size: tuple = (5, 3)):
     """``{label: values}`` as lines on one chart (the second and later ones dashed), returned
-    as an ``IPython.display.SVG`` (a notebook shows it when it is a cell's last value)."""
+    as a :class:`Chart` (a notebook shows it when it is a cell's last value)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from IPython.display import SVG
 
     fig, ax = plt.subplots(figsize=size)
     for i, (label, values) in enumerate(series.items()):
@@ -32,4 +33,21 @@ def line_plot(series: dict, xlabel: str = "", ylabel: str = "", log: bool = Fals
     with plt.rc_context({"svg.hashsalt": "tfgraph_edu"}):
         fig.savefig(buffer, format="svg", metadata={"Date": None})
     plt.close(fig)
-    return SVG(buffer.getvalue())
+    return Chart(buffer.getvalue())
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A chart's SVG text (``data``), shown in a notebook as an ``<img>`` of it: a notebook
+    shows an image before it is trusted, where it would leave an ``image/svg+xml`` output
+    out (JupyterLab and Notebook 7 render untrusted SVG as its text fallback)."""
+
+    data: str
+
+    def _repr_html_(self) -> str:
+        encoded = base64.b64encode(self.data.encode("utf-8")).decode("ascii")
+        return ('<img alt="chart" style="max-width:100%;height:auto" '
+                f'src="data:image/svg+xml;base64,{encoded}">')
+
+    def __repr__(self) -> str:
+        return "<chart>"
