@@ -145,7 +145,8 @@ from .ops.math_extra_ops import (  # noqa: F401,E402
     round,
 )
 from .ops.pad_ops import pad  # noqa: F401,E402
-from .ops.ragged_ops import RaggedTensor, SparseTensor  # noqa: F401,E402
+from .ops.ragged_ops import RaggedTensor, RaggedTensorSpec  # noqa: F401,E402
+from .ops.sparse_ops import SparseTensor, SparseTensorSpec  # noqa: F401,E402
 from .ops.scatter_ops import (  # noqa: F401,E402
     gather_nd,
     scatter_nd,
