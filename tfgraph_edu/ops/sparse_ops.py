@@ -476,16 +476,6 @@ def _reduce(opdef, api, sp_input, axis, keepdims, output_is_sparse, name):
     axes = convert.to_tensor(axes, dtype=_dt.int32)
     out = bind(opdef, (sp_input.indices, sp_input.values, sp_input.dense_shape, axes),
                {"keep_dims": bool(keepdims)}, name or opdef.name)
-    static = sp_input.shape  # as TF: the result's shape from the input's static shape
-    if static.rank is not None and not hasattr(out, "numpy"):
-        axis_list = list(range(static.rank)) if axis is None else (
-            [axis] if isinstance(axis, int) else list(axis) if isinstance(axis, (list, tuple))
-            else None)
-        if axis_list is not None and all(isinstance(a, int) for a in axis_list):
-            ax = {a % static.rank for a in axis_list}
-            dims = [1 if i in ax else d for i, d in enumerate(static.dims)
-                    if keepdims or i not in ax]
-            out._shape = TensorShape(dims)
     return out
 
 
@@ -509,6 +499,7 @@ def expand_dims(sp_input, axis=None, name=None):
     if rank is None:
         rank = shape_ops.shape(sp_input.dense_shape)[0]
     axis = -1 if axis is None else axis
+    static_axis = axis if isinstance(axis, int) else None
     if isinstance(axis, int) and isinstance(rank, int) and axis > rank:
         raise InvalidArgumentError(None, None, f"Expected size[1] in [0, {rank}], but got "
                                                f"{axis}")  # TF's Slice error
@@ -526,7 +517,13 @@ def expand_dims(sp_input, axis=None, name=None):
     shape_after = indexing_ops.slice_(sp_input.dense_shape, concat_ops.stack([axis]), [-1])
     one = convert.to_tensor(np.array([1], np.int64))
     shape = concat_ops.concat([shape_before, one, shape_after], axis=0)
-    return SparseTensor(indices, sp_input.values, shape)
+    out = SparseTensor(indices, sp_input.values, shape)
+    if isinstance(rank, int) and out.shape.rank is None:  # the rank is known, as in TF
+        dims = [None] * (rank + 1)
+        if static_axis is not None and -rank - 1 <= static_axis <= rank:
+            dims[static_axis % (rank + 1)] = 1
+        out._shape_default = TensorShape(dims)
+    return out
 
 
 def from_dense(tensor, name=None):
