@@ -399,7 +399,7 @@ def add(a, b, threshold=0, name=None):
                                name or "SparseAdd")
         merged = (static.merge_with(b.shape) if static.is_compatible_with(b.shape)
                   else TensorShape(None))
-        if merged.rank is not None and merged.is_fully_defined():  # as TF: a known shape becomes the result's constant
+        if merged.rank is not None and merged.is_fully_defined():  # as TF: a constant
             shape = convert.to_tensor(np.array(merged.as_list(), np.int64))
         out = SparseTensor(ind, val, shape)
         return out
