@@ -219,7 +219,7 @@ def test_iterating_a_sparse_tensor_in_a_function_is_tfs_type_error():
         f(st())
 
 
-# -- tf.function arguments and results --------------------------------------------------------------
+# -- tf.function arguments and results ---------------------------------------------------------
 def test_a_sparse_tensor_through_a_function_and_its_signature(capsys):
     @tf.function
     def ident(s):

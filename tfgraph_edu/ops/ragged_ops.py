@@ -174,10 +174,20 @@ class RaggedTensor(CompositeTensor):
         return self._values[start:stop]
 
     def __iter__(self):
-        if not _eager(self._row_splits):
-            raise TypeError("Iterating over a symbolic tf.RaggedTensor is not allowed outside "
-                            "AutoGraph: use a `for` loop in a tf.function with autograph on.")
-        return iter([self[i] for i in range(int(self._row_splits.shape[0]) - 1)])
+        if _eager(self._row_splits):
+            return iter([self[i] for i in range(int(self._row_splits.shape[0]) - 1)])
+        return self._graph_rows()
+
+    def _graph_rows(self):
+        """Python's iteration of a symbolic ragged tensor outside AutoGraph: as in TF, rows
+        by index until the index after the last, whose slice TF refuses (ValueError)."""
+        n = self.shape.dims[0]
+        if n is None:
+            raise TypeError("Iterating over a symbolic tf.RaggedTensor with an unknown number "
+                            "of rows is not allowed outside AutoGraph.")
+        for i in range(n):
+            yield self[i]
+        raise ValueError(f"slice index {n} of dimension 0 out of bounds.")
 
     def __len__(self):
         if self.shape.dims[0] is None:
@@ -251,9 +261,10 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
                                   "nesting (one ragged dimension).")
     rows = [list(r) if isinstance(r, (list, tuple)) else [r] for r in pylist]
     flat = [x for r in rows for x in r]
-    values = _eager_const(flat if flat else np.zeros([0], np.float32), dtype)
+    # constants of the current interpreter: Const nodes inside a tf.function, as in TF
+    values = convert.constant(flat if flat else np.zeros([0], np.float32), dtype)
     splits = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(np.int64)
-    return RaggedTensor(values, _eager_const(splits, _dt.int64))
+    return RaggedTensor(values, convert.constant(splits, _dt.int64))
 
 
 def ragged_from_rows(rows, dtype):
