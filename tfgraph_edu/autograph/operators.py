@@ -236,7 +236,14 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
         results.append(sg.run(run))
         subgraphs.append(sg)
     set_state(init)
-    _check_branches(symbol_names, results[0], results[1])  # before any flattening
+    try:
+        _check_branches(symbol_names, results[0], results[1])  # before any flattening
+    except ValueError as exc:
+        # as TF, which checks each branch right after tracing it: the state is then the
+        # failing branch's, so a `finally` around the `if` sees that branch's values (and a
+        # tensor made inside it is out of scope there: TF's InaccessibleTensorError)
+        set_state(results[1] if " else branch" in str(exc) else results[0])
+        raise
     for name, a, b in zip(symbol_names, results[0], results[1]):
         if cf._shape_of(a) != cf._shape_of(b) or len(cf.flatten([a])) != len(cf.flatten([b])):
             raise TypeError(f"'{name}' must have the same nested structure in the main and "
