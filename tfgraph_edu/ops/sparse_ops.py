@@ -52,6 +52,20 @@ def _merge(known: TensorShape, default: TensorShape | None) -> TensorShape:
     return TensorShape([a if a is not None else b for a, b in zip(known.dims, default.dims)])
 
 
+def _exact(kernel, inputs, attrs, dtypes):
+    """The exact output shapes when every input is a known constant (the kernel run on them),
+    else None; a kernel error is left to run time, where TF reports it."""
+    values = [constant_value(t) for t in inputs]
+    if any(v is None for v in values):
+        return None
+    try:
+        out = kernel(*values, **attrs)
+    except Exception:  # noqa: BLE001 - reported when the op runs
+        return None
+    out = out if isinstance(out, tuple) else (out,)
+    return [(TensorShape(list(np.shape(o))), d) for o, d in zip(out, dtypes)]
+
+
 class SparseTensorSpec(TypeSpec):
     """``tf.SparseTensorSpec``: the dense shape and dtype of a SparseTensor."""
 
@@ -241,7 +255,7 @@ def _reorder_kernel(indices, values, shape):
 
 
 def _reorder_shape(indices, values, shape):
-    return [(indices.shape, I64), (values.shape, values.dtype)]
+    return [(indices.shape, I64), (values.shape, values.dtype)]  # the same number of values
 
 
 SparseReorder = define("SparseReorder", ("input_indices", "input_values", "input_shape"),
@@ -311,8 +325,10 @@ def _concat_shape(*inputs, concat_dim=0, N=2):
         a, b = sorted(ranks)[:2]
         raise shape_error(f"Dimensions must be equal, but are {b} and {a}")
     rank = ranks.pop() if ranks else None
-    return [(TensorShape([None, rank]), I64), (TensorShape([None]), vals[0].dtype),
-            (TensorShape([rank]), I64)]
+    dtypes = (I64, vals[0].dtype, I64)
+    return _exact(_concat_kernel, inputs, {"concat_dim": concat_dim, "N": N}, dtypes) or [
+        (TensorShape([None, rank]), I64), (TensorShape([None]), vals[0].dtype),
+        (TensorShape([rank]), I64)]
 
 
 SparseConcat = define("SparseConcat", ("inputs*",), _concat_kernel, _concat_shape,
@@ -371,8 +387,10 @@ def _add_kernel(a_indices, a_values, a_shape, b_indices, b_values, b_shape, thre
 
 def _add_shape(a_indices, a_values, a_shape, b_indices, b_values, b_shape, thresh):
     rank = a_shape.shape.dims[0] if a_shape.shape.rank == 1 else None
-    return [(TensorShape([None, rank]), I64), (TensorShape([None]), a_values.dtype),
-            (a_shape.shape, I64)]
+    ins = (a_indices, a_values, a_shape, b_indices, b_values, b_shape, thresh)
+    return _exact(_add_kernel, ins, {}, (I64, a_values.dtype, I64)) or [
+        (TensorShape([None, rank]), I64), (TensorShape([None]), a_values.dtype),
+        (a_shape.shape, I64)]
 
 
 SparseAdd = define("SparseAdd", ("a_indices", "a_values", "a_shape", "b_indices", "b_values",
@@ -449,7 +467,9 @@ def _lowest(dtype):
 
 
 def _reduce_shape(indices, values, shape, axes, keep_dims=False, reducer="sum"):
-    return TensorShape(None), values.dtype
+    exact = _exact(_reduce_kernel, (indices, values, shape, axes),
+                   {"keep_dims": keep_dims, "reducer": reducer}, (values.dtype,))
+    return exact[0] if exact else (TensorShape(None), values.dtype)
 
 
 SparseReduceSum = define("SparseReduceSum", ("input_indices", "input_values", "input_shape",
@@ -462,7 +482,8 @@ SparseReduceMax = define("SparseReduceMax", ("input_indices", "input_values", "i
                                              "reduction_axes"),
                          lambda *a, keep_dims=False: _reduce_kernel(*a, keep_dims=keep_dims,
                                                                     reducer="max"),
-                         lambda *a, keep_dims=False: _reduce_shape(*a, keep_dims=keep_dims),
+                         lambda *a, keep_dims=False: _reduce_shape(*a, keep_dims=keep_dims,
+                                                                   reducer="max"),
                          _not_differentiable_yet("SparseReduceMax"), T=(1,),
                          input_dtypes={3: _dt.int32}, attrs=("keep_dims",))
 
