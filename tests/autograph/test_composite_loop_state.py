@@ -7,6 +7,8 @@ under real TensorFlow 2.21.0 (probes in /tmp, run once with the .venv-tf interpr
 
 from __future__ import annotations
 
+import linecache
+
 import numpy as np
 import pytest
 
@@ -368,3 +370,106 @@ def test_gradients_through_sparse_values():
         y = tf.sparse.reduce_sum(tf.sparse.SparseTensor([[0, 0], [1, 2]], v * 3.0, [3, 4]))
     with pytest.raises(NotImplementedError, match="does not differentiate SparseReduceSum"):
         t.gradient(y, v)
+
+
+# -- the same behaviours as probes of `make check-tf` ------------------------------------------------
+# benchmarks/against_tf/probes.py runs each under real TensorFlow and tfgraph_edu and compares
+# what it prints: (title, function, the calls' argument expressions)
+def sparse_values_grow(n):
+    s = tf.sparse.SparseTensor([[0, 0], [1, 2]], [1.0, 2.0], [3, 4])
+    for i in tf.range(n):
+        s = tf.sparse.add(s, tf.sparse.SparseTensor([[2, 3]], [1.0], [3, 4]))
+    return s
+
+
+def sparse_dense_shape_grows(n):
+    s = tf.sparse.SparseTensor([[0, 0], [1, 2]], [1.0, 2.0], [3, 4])
+    for i in tf.range(n):
+        s = tf.sparse.concat(0, [s, s])
+    return s
+
+
+def sparse_rank_grows(n):
+    s = tf.sparse.SparseTensor([[0, 0], [1, 2]], [1.0, 2.0], [3, 4])
+    for i in tf.range(n):
+        s = tf.sparse.expand_dims(s, 0)
+    return s
+
+
+def sparse_tf_while_loop(n):
+    s = tf.sparse.SparseTensor([[0, 0], [1, 2]], [1.0, 2.0], [3, 4])
+    return tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, tf.sparse.add(s, s)), [0, s])
+
+
+def sparse_iterated(s):
+    t = 0.0
+    for x in s:
+        t += 1.0
+    return t
+
+
+def sparse_reduced(s):
+    return tf.sparse.reduce_sum(s, 0), tf.sparse.to_dense(tf.sparse.reorder(s))
+
+
+def ragged_rows_summed(r):
+    t = tf.constant(0)
+    for row in r:
+        t += tf.reduce_sum(row)
+    return t
+
+
+def ragged_doubled(n):
+    r = tf.ragged.constant([[1, 2, 3], [4], [5, 6]])
+    for i in tf.range(n):
+        r = r * 2
+    return r
+
+
+SPARSE = "tf.sparse.SparseTensor([[0, 0], [1, 2]], [1.0, 2.0], [3, 4])"
+RAGGED = "tf.ragged.constant([[1, 2, 3], [4], [5, 6]])"
+TF_PROBES = [
+    ("a SparseTensor loop variable whose values grow", sparse_values_grow,
+     ["tf.constant(2)", "tf.constant(0)"]),
+    ("a SparseTensor loop variable whose dense shape grows", sparse_dense_shape_grows,
+     ["tf.constant(2)"]),
+    ("a SparseTensor loop variable whose rank grows", sparse_rank_grows, ["tf.constant(2)"]),
+    ("tf.while_loop over a SparseTensor", sparse_tf_while_loop, ["tf.constant(2)"]),
+    ("a SparseTensor iterated in a tf.function", sparse_iterated, [SPARSE]),
+    ("sparse ops on a tf.function argument", sparse_reduced, [SPARSE]),
+    ("a RaggedTensor iterated by rows in a tf.function", ragged_rows_summed, [RAGGED]),
+    ("a RaggedTensor loop variable", ragged_doubled, ["tf.constant(2)"]),
+]
+
+
+def probe_source(fn, calls) -> str:
+    """The probe's text: the function's source under ``@tf.function``, then each call printed
+    (and the concrete function of the first, whose signature shows the composite's spec)."""
+    import inspect
+    text = inspect.getsource(fn)
+    prints = "".join(f"print({fn.__name__}({c}))\n" for c in calls)
+    return (f"@tf.function\n{text}{prints}"
+            f"print({fn.__name__}.get_concrete_function({calls[0]}))\n")
+
+
+def test_the_probes_run_here_as_they_ran_under_tf(capsys):
+    # TF 2.21 printed these first lines (or raised these classes) for TF_PROBES
+    want = {
+        "sparse_values_grow": None, "sparse_dense_shape_grows": ValueError,
+        "sparse_rank_grows": ValueError, "sparse_tf_while_loop": None,
+        "sparse_iterated": TypeError, "sparse_reduced": None, "ragged_rows_summed": None,
+        "ragged_doubled": None,
+    }
+    for _, fn, calls in TF_PROBES:
+        source = probe_source(fn, calls)
+        filename = f"<probe {fn.__name__}>"  # AutoGraph reads the source through linecache
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        try:
+            exec(compile(source, filename, "exec"), {"tf": tf})  # noqa: S102
+            got = None
+        except Exception as exc:  # noqa: BLE001 - the class is what is compared
+            got = type(exc)
+        assert got is want[fn.__name__], fn.__name__
+    out = capsys.readouterr().out
+    assert "tf.Tensor(21, shape=(), dtype=int32)" in out  # ragged_rows_summed, TF 2.21
+    assert "<tf.RaggedTensor [[4, 8, 12], [16], [20, 24]]>" in out  # ragged_doubled, TF 2.21

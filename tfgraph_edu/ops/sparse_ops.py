@@ -268,9 +268,10 @@ def reorder(sp_input, name=None):
     _need_sparse(sp_input, "sparse.reorder")
     ind, val = bind(SparseReorder, (sp_input.indices, sp_input.values, sp_input.dense_shape),
                     None, name or "SparseReorder")
-    out = SparseTensor(ind, val, sp_input.dense_shape)
-    out._shape_default = sp_input.shape
-    return out
+    static = sp_input.shape  # as TF: a fully known shape becomes a constant dense_shape
+    shape = (convert.to_tensor(np.array(static.as_list(), np.int64))
+             if static.rank is not None and static.is_fully_defined() else sp_input.dense_shape)
+    return SparseTensor(ind, val, shape)
 
 
 # -- SparseConcat ---------------------------------------------------------------------------------
