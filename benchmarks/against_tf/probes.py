@@ -1223,8 +1223,8 @@ for make in (lambda: tf.fill([2], [1, 2]), lambda: tf.split(tf.zeros([4, 2]), 2,
 def _issue22_probes() -> list:
     """Issue 22's programs, from the test module that pins them (each program lives there
     once); its top level runs with ``tf`` bound to tfgraph_edu, only the source text is used."""
-    from tests.autograph import test_issue22_tf_agreement as t22
     from tests.autograph import test_composite_loop_state as composite
+    from tests.autograph import test_issue22_tf_agreement as t22
     return [(f"issue 22: {title}", t22.probe_source(fn, calls, options))
             for title, fn, calls, options in t22.TF_PROBES] + [
         (f"issue 22: {title}", composite.probe_source(fn, calls))

@@ -372,7 +372,7 @@ def test_gradients_through_sparse_values():
         t.gradient(y, v)
 
 
-# -- the same behaviours as probes of `make check-tf` ------------------------------------------------
+# -- the same behaviours as probes of `make check-tf` ---------------------------------------------
 # benchmarks/against_tf/probes.py runs each under real TensorFlow and tfgraph_edu and compares
 # what it prints: (title, function, the calls' argument expressions)
 def sparse_values_grow(n):
