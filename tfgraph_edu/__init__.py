@@ -145,7 +145,7 @@ from .ops.math_extra_ops import (  # noqa: F401,E402
     round,
 )
 from .ops.pad_ops import pad  # noqa: F401,E402
-from .ops.ragged_ops import RaggedTensor, SparseTensor  # noqa: F401,E402
+from .ops.ragged_ops import RaggedTensor, RaggedTensorSpec  # noqa: F401,E402
 from .ops.scatter_ops import (  # noqa: F401,E402
     gather_nd,
     scatter_nd,
@@ -163,6 +163,7 @@ from .ops.sort_ops import (  # noqa: F401,E402
     unique,
     unique_with_counts,
 )
+from .ops.sparse_ops import SparseTensor, SparseTensorSpec  # noqa: F401,E402
 
 # the TensorFlow version whose API this follows, so that notebooks' version checks pass;
 # tfgraph_edu's own version is the package's (importlib.metadata.version("tfgraph_edu"))

@@ -1081,188 +1081,6 @@ print(repr(c * c))
 print(repr(tf.abs(c)))
 print(repr(tf.math.real(c)))
 """),
-    # -- issue 22: AutoGraph agrees with TF, never a silent answer
-    ("issue 22: return in both branches inside a Python for", """
-@tf.function
-def f(x):
-    for i in range(3):
-        if x > i:
-            return x
-        else:
-            return -x
-    return 0
-print(f(tf.constant(1)))
-"""),
-    ("issue 22: a tensor break in both branches inside a Python for", """
-@tf.function
-def f(x):
-    r = 0
-    for i in range(3):
-        if x > i:
-            r = x
-            break
-        else:
-            break
-    return r
-print(f(tf.constant(1)))
-"""),
-    ("issue 22: a tensor if leaves equal Python numbers as tensors", """
-@tf.function
-def f(x):
-    if x > 0:
-        a, b = 1, 2
-    else:
-        a, b = 1, 3
-    print(tf.is_tensor(a), tf.is_tensor(b))
-    return a + b
-print(f(tf.constant(1)))
-"""),
-    ("issue 22: tf.shape of a loop variable first set in the loop", """
-@tf.function
-def f(n):
-    i = tf.constant(0)
-    while i < n:
-        v = tf.zeros([1, n - 1, 2])
-        w = v * 2.0
-        i += 1
-    return tf.shape(v), tf.shape(w)
-print(f(tf.constant(1)))
-"""),
-    ("issue 22: a loop variable whose shape changes", """
-@tf.function
-def f(n):
-    v = tf.zeros([1, 2, 3])
-    i = tf.constant(0)
-    while i < n:
-        v = tf.reshape(v, [1, n * 3, 2])
-        i += 1
-    return tf.shape(v)
-print(f(tf.constant(1)))
-"""),
-    ("issue 22: a loop variable that becomes less specific", """
-@tf.function
-def f(n):
-    v = tf.zeros([1])
-    i = tf.constant(0)
-    while i < n:
-        v = v[:n]
-        i += 1
-    return tf.shape(v)
-print(f(tf.constant(1)))
-"""),
-    ("issue 22: shape invariants kept and broken", """
-@tf.function
-def f(n):
-    v = tf.zeros([1, 2])
-    i = tf.constant(0)
-    while i < n:
-        tf.autograph.experimental.set_loop_options(
-            shape_invariants=[(v, tf.TensorShape([None, 2]))])
-        v = tf.concat([v, v], 0)
-        i += 1
-    return tf.shape(v)
-print(f(tf.constant(2)))
-@tf.function
-def g(n):
-    v = tf.zeros([1, 2])
-    i = tf.constant(0)
-    while i < n:
-        tf.autograph.experimental.set_loop_options(
-            shape_invariants=[(v, tf.TensorShape([None, 2]))])
-        v = tf.concat([v, v], 1)
-        i += 1
-    return tf.shape(v)
-print(g(tf.constant(2)))
-"""),
-    ("issue 22: tf.while_loop refuses a less specific shape", """
-@tf.function
-def f(n):
-    return tf.while_loop(lambda i, v: i < n, lambda i, v: (i + 1, v[:n]), [0, tf.zeros([1])])
-print(f(tf.constant(1)))
-"""),
-    ("issue 22: print under Feature.BUILTIN_FUNCTIONS", """
-@tf.function(experimental_autograph_options=tf.autograph.experimental.Feature.BUILTIN_FUNCTIONS)
-def f(x):
-    print('x is', x, 3)
-    print(x + 1)
-    print('plain', 5, sep='-', end='!\\n')
-    return x * 2
-print(f(tf.constant(1)))
-print(f(tf.constant(2)))
-"""),
-    ("issue 22: a return on every path of a tensor loop", """
-@tf.function
-def f(n):
-    for i in tf.range(n):
-        if i > 1:
-            return i * 10
-        else:
-            return i - 1
-    return -5
-print(f(tf.constant(3)))
-print(f(tf.constant(0)))
-"""),
-    ("issue 22: a return two tensor loops deep", """
-@tf.function
-def f(n):
-    s = tf.constant(0)
-    for i in tf.range(n):
-        for j in tf.range(n):
-            s += j + 1
-            return s
-    return s
-print(f(tf.constant(3)))
-print(f(tf.constant(0)))
-"""),
-    ("issue 22: a return in a tensor while, a tuple and a float", """
-@tf.function
-def f(n):
-    i = tf.constant(0)
-    while i < n:
-        i += 2
-        return i, 1.5
-    return i + 100, 2.5
-print(f(tf.constant(3)))
-"""),
-    ("issue 22: a bare return in a tensor loop", """
-@tf.function
-def f(n):
-    for i in tf.range(n):
-        return
-print(f(tf.constant(3)))
-"""),
-    ("issue 22: a return in a Python loop inside a tensor loop", """
-@tf.function
-def f(n):
-    for i in tf.range(n):
-        for p in range(0):
-            return i
-    return n
-print(f(tf.constant(3)))
-"""),
-    ("issue 22: a tensor if in a function with a for/else", """
-@tf.function
-def f(x):
-    for i in range(2):
-        x = x + 1
-    else:
-        x = x + 100
-    if x > 50:
-        x = x * 2
-    return x
-print(f(tf.constant(1)))
-"""),
-    ("issue 22: a tensor loop inside a Python for/else", """
-@tf.function
-def f(x):
-    for i in range(2):
-        for j in tf.range(2):
-            x = x + j
-    else:
-        x = x + 100
-    return x
-print(f(tf.constant(1)))
-"""),
     ("tf.Tensor isinstance", """
 print(isinstance(tf.constant(1), tf.Tensor))
 print(isinstance(tf.Variable(1), tf.Tensor))
@@ -1401,5 +1219,17 @@ for make in (lambda: tf.fill([2], [1, 2]), lambda: tf.split(tf.zeros([4, 2]), 2,
 """),
 ]
 
-ALL = [(e, f"print(repr({e}))\nprint({e})\n") for e in EXPRESSIONS] + PROBES + [
+
+def _issue22_probes() -> list:
+    """Issue 22's programs, from the test module that pins them (each program lives there
+    once); its top level runs with ``tf`` bound to tfgraph_edu, only the source text is used."""
+    from tests.autograph import test_composite_loop_state as composite
+    from tests.autograph import test_issue22_tf_agreement as t22
+    return [(f"issue 22: {title}", t22.probe_source(fn, calls, options))
+            for title, fn, calls, options in t22.TF_PROBES] + [
+        (f"issue 22: {title}", composite.probe_source(fn, calls))
+        for title, fn, calls in composite.TF_PROBES]
+
+
+ALL = [(e, f"print(repr({e}))\nprint({e})\n") for e in EXPRESSIONS] + PROBES + _issue22_probes() + [
     (e, f"print(repr({e}))\nprint({e})\n") if isinstance(e, str) else e for e in ISSUE_25]

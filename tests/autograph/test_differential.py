@@ -125,6 +125,9 @@ def statements(draw, indent=1, depth=0, in_loop=False):
     if in_loop:
         # issue 22: returns TF converts in a tensor loop (on every path through the body)
         kinds += ["break", "continue", "lambda", "return_always", "return_both"]
+    # issue 22: sparse and ragged loop state (sp, rg), a loop over a ragged tensor's rows
+    kinds += ["sparse", "sparse_read", "ragged", "ragged_rows"] + (
+        ["sparse_grow"] if depth > 0 else [])
     kind = draw(st.sampled_from(kinds))
     var = draw(st.sampled_from(VARS))
     if kind == "assign":
@@ -136,6 +139,17 @@ def statements(draw, indent=1, depth=0, in_loop=False):
     if kind == "walrus":
         return [f"{pad}if (w := {draw(expressions())} % 97) > {draw(st.integers(0, 40))}:",
                 f"{pad}    {var} = w"]
+    if kind == "sparse":  # nnz grows, the dense shape stays: a loop variable as in TF
+        return [f"{pad}sp = tf.sparse.add(sp, tf.sparse.SparseTensor("
+                f"[[{draw(st.integers(0, 2))}, {draw(st.integers(0, 3))}]], [{var} % 7], [3, 4]))"]
+    if kind == "sparse_read":
+        return [f"{pad}{var} = ({var} + tf.sparse.reduce_sum(sp)) % 97"]
+    if kind == "sparse_grow":  # the dense shape changes: TF refuses it in a tensor loop
+        return [f"{pad}sp = tf.sparse.concat(0, [sp, sp])"]
+    if kind == "ragged":
+        return [f"{pad}rg = rg * {draw(st.integers(1, 3))} % 97"]
+    if kind == "ragged_rows":  # a loop over the rows: a tensor loop when traced
+        return [f"{pad}for row in rg:", f"{pad}    {var} = ({var} + tf.reduce_sum(row)) % 97"]
     if kind == "delete":
         return [f"{pad}tmp = {draw(expressions())}", f"{pad}del tmp"]
     if kind == "lambda":  # issue 22: a default may read loop state (`lambda v, m=c: ...`)
@@ -208,7 +222,9 @@ def programs(draw):
     lines = []
     if draw(st.booleans()):
         lines.append("@shift")
-    lines += ["def prog(a, b):", "    c = a - b", "    d = {'k': b}", "    e = 0"]
+    lines += ["def prog(a, b):", "    c = a - b", "    d = {'k': b}", "    e = 0",
+              "    sp = tf.sparse.SparseTensor([[0, 0]], [1], [3, 4])",
+              "    rg = tf.ragged.constant([[1, 2], [3]])"]
     for _ in range(draw(st.integers(1, 4))):
         lines += draw(statements())
     lines.append("    return a, b, c, d['k']")
@@ -243,7 +259,9 @@ TF_REFUSALS = ("must also have a return statement", "must also be initialized",
                "is None at the end of the",
                # TF 2.21 too: a name deleted in both branches of a Python `if` inside a
                # tensor branch, read afterwards (UnboundLocalError)
-               "is used before assignment")
+               "is used before assignment",
+               # issue 22, TF 2.21 too: a SparseTensor whose dense shape changes in a loop
+               "before the loop, but shape")
 
 
 def _outcome(call):
@@ -260,7 +278,7 @@ def run_four(source, a, b):
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace: dict = {"tf": tf, "shift": shift}
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated test program
-    reference: dict = {"shift": shift}
+    reference: dict = {"shift": shift, "tf": tf}
     exec(source.replace("tf.range", "range").replace("tf.constant(0)", "0"), reference)  # noqa: S102
     prog = namespace["prog"]
     ta, tb = tf.constant(a), tf.constant(b)

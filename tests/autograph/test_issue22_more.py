@@ -354,7 +354,7 @@ def test_autopacking_refuses_mixed_dtypes_when_none_is_asked_for():
         tf.function(lambda a, b: tf.constant([a, b]))(a, b)
 
 
-# -- composite values in graphs: refused honestly ---------------------------------------------
+# -- composite values in graphs (more in test_composite_loop_state.py) ---------------------------
 def sparse_loop_state(n):
     s = tf.SparseTensor(indices=[[0]], values=[1.], dense_shape=[3])
     for i in tf.range(n):
@@ -369,17 +369,14 @@ def ragged_loop_state(n):
     return r
 
 
-def test_sparse_and_ragged_loop_state_is_not_implemented():
-    # TF 2.21 carries both (a SparseTensor loop state gives [4., 0., 0.] here); tfgraph_edu
-    # does not yet and says so, naming the API
-    with pytest.raises(NotImplementedError, match="tf.sparse.SparseTensor as the state of a "
-                                                  "tensor loop"):
-        tf.function(sparse_loop_state)(tf.constant(2))
-    with pytest.raises(NotImplementedError, match="tf.RaggedTensor as the state"):
-        tf.function(ragged_loop_state)(tf.constant(2))
-    with pytest.raises(NotImplementedError, match="tf.sparse.SparseTensor returned from a "
-                                                  "tf.function"):
-        tf.function(lambda: tf.SparseTensor(indices=[[0, 0]], values=[1.],
-                                            dense_shape=[2, 2]))()
+def test_sparse_and_ragged_loop_state():
+    # TF 2.21 carries both: [4., 0., 0.] and <tf.RaggedTensor [[4, 8], [12]]>, and returns a
+    # SparseTensor from a tf.function
+    np.testing.assert_array_equal(tf.function(sparse_loop_state)(tf.constant(2)).numpy(),
+                                  [4., 0., 0.])
+    assert tf.function(ragged_loop_state)(tf.constant(2)).to_list() == [[4, 8], [12]]
+    out = tf.function(lambda: tf.SparseTensor(indices=[[0, 0]], values=[1.],
+                                              dense_shape=[2, 2]))()
+    assert out.dense_shape.numpy().tolist() == [2, 2]
     # eagerly they are Python's loops, as in TF
     np.testing.assert_array_equal(sparse_loop_state(tf.constant(2)).numpy(), [4., 0., 0.])

@@ -101,21 +101,19 @@ def test_a_return_in_one_branch_of_a_tensor_if_in_a_python_for():
         tf.function(return_in_one_branch_in_python_for)(tf.constant(1))
 
 
-def test_equal_python_values_leave_a_tensor_if_as_tensors():
-    # TF 2.21 prints "SymbolicTensor SymbolicTensor": both names are outputs of the cond
-    seen = []
+def equal_python_values_in_a_tensor_if(x):
+    if x > 0:
+        a, b = 1, 2
+    else:
+        a, b = 1, 3
+    print(tf.is_tensor(a), tf.is_tensor(b))
+    return a + b
 
-    @tf.function
-    def f(x):
-        if x > 0:
-            a, b = 1, 2
-        else:
-            a, b = 1, 3
-        seen.append((tf.is_tensor(a), tf.is_tensor(b)))
-        return a + b
 
-    assert int(f(tf.constant(1))) == 3  # TF: 3
-    assert seen == [(True, True)]
+def test_equal_python_values_leave_a_tensor_if_as_tensors(capsys):
+    # TF 2.21 prints "True True" (both names are outputs of the cond) and returns 3
+    assert int(tf.function(equal_python_values_in_a_tensor_if)(tf.constant(1))) == 3
+    assert capsys.readouterr().out == "True True\n"
 
 
 # -- shapes of loop variables in a tensor while ------------------------------------------------
@@ -238,27 +236,26 @@ def test_tf_while_loop_refuses_a_less_specific_shape():
     # TF 2.21: "Input tensor `zeros:0` enters the loop with shape (1,), but has shape (None,)
     # after one iteration. To allow the shape to vary across iterations, use the
     # `shape_invariants` argument of tf.while_loop to specify a less-specific shape."
-    @tf.function
-    def f(n):
-        return tf.while_loop(lambda i, v: i < n, lambda i, v: (i + 1, v[:n]),
-                             [0, tf.zeros([1])])
-
     with pytest.raises(ValueError, match=r"enters the loop with shape \(1,\), but has shape "
                                          r"\(None,\) after one iteration"):
-        f(tf.constant(1))
+        tf.function(while_loop_less_specific)(tf.constant(1))
+
+
+def while_loop_less_specific(n):
+    return tf.while_loop(lambda i, v: i < n, lambda i, v: (i + 1, v[:n]), [0, tf.zeros([1])])
 
 
 # -- print under Feature.BUILTIN_FUNCTIONS
+def print_under_builtin_functions(x):
+    print("x is", x, 3)
+    print(x + 1)
+    print("plain", 5, sep="-", end="!\n")
+    return x * 2
+
+
 def test_print_under_builtin_functions_prints_values_at_each_call(capsys):
-    opts = tf.autograph.experimental.Feature.BUILTIN_FUNCTIONS
-
-    @tf.function(experimental_autograph_options=opts)
-    def f(x):
-        print("x is", x, 3)
-        print(x + 1)
-        print("plain", 5, sep="-", end="!\n")
-        return x * 2
-
+    f = tf.function(print_under_builtin_functions, experimental_autograph_options=(
+        tf.autograph.experimental.Feature.BUILTIN_FUNCTIONS))
     assert int(f(tf.constant(1))) == 2
     assert int(f(tf.constant(2))) == 4
     # TF 2.21 printed exactly this: the print without tensors once while tracing, the others
@@ -582,3 +579,91 @@ def test_a_loop_variable_only_the_body_uses_is_loop_state():
     # (tfgraph_edu raised a NameError from its own generated code before)
     with pytest.raises(ValueError, match="must be defined before the loop"):
         tf.function(read_in_a_branch_before_the_body_sets_it)(tf.constant(2))
+
+
+def return_in_a_python_loop_inside_a_tensor_loop(n):
+    for i in tf.range(n):
+        for p in range(0):
+            return i
+    return n
+
+
+def test_a_return_in_a_python_loop_that_never_runs_inside_a_tensor_loop():
+    # TF 2.21: NotImplementedError "break and return statements which depend on a TF condition
+    # are not supported in Python for loops. Did you intend to make it a TF loop?" at the
+    # `for p in range(0):` line (the return flag is a loop variable of the tensor loop)
+    with pytest.raises(NotImplementedError, match="depend on a TF condition are not supported "
+                                                  "in Python for loops") as info:
+        tf.function(return_in_a_python_loop_inside_a_tensor_loop)(tf.constant(3))
+    assert "for p in range(0)" in str(info.value)
+
+
+# -- a return inside try, a tensor loop after it in the same try
+def return_in_try_then_a_tensor_loop(a, b):
+    c = a - b
+    d = {'k': b}
+    e = 0
+    try:
+        if a > 0:
+            return a, b, c, d['k']
+        for i0 in tf.range(2):
+            e += 1
+            c = c + 1
+    finally:
+        e = e + 1
+    return a, b, c, d['k']
+
+
+def test_a_return_in_try_with_a_tensor_loop_after_it():
+    # TF 2.21: the if's else branch (the loop) has no return, so the if is refused; TF checks
+    # each branch right after tracing it, so the `finally` then reads the loop's `e` from inside
+    # the branch: InaccessibleTensorError "... cannot be accessed from FuncGraph(name=prog, ...),
+    # because it was defined in FuncGraph(name=cond_false_...)" replaces the ValueError
+    with pytest.raises(tf.errors.InaccessibleTensorError, match="out of scope"):
+        tf.function(return_in_try_then_a_tensor_loop)(tf.constant(1), tf.constant(2))
+
+
+# -- the same programs as probes of `make check-tf` -----------------------------------------------
+# benchmarks/against_tf/probes.py runs each under real TensorFlow and tfgraph_edu and compares
+# what they print; each program lives here, once: (title, function, calls, tf.function options)
+TF_PROBES = [
+    ("return in both branches inside a Python for", return_in_both_branches_in_python_for,
+     [(1,)], ""),
+    ("a tensor break in both branches inside a Python for", break_in_both_branches_in_python_for,
+     [(1,)], ""),
+    ("a tensor if leaves equal Python numbers as tensors", equal_python_values_in_a_tensor_if,
+     [(1,)], ""),
+    ("tf.shape of a loop variable first set in the loop",
+     shape_of_a_variable_first_set_in_the_loop, [(1,)], ""),
+    ("a loop variable whose shape changes", reshape_in_a_loop, [(1,)], ""),
+    ("a loop variable that becomes less specific", slice_in_a_loop, [(1,)], ""),
+    ("shape invariants kept", grows_with_an_invariant, [(2,)], ""),
+    ("shape invariants broken", breaks_its_invariant, [(2,)], ""),
+    ("tf.while_loop refuses a less specific shape", while_loop_less_specific, [(1,)], ""),
+    ("print under Feature.BUILTIN_FUNCTIONS", print_under_builtin_functions, [(1,), (2,)],
+     "experimental_autograph_options=tf.autograph.experimental.Feature.BUILTIN_FUNCTIONS"),
+    ("a return on every path of a tensor loop", return_in_both_branches, [(3,), (0,)], ""),
+    ("a return two tensor loops deep", return_two_loops_deep, [(3,), (0,)], ""),
+    ("a return in a tensor while", return_from_a_while, [(3,)], ""),
+    ("a return of a tuple and a float in a tensor loop", return_of_a_tuple_and_a_python_float,
+     [(2,)], ""),
+    ("a bare return in a tensor loop", bare_return_in_a_tensor_loop, [(3,)], ""),
+    ("a return in a Python loop inside a tensor loop",
+     return_in_a_python_loop_inside_a_tensor_loop, [(3,)], ""),
+    ("a tensor if in a function with a for/else", tensor_if_after_a_loop_with_else, [(1,)], ""),
+    ("a tensor loop inside a Python for/else", tensor_loop_in_a_python_for_else, [(1,)], ""),
+    ("a return in try with a tensor loop after it", return_in_try_then_a_tensor_loop, [(1, 2)],
+     ""),
+]
+
+
+def probe_source(fn, calls, options="") -> str:
+    """The program text of a probe: the function's own source under ``@tf.function``, then a
+    print of each call on constants."""
+    import inspect
+    import textwrap
+    text = textwrap.dedent(inspect.getsource(fn))
+    args = ", ".join
+    prints = "".join(f"print({fn.__name__}({args(f'tf.constant({v})' for v in call)}))\n"
+                     for call in calls)
+    return f"@tf.function({options})\n{text}{prints}"

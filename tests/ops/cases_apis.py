@@ -144,3 +144,28 @@ APIS_CASES.update({
 })
 
 APIS_TESTED_ELSEWHERE: dict[str, str] = {}
+
+# tf.sparse's ops (ops/sparse_ops.py); expected values recorded from TF 2.21 (tf.sparse.concat,
+# add, reorder, reduce_sum, reduce_max of indices [[0, 0], [1, 2]], values [1, 2], shape [3, 4])
+_SP_I = np.array([[0, 0], [1, 2]], np.int64)
+_SP_S = np.array([3, 4], np.int64)
+
+
+def _v(*values):
+    return np.array(values, np.float32)
+
+
+APIS_CASES.update({
+    "SparseConcat": [Case([_SP_I, _SP_I, _v(1, 2), _v(1, 2), _SP_S, _SP_S],
+                          lambda *a: (np.array([[0, 0], [1, 2], [3, 0], [4, 2]], np.int64),
+                                      _v(1, 2, 1, 2), np.array([6, 4], np.int64)),
+                          {"concat_dim": 0, "N": 2})],
+    "SparseAdd": [Case([_SP_I, _v(1, 2), _SP_S, _SP_I, _v(1, 2), _SP_S, np.float32(0)],
+                       lambda *a: (_SP_I, _v(2, 4), _SP_S))],
+    "SparseReorder": [Case([np.array([[1, 2], [0, 0]], np.int64), _v(2, 1), _SP_S],
+                           lambda *a: (_SP_I, _v(1, 2)))],
+    "SparseReduceSum": [Case([_SP_I, _v(1, 2), _SP_S, i32(0)], lambda *a: _v(1, 0, 2, 0),
+                             {"keep_dims": False})],
+    "SparseReduceMax": [Case([_SP_I, _v(1, 2), _SP_S, i32(1)], lambda *a: _v(1, 2, 0),
+                             {"keep_dims": False})],
+})

@@ -1,6 +1,6 @@
 """``tf.ragged`` (re-exports)."""
 
 from .._missing import module_getattr as _module_getattr
-from ..ops.ragged_ops import RaggedTensor, constant  # noqa: F401
+from ..ops.ragged_ops import RaggedTensor, RaggedTensorSpec, constant  # noqa: F401
 
 __getattr__ = _module_getattr("ragged", __name__)

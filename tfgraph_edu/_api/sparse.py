@@ -1,6 +1,17 @@
 """``tf.sparse`` (re-exports)."""
 
 from .._missing import module_getattr as _module_getattr
-from ..ops.ragged_ops import SparseTensor, to_dense  # noqa: F401
+from ..ops.sparse_ops import (  # noqa: F401
+    SparseTensor,
+    add,
+    concat,
+    expand_dims,
+    from_dense,
+    map_values,
+    reduce_max,
+    reduce_sum,
+    reorder,
+    to_dense,
+)
 
 __getattr__ = _module_getattr("sparse", __name__)

@@ -16,6 +16,7 @@ from ..control_flow import cond_while as cf
 from ..eager.tensor import EagerTensor
 from ..graph.graph import Tensor
 from ..ops import _core, creation_ops, math_ops, shape_ops
+from ..ops.composite import is_composite
 from ..ops.convert import is_tensor, to_tensor
 from ..tracing.graph_builder import building_graph
 from .options import Feature  # noqa: F401 - generated code shows ag__.Feature.X
@@ -235,7 +236,14 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
         results.append(sg.run(run))
         subgraphs.append(sg)
     set_state(init)
-    _check_branches(symbol_names, results[0], results[1])  # before any flattening
+    try:
+        _check_branches(symbol_names, results[0], results[1])  # before any flattening
+    except ValueError as exc:
+        # as TF, which checks each branch right after tracing it: the state is then the
+        # failing branch's, so a `finally` around the `if` sees that branch's values (and a
+        # tensor made inside it is out of scope there: TF's InaccessibleTensorError)
+        set_state(results[1] if " else branch" in str(exc) else results[0])
+        raise
     for name, a, b in zip(symbol_names, results[0], results[1]):
         if cf._shape_of(a) != cf._shape_of(b) or len(cf.flatten([a])) != len(cf.flatten([b])):
             raise TypeError(f"'{name}' must have the same nested structure in the main and "
@@ -410,6 +418,10 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
         for v in cf.flatten(init):
             tensors.append(v if isinstance(v, Tensor) else to_tensor(v))
     invariants = _shape_invariants((opts or {}).get("shape_invariants"), cf.flatten(init))
+    loop_shapes: dict[int, object] = {}
+    if any(is_composite(x) for x in cf.flatten_composites(init)):
+        init, invariants = _composite_invariants(symbol_names, init, (opts or {}).get(
+            "shape_invariants"), invariants, loop_shapes)
     if probed:  # as TF: a made-up initial value's invariant is the shape the body gives it
         given = invariants or [None] * len(tensors)
         invariants, k = [], 0
@@ -436,7 +448,7 @@ def _tf_loop(test, body, get_state, set_state, symbol_names, opts, first=None, e
         set_state(tuple(cf.pack_as(init, vals[:n])))
         body()
         after = list(get_state())
-        _check_loop_structure(symbol_names, init, after)
+        _check_loop_structure(symbol_names, init, after, loop_shapes)
         return cf.flatten(after) + [vals[n] + 1 for _ in vals[n:]]
 
     opts = opts or {}
@@ -474,9 +486,40 @@ def _shape_invariants(pairs, flat_init):
     return out if any(s is not None for s in out) else None
 
 
-def _check_loop_structure(names, before, after):
+def _composite_invariants(names, init, pairs, invariants, loop_shapes):
+    """Composite loop variables (SparseTensor, RaggedTensor): their loop shapes, and the
+    invariants of their components (what their spec lets vary, e.g. the number of sparse
+    values, unknown), as TF's AutoGraph and while loop carry them.  A shape invariant given for
+    a composite is checked against its shape first (TF's AutoGraph check), then turned into
+    its loop shape as tf.while_loop does (``[rank]`` for a SparseTensor)."""
+    from ..shapes import TensorShape
+    by_id = {id(v): TensorShape(shape) for v, shape in (pairs or ())}
+    flat_inv = list(invariants) if invariants is not None else [None] * len(cf.flatten(init))
+    new_init, k = [], 0
+    for i, (name, v) in enumerate(zip(names, init)):
+        n = len(cf.flatten([v]))
+        if is_composite(v):
+            shape = v.shape
+            inv = by_id.get(id(v))
+            if inv is not None:
+                if not cf._is_subshape(v.shape, inv):
+                    raise ValueError(f"'{name}' has shape {v.shape} before the loop, which "
+                                     f"does not conform with the shape invariant {inv}.")
+                shape = v._invariant_shape(inv)
+                v = v._relaxed(shape)
+            loop_shapes[i] = shape
+            flat_inv[k:k + n] = cf.component_invariants(v, shape)
+        new_init.append(v)
+        k += n
+    return new_init, flat_inv
+
+
+def _check_loop_structure(names, before, after, loop_shapes=None):
     """TF's errors for loop variables whose Python structure changes in the body."""
-    for name, a, b in zip(names, before, after):
+    for i, (name, a, b) in enumerate(zip(names, before, after)):
+        if loop_shapes and i in loop_shapes:
+            _check_composite(name, a, b, loop_shapes[i])
+            continue
         if b is None:
             raise ValueError(f"'{name}' is None at the end of the iteration. Assign it a tensor "
                              "on every path through the loop body.")
@@ -485,6 +528,19 @@ def _check_loop_structure(names, before, after):
                             f"iteration: {_describe(a)} before the loop, {_describe(b)} after. "
                             "Keep its structure fixed in the loop, e.g. collect values in a "
                             "tf.TensorArray instead of a Python list.")
+
+
+def _check_composite(name, a, b, shape):
+    """A composite loop variable keeps its type, dtype and (loop) shape, as TF checks them."""
+    if type(b) is not type(a) or b.dtype is not a.dtype:
+        raise TypeError(f"'{name}' does not have the same nested structure after one iteration."
+                        f"\n\nThe two structures don't have the same nested structure.\n\n"
+                        f"First structure: type={type(a).__name__} str={a}\n\n"
+                        f"Second structure: type={type(b).__name__} str={b}")
+    if not cf._is_subshape(b.shape, shape):
+        raise ValueError(f"'{name}' has shape {shape} before the loop, but shape {b.shape} "
+                         "after one iteration. Use tf.autograph.experimental.set_loop_options "
+                         "to set shape invariants.")
 
 
 def _describe(v) -> str:
@@ -552,6 +608,11 @@ def _initialise_undefined(init, body, get_state, set_state, symbol_names, builde
             elif isinstance(v, (Undefined, UndefinedReturnValue)) or v is None:
                 raise ValueError(f"'{symbol_names[i]}' must be defined before the loop. "
                                  f"{_DEFINE_FIX}")
+            elif any(is_composite(x) for x in cf.flatten_composites([v])):
+                # as TF: a composite first set in the loop has no value of its type before it
+                raise TypeError(f"'{symbol_names[i]}' does not have the same nested structure "
+                                f"after one iteration: it is first set in the loop, to {v}. "
+                                f"{_DEFINE_FIX}")
             out[i] = cf.pack_as(v, [_zeros_like_value(x) for x in cf.flatten(v)])
             probed[i] = [x.shape if isinstance(x, Tensor) else None for x in cf.flatten(v)]
     return out, unchanged, probed
@@ -591,6 +652,13 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         return dataset_loop(extra_test, body, get_state, set_state, symbol_names, opts)
     # -- end tf.data
     if _symbolic(iter_):
+        return _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+    if is_composite(iter_) and _symbolic(iter_._ag_components()[-1]):
+        if not hasattr(iter_, "__iter__"):  # a SparseTensor: TF's conversion error
+            raise TypeError(f"Failed to convert elements of {iter_} to Tensor. Consider casting "
+                            "elements to a supported type. See "
+                            "https://www.tensorflow.org/api_docs/python/tf/dtypes for supported "
+                            "TF dtypes.")
         return _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
     if isinstance(iter_, EagerTensor):
         iter_ = list(iter_) if iter_.shape.rank else [iter_]
@@ -682,7 +750,9 @@ def _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         return _tf_range_for(parts, extra_test, body, get_state, set_state, symbol_names, opts)
     builder = building_graph()
     with _core.using_interpreter(builder):
-        n = _tensor_len(iter_)
+        # a RaggedTensor: a loop over its rows, as TF's
+        n = iter_.nrows(out_type=to_tensor(0).dtype) if is_composite(iter_) else _tensor_len(
+            iter_)
         n = n if isinstance(n, Tensor) else to_tensor(n)
     index = [to_tensor(0)]
     with _core.using_interpreter(builder):

@@ -19,6 +19,7 @@ from ..graph.graph import Graph, Tensor
 from ..graph.naming import check_scope_name
 from ..ops import control_flow_ops, creation_ops, identity_ops
 from ..ops._core import bind, using_interpreter
+from ..ops.composite import is_composite
 from ..ops.control_flow_ops import GraphFunction
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape, TensorSpec
@@ -237,12 +238,66 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     builder = building_graph()
     if builder is None:
         return _eager_while(cond, body, loop_vars, maximum_iterations)
+    if any(is_composite(v) for v in flatten_composites(loop_vars)):
+        loop_vars, shape_invariants, body = _composite_loop(loop_vars, shape_invariants, body)
     flat = flatten(loop_vars)
     with using_interpreter(builder):
         init = [to_tensor(v) if not isinstance(v, Tensor) else v for v in flat]
     return build_while(builder, cond, body, loop_vars, init, shape_invariants,
                        maximum_iterations, parallel_iterations, name,
                        strict_shapes=_strict_shapes)
+
+
+def flatten_composites(structure) -> list:
+    """The leaves of a nested structure, composite values (SparseTensor, ...) as leaves."""
+    if isinstance(structure, (list, tuple)):
+        return [x for s in structure for x in flatten_composites(s)]
+    if isinstance(structure, dict):
+        return [x for k in sorted(structure) for x in flatten_composites(structure[k])]
+    return [structure]
+
+
+def component_invariants(value, loop_shape) -> list:
+    """The shapes a composite's components keep through a loop whose composite shape is
+    ``loop_shape`` (what its type spec lets vary, such as the number of sparse values, is
+    unknown), as TF's while loop carries them."""
+    spec = type(value._type_spec)._with_shape(value._type_spec, loop_shape)
+    return [s.shape for s in spec._component_specs()]
+
+
+def _composite_loop(loop_vars, shape_invariants, body):
+    """tf.while_loop over composite values: their loop shapes (their own, or from a shape
+    invariant: ``[rank]`` for a SparseTensor, as TF), their components' invariants, and a body
+    that checks each composite result against its loop shape with TF's error."""
+    leaves = flatten_composites(loop_vars)
+    given = (flatten_composites(shape_invariants) if shape_invariants is not None
+             else [None] * len(leaves))
+    templates, flat_inv, shapes = [], [], []
+    for v, inv in zip(leaves, given):
+        if is_composite(v):
+            shape = v.shape if inv is None else v._invariant_shape(inv)
+            templates.append(v._relaxed(shape) if inv is not None else v)
+            shapes.append(shape)
+            flat_inv += component_invariants(v, shape)
+        else:
+            templates.append(v)
+            shapes.append(None)
+            flat_inv.append(inv)
+    rebuilt = nest.pack_sequence_as(loop_vars, templates)
+
+    def checked_body(*args):
+        result = body(*args)
+        out = result if isinstance(result, (list, tuple)) else [result]
+        for before, shape, after in zip(leaves, shapes, flatten_composites(out)):
+            if shape is None:
+                continue
+            if type(after) is not type(before) or after.dtype is not before.dtype:
+                raise TypeError(f"The two structures don't have the same nested structure: "
+                                f"{before!s} before the loop, {after!s} after one iteration.")
+            if not shape.is_compatible_with(after.shape):
+                raise ValueError(f"Shapes {after.shape} and {shape} are not compatible")
+        return result
+    return rebuilt, flat_inv, checked_body
 
 
 def _eager_while(cond, body, loop_vars, maximum_iterations):

@@ -38,6 +38,16 @@ class _Slot:
         self.index = index
 
 
+class CompositeSlot:
+    """Where a composite result (a SparseTensor, ...) goes: its spec and its components'
+    slots; it is rebuilt from them on the way out."""
+
+    __slots__ = ("spec", "parts")
+
+    def __init__(self, spec, parts):
+        self.spec, self.parts = spec, parts
+
+
 def _same(tensor):
     return tensor
 
@@ -45,6 +55,8 @@ def _same(tensor):
 def _pack(structure, values, wrap=_wrap):
     if type(structure) is _Slot:
         return wrap(values[structure.index])
+    if type(structure) is CompositeSlot:
+        return structure.spec._from_components([_pack(p, values, wrap) for p in structure.parts])
     if isinstance(structure, list):
         return [_pack(s, values, wrap) for s in structure]
     if isinstance(structure, tuple):

@@ -30,11 +30,12 @@ from ..eager.variables import Variable, watching_creation
 from ..errors import OperatorNotAllowedInGraphError
 from ..graph.graph import FuncGraph, Graph, Tensor
 from ..ops import _core, identity_ops
+from ..ops.composite import CompositeTensor, TypeSpec
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape, TensorSpec
 from ..tracing.graph_builder import GraphBuilder
 from . import retracing, signatures, trace_key
-from .concrete import ConcreteFunction, _Slot
+from .concrete import CompositeSlot, ConcreteFunction, _Slot
 from .events import CallEvent, EventLog, TraceEvent
 
 _uid = itertools.count(1)
@@ -582,6 +583,8 @@ def _leaf_value(leaf):
 
 def _spec_of(value):
     """What the signature shows for an argument value."""
+    if isinstance(value, CompositeTensor):
+        return value._type_spec
     if isinstance(value, (EagerTensor, np.ndarray)) or (is_tensor(value)):
         v = value if not isinstance(value, np.ndarray) else to_tensor(value)
         return TensorSpec(v.shape, v.dtype)
@@ -598,6 +601,16 @@ def _placeholders_for(value, name, builder, placeholders, leaf_specs, user_name=
     """The value the Python function sees while traced: placeholders stand for tensors,
     each with TF's ``_user_specified_name`` attr (the argument's name, or its spec's)."""
     user_name = user_name or name
+    if isinstance(value, (CompositeTensor, TypeSpec)):  # placeholders for its components
+        spec = value._type_spec if isinstance(value, CompositeTensor) else value
+        parts = []
+        for c in spec._component_specs():
+            ph = builder.placeholder(c.dtype, c.shape, name)
+            ph.op.attrs["_user_specified_name"] = user_name
+            placeholders.append(ph)
+            leaf_specs.append(c)
+            parts.append(ph)
+        return spec._from_components(parts)
     if isinstance(value, TensorSpec) or isinstance(value, EagerTensor) or isinstance(
             value, np.ndarray) or (is_tensor(value) and not isinstance(value, Variable)):
         if isinstance(value, np.ndarray):
@@ -676,10 +689,11 @@ def _outputs(result, builder, flat, python_function=None, depth=0):
                 for k, v in result.items()}
     if isinstance(result, TensorArray):
         return result
+    if isinstance(result, CompositeTensor):  # its components go out, rebuilt by its spec
+        return CompositeSlot(result._type_spec, [
+            _outputs(c, builder, flat, python_function, depth + 1)
+            for c in result._ag_components()])
     if not isinstance(result, (Tensor, EagerTensor)):
-        refuse = getattr(result, "_refuse_in_graph", None)
-        if refuse is not None:  # a SparseTensor or RaggedTensor: NotImplementedError
-            refuse("returned from a tf.function")
         try:
             if isinstance(result, Graph) or not (
                     isinstance(result, (bool, int, float, complex, str, bytes, np.ndarray,
@@ -702,6 +716,8 @@ def _outputs(result, builder, flat, python_function=None, depth=0):
 def _structured(structure, flat):
     if type(structure) is _Slot:
         return flat[structure.index]
+    if type(structure) is CompositeSlot:
+        return structure.spec._from_components([_structured(p, flat) for p in structure.parts])
     if isinstance(structure, list):
         return [_structured(s, flat) for s in structure]
     if isinstance(structure, tuple):
@@ -758,7 +774,7 @@ def _check_input_signature(sig, py_sig):
 
 
 def _all_specs(s) -> bool:
-    if isinstance(s, TensorSpec):
+    if isinstance(s, (TensorSpec, TypeSpec)):
         return True
     if isinstance(s, (list, tuple)):
         return all(_all_specs(x) for x in s)
@@ -770,6 +786,11 @@ def _all_specs(s) -> bool:
 def _conform(value, spec, fn, args, kwargs):
     """``value`` as a tensor (or structure of tensors) matching ``spec`` (input_signature),
     or TF's TypeError."""
+    if isinstance(spec, TypeSpec):  # a SparseTensorSpec, RaggedTensorSpec
+        got = value if isinstance(value, TypeSpec) else getattr(value, "_type_spec", None)
+        if got is None or not spec.is_compatible_with(got):
+            raise _cast_error(repr(got if got is not None else value), spec, fn, args, kwargs)
+        return value
     if isinstance(spec, TensorSpec):
         if isinstance(value, TensorSpec):
             got = value

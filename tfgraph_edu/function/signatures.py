@@ -10,14 +10,17 @@ from __future__ import annotations
 import inspect
 
 from ..eager.variables import Variable
+from ..ops.composite import CompositeTensor, TypeSpec
 from ..ops.convert import is_tensor
 from ..shapes import TensorSpec
 
 
 def type_text(value) -> str:
     """The type TensorFlow shows for an argument or output value."""
-    if isinstance(value, TensorSpec):
+    if isinstance(value, (TensorSpec, TypeSpec)):
         return repr(value)
+    if isinstance(value, CompositeTensor):
+        return repr(value._type_spec)
     if isinstance(value, Variable):
         return (f"VariableSpec(shape={tuple(value.shape.as_list())}, dtype={value.dtype!r}, "
                 f"trainable={value.trainable}, alias_id=None)")

@@ -25,6 +25,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable
+from ..ops.composite import CompositeTensor, TypeSpec
 from ..ops.convert import is_tensor
 from ..shapes import TensorShape, TensorSpec
 
@@ -77,6 +78,12 @@ def encode(value, leaves: list, where: str, depth: int = 0):
     if isinstance(value, TensorSpec):
         leaves.append(value)
         return spec_key(value)
+    if isinstance(value, CompositeTensor):  # a SparseTensor, RaggedTensor: its spec, as TF
+        leaves.extend(value._ag_components())
+        return ("composite",) + value._type_spec._key()
+    if isinstance(value, TypeSpec):
+        leaves.extend(value._component_specs())
+        return ("composite",) + value._key()
     if is_tensor(value):
         leaves.append(value)
         dims = value.shape.dims

@@ -31,6 +31,7 @@ from . import (  # noqa: F401 - importing registers the ops
     set_ops,
     shape_ops,
     sort_ops,
+    sparse_ops,
     state_ops,
     stateless_random_ops,
     string_ops,

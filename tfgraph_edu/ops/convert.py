@@ -277,6 +277,10 @@ def to_tensor(value, dtype=None, name=None, dtype_hint=None):
     to_tensor_hook = getattr(value, "_as_tensor", None)
     if to_tensor_hook is not None:
         return to_tensor(to_tensor_hook(), dtype, name)
+    if type(value).__name__ == "RaggedTensor":  # TF dispatches such ops to ragged versions
+        raise NotImplementedError(
+            "tfgraph_edu does not pass a tf.RaggedTensor to this op yet (TensorFlow runs its "
+            "ragged version): use the ragged tensor's flat_values, or to_tensor() eagerly.")
     if isinstance(value, (list, tuple)):
         tensors = _tensors_in(value, [])
         if tensors:

@@ -1,12 +1,13 @@
-"""``tf.RaggedTensor`` (rows of different lengths) and ``tf.sparse.SparseTensor``, eagerly.
+"""``tf.RaggedTensor``: rows of different lengths, eagerly and in graphs.
 
-Both are composite values built from ordinary tensors: a ragged tensor is ``values`` plus
-``row_splits`` (row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``), a sparse tensor is
-``indices``, ``values`` and ``dense_shape``.  Printing follows TensorFlow.
+A ragged tensor is a composite value (see ``composite.py``): ``values`` plus ``row_splits``
+(row ``i`` is ``values[row_splits[i]:row_splits[i + 1]]``).  It can be a loop variable, a
+tf.function argument or result, and the iterable of a ``for`` loop in a tf.function (a loop
+over its rows), as in TF; printing follows TensorFlow.
 
-Deliberate departure: only one ragged dimension (2-D ragged tensors), and neither type is
-carried through graph control flow or out of a tf.function (NotImplementedError naming the
-API, never a dropped value).
+Deliberate departure: only one ragged dimension (2-D ragged tensors); arithmetic takes a
+scalar or a ragged tensor with the same row_splits; ``to_tensor`` runs eagerly only.  Anything
+else raises NotImplementedError naming the API.  ``tf.sparse`` lives in ``sparse_ops.py``.
 """
 
 from __future__ import annotations
@@ -15,31 +16,11 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
-from ..shapes import TensorShape
-from . import convert
-from ._core import bind, define, interpreter, using_interpreter
-
-
-class _NotInGraphs:
-    """tfgraph_edu's composite tensors live eagerly: as the state of a tensor loop or ``if``
-    and as a tf.function's result they raise NotImplementedError naming the API (TF carries
-    them there; we do not yet, and never silently drop them)."""
-
-    _api = ""
-
-    def _refuse_in_graph(self, where):
-        raise NotImplementedError(
-            f"{self._api} {where} is not supported by tfgraph_edu yet (TensorFlow carries it "
-            "as its component tensors). Convert it first (tf.sparse.to_dense, "
-            "RaggedTensor.to_tensor), or keep the composite work outside the tf.function.")
-
-    def _ag_components(self):
-        if not interpreter().executing_eagerly:
-            self._refuse_in_graph("as the state of a tensor loop or `if` in a graph")
-        return [self]
-
-    def _ag_rebuild(self, flat):
-        return flat[0]
+from ..shapes import TensorShape, TensorSpec
+from . import convert, math_ops, shape_ops
+from ._core import using_interpreter
+from .composite import CompositeTensor, TypeSpec
+from .sparse_ops import SparseTensor, SparseTensorSpec, to_dense  # noqa: F401 - re-exported
 
 
 def _eager_const(arr, dtype=None):
@@ -47,10 +28,48 @@ def _eager_const(arr, dtype=None):
         return convert.constant(arr, dtype)
 
 
-class RaggedTensor(_NotInGraphs):
-    """Rows of varying length: ``values`` cut at ``row_splits``."""
+class RaggedTensorSpec(TypeSpec):
+    """``tf.RaggedTensorSpec``: shape (``[nrows, None, ...]``), dtype, ragged rank, splits dtype."""
 
-    _api = "tf.RaggedTensor"
+    def __init__(self, shape=None, dtype=_dt.float32, ragged_rank=None,
+                 row_splits_dtype=_dt.int64, flat_values_spec=None):
+        super().__init__(shape, _dt.as_dtype(dtype))
+        rank = self._shape.rank
+        self._ragged_rank = ragged_rank if ragged_rank is not None else (
+            rank - 1 if rank is not None else 1)
+        self._row_splits_dtype = _dt.as_dtype(row_splits_dtype)
+        if self._ragged_rank != 1:
+            raise NotImplementedError("tfgraph_edu's tf.RaggedTensorSpec has one ragged "
+                                      "dimension (ragged_rank=1).")
+
+    @staticmethod
+    def _with_shape(spec, shape):
+        return RaggedTensorSpec(shape, spec.dtype, spec._ragged_rank, spec._row_splits_dtype)
+
+    def _key(self):
+        return super()._key() + (self._ragged_rank, self._row_splits_dtype.name)
+
+    def _component_specs(self):
+        dims = self._shape.dims
+        nrows = dims[0] if dims else None
+        inner = dims[2:] if dims is not None else None
+        return [TensorSpec([None] + list(inner) if inner is not None else None, self._dtype),
+                TensorSpec([None if nrows is None else nrows + 1], self._row_splits_dtype)]
+
+    def _from_components(self, components):
+        return RaggedTensor(components[0], components[1])
+
+    def __repr__(self):
+        return (f"RaggedTensorSpec({self._shape!r}, tf.{self._dtype.name}, "
+                f"{self._ragged_rank}, tf.{self._row_splits_dtype.name})")
+
+
+def _eager(t) -> bool:
+    return hasattr(t, "numpy")
+
+
+class RaggedTensor(CompositeTensor):
+    """Rows of varying length: ``values`` cut at ``row_splits``."""
 
     def __init__(self, values, row_splits):
         self._values = values
@@ -78,26 +97,50 @@ class RaggedTensor(_NotInGraphs):
 
     @property
     def shape(self) -> TensorShape:
-        nrows = int(self._row_splits.shape[0]) - 1
-        return TensorShape([nrows, None]).concatenate(self._values.shape.dims[1:])
+        n = self._row_splits.shape.dims[0] if self._row_splits.shape.rank == 1 else None
+        inner = self._values.shape
+        rest = TensorShape(inner.dims[1:]) if inner.rank is not None else TensorShape(None)
+        return TensorShape([None if n is None else n - 1, None]).concatenate(rest)
 
     @property
     def ragged_rank(self) -> int:
         return 1
 
-    def nrows(self):
-        return _eager_const(np.int64(int(self._row_splits.shape[0]) - 1))
+    @property
+    def _type_spec(self) -> RaggedTensorSpec:
+        return RaggedTensorSpec(self.shape, self.dtype, 1, self._row_splits.dtype)
 
-    def row_lengths(self):
-        return _eager_const(np.diff(self._row_splits.numpy()).astype(np.int64))
+    def _ag_components(self):
+        return [self._values, self._row_splits]
+
+    def nrows(self, out_type=None, name=None):
+        n = shape_ops.shape(self._row_splits, out_type=_dt.int64)[0] - 1
+        return n if out_type is None else math_ops.cast(n, out_type)
+
+    def row_lengths(self, axis=1, name=None):
+        return self._row_splits[1:] - self._row_splits[:-1]
 
     def to_list(self):
+        if not _eager(self._values):
+            raise ValueError("RaggedTensor.to_list() is only supported in eager mode.")
         vals = self._values.numpy()
         splits = self._row_splits.numpy()
         return [vals[splits[i]:splits[i + 1]].tolist() for i in range(len(splits) - 1)]
 
-    def to_tensor(self, default_value=None):
+    def numpy(self):
+        if not _eager(self._values):
+            raise ValueError("RaggedTensor.numpy() is only supported in eager mode.")
+        vals, splits = self._values.numpy(), self._row_splits.numpy()
+        rows = [vals[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
+        out = np.empty(len(rows), dtype=object)
+        out[:] = rows
+        return out
+
+    def to_tensor(self, default_value=None, name=None, shape=None):
         """A dense tensor, short rows padded with ``default_value`` (zero by default)."""
+        if not _eager(self._values):
+            raise NotImplementedError("tfgraph_edu's RaggedTensor.to_tensor runs eagerly only "
+                                      "(not inside a tf.function) yet.")
         rows = self.to_list()
         width = max((len(r) for r in rows), default=0)
         vals = self._values.numpy()
@@ -109,14 +152,100 @@ class RaggedTensor(_NotInGraphs):
             out[i, :splits[i + 1] - splits[i]] = vals[splits[i]:splits[i + 1]]
         return _eager_const(out, self.dtype)
 
+    # -- rows ----------------------------------------------------------------------------------
+    def __getitem__(self, key):
+        if isinstance(key, tuple):
+            if len(key) > 1 and not (isinstance(key[1], slice) and key[1] == slice(None)):
+                raise ValueError("Cannot index into an inner ragged dimension.")
+            key = key[0]
+        if isinstance(key, slice) or not (isinstance(key, (int, np.integer))
+                                          or convert.is_tensor(key)):
+            raise NotImplementedError("tfgraph_edu's RaggedTensor[...] takes one row index "
+                                      "(an int or a scalar tensor) yet.")
+        if isinstance(key, (int, np.integer)) and _eager(self._row_splits):
+            n = int(self._row_splits.shape[0]) - 1
+            if not -n <= key < n:
+                raise InvalidArgumentError(None, None, f"slice index {key} of dimension 0 out "
+                                                       f"of bounds.")
+            key = key % n
+        i = convert.to_tensor(key)
+        start = self._row_splits[i]
+        stop = self._row_splits[i + 1]
+        return self._values[start:stop]
+
+    def __iter__(self):
+        if _eager(self._row_splits):
+            return iter([self[i] for i in range(int(self._row_splits.shape[0]) - 1)])
+        return self._graph_rows()
+
+    def _graph_rows(self):
+        """Python's iteration of a symbolic ragged tensor outside AutoGraph: as in TF, rows
+        by index until the index after the last, whose slice TF refuses (ValueError)."""
+        n = self.shape.dims[0]
+        if n is None:
+            raise TypeError("Iterating over a symbolic tf.RaggedTensor with an unknown number "
+                            "of rows is not allowed outside AutoGraph.")
+        for i in range(n):
+            yield self[i]
+        raise ValueError(f"slice index {n} of dimension 0 out of bounds.")
+
+    def __len__(self):
+        if self.shape.dims[0] is None:
+            raise TypeError("len() of a RaggedTensor with an unknown number of rows.")
+        return self.shape.dims[0]
+
+    # -- element-wise arithmetic ---------------------------------------------------------------
+    def _elementwise(self, other, fn, api):
+        if isinstance(other, RaggedTensor):
+            if other._row_splits is not self._row_splits:
+                raise NotImplementedError(f"tfgraph_edu's RaggedTensor {api} RaggedTensor "
+                                          "needs both to share their row_splits yet.")
+            return RaggedTensor(fn(self._values, other._values), self._row_splits)
+        other_t = convert.to_tensor(other, dtype=self.dtype) if not convert.is_tensor(
+            other) else other
+        if other_t.shape.rank != 0:
+            raise NotImplementedError(f"tfgraph_edu's RaggedTensor {api} takes a scalar or a "
+                                      "RaggedTensor with the same row_splits yet.")
+        return RaggedTensor(fn(self._values, other_t), self._row_splits)
+
+    def __add__(self, o):
+        return self._elementwise(o, math_ops.add, "+")
+
+    def __radd__(self, o):
+        return self._elementwise(o, lambda a, b: math_ops.add(b, a), "+")
+
+    def __sub__(self, o):
+        return self._elementwise(o, math_ops.subtract, "-")
+
+    def __rsub__(self, o):
+        return self._elementwise(o, lambda a, b: math_ops.subtract(b, a), "-")
+
+    def __mul__(self, o):
+        return self._elementwise(o, math_ops.multiply, "*")
+
+    def __rmul__(self, o):
+        return self._elementwise(o, lambda a, b: math_ops.multiply(b, a), "*")
+
+    def __mod__(self, o):
+        return self._elementwise(o, math_ops.floormod, "%")
+
     def __repr__(self):
+        if not _eager(self._values):
+            return (f"tf.RaggedTensor(values={self._values!s}, "
+                    f"row_splits={self._row_splits!s})")
         return f"<tf.RaggedTensor {self.to_list()!r}>"
 
     __str__ = __repr__
 
-    def _tf_function_arg(self):
-        raise TypeError("tfgraph_edu does not pass tf.RaggedTensor into a tf.function; call "
-                        "to_tensor() first, or keep the ragged work outside the function.")
+
+def _depths(x, d=0):
+    """The nesting depth of every scalar of a nested list."""
+    if isinstance(x, (list, tuple)):
+        out = set()
+        for v in x:
+            out |= _depths(v, d + 1)
+        return out
+    return {d}
 
 
 def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
@@ -124,15 +253,18 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     """``tf.ragged.constant``: a RaggedTensor from a nested list with rows of any length."""
     if not isinstance(pylist, (list, tuple)):
         return convert.constant(pylist, dtype)
-    if any(isinstance(r, (list, tuple)) and any(isinstance(x, (list, tuple)) for x in r)
-           for r in pylist):
+    depths = _depths(pylist)
+    if len(depths) > 1:  # TF's words
+        raise ValueError("all scalar values must have the same nesting depth")
+    if depths and max(depths) > 2:
         raise NotImplementedError("tfgraph_edu's tf.ragged.constant takes two levels of "
                                   "nesting (one ragged dimension).")
     rows = [list(r) if isinstance(r, (list, tuple)) else [r] for r in pylist]
     flat = [x for r in rows for x in r]
-    values = _eager_const(flat if flat else np.zeros([0], np.float32), dtype)
+    # constants of the current interpreter: Const nodes inside a tf.function, as in TF
+    values = convert.constant(flat if flat else np.zeros([0], np.float32), dtype)
     splits = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(np.int64)
-    return RaggedTensor(values, _eager_const(splits, _dt.int64))
+    return RaggedTensor(values, convert.constant(splits, _dt.int64))
 
 
 def ragged_from_rows(rows, dtype):
@@ -142,59 +274,3 @@ def ragged_from_rows(rows, dtype):
         flat = np.asarray(flat, dtype=object)
     splits = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(np.int64)
     return RaggedTensor(_eager_const(flat, dtype), _eager_const(splits, _dt.int64))
-
-
-# -- sparse ---------------------------------------------------------------------------------
-def _sparse_to_dense_kernel(indices, output_shape, values, default_value, validate_indices=True):
-    out = np.full(tuple(int(d) for d in output_shape), default_value, dtype=values.dtype)
-    vals = np.broadcast_to(values, (indices.shape[0],))
-    for idx, v in zip(indices, vals):
-        if any(i < 0 or i >= d for i, d in zip(idx, out.shape)):
-            raise InvalidArgumentError(None, None, f"indices[{list(idx)}] is out of bounds: "
-                                                   f"need 0 <= index < {list(out.shape)}")
-        out[tuple(idx)] = v
-    return out
-
-
-def _sparse_to_dense_shape(indices, output_shape, values, default_value, **_):
-    from ._core import constant_value
-    shape = constant_value(output_shape)
-    return TensorShape(None if shape is None else [int(d) for d in shape]), values.dtype
-
-
-SparseToDense = define("SparseToDense", ("sparse_indices", "output_shape", "sparse_values",
-                                         "default_value"),
-                       _sparse_to_dense_kernel, _sparse_to_dense_shape, None, T=(2, 3))
-
-
-class SparseTensor(_NotInGraphs):
-    """``tf.sparse.SparseTensor``: the non-zero ``values`` at ``indices`` of ``dense_shape``."""
-
-    _api = "tf.sparse.SparseTensor"
-
-    def __init__(self, indices, values, dense_shape):
-        self.indices = convert.to_tensor(indices, dtype=_dt.int64)
-        self.values = convert.to_tensor(values)
-        self.dense_shape = convert.to_tensor(dense_shape, dtype=_dt.int64)
-
-    dtype = property(lambda self: self.values.dtype)
-
-    @property
-    def shape(self) -> TensorShape:
-        return TensorShape([int(d) for d in self.dense_shape.numpy()])
-
-    def __repr__(self):
-        return (f"SparseTensor(indices={self.indices!s}, values={self.values!s}, "
-                f"dense_shape={self.dense_shape!s})")
-
-    __str__ = __repr__
-
-
-def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
-    """``tf.sparse.to_dense``: the dense tensor, zeros (or ``default_value``) elsewhere."""
-    if default_value is None:
-        default_value = b"" if sp_input.dtype is _dt.string else 0
-    default = convert.to_tensor(default_value, dtype=sp_input.dtype)
-    return bind(SparseToDense, (sp_input.indices, sp_input.dense_shape, sp_input.values,
-                                default), {"validate_indices": validate_indices}, name)
-

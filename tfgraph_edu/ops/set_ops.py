@@ -95,7 +95,7 @@ SetSize = define("SetSize", ("set_indices", "set_values", "set_shape"), _set_siz
 
 
 def _dense_pair(a, b):
-    from .ragged_ops import SparseTensor
+    from .sparse_ops import SparseTensor
     if isinstance(a, SparseTensor) or isinstance(b, SparseTensor):
         raise NotImplementedError("tfgraph_edu's tf.sets operations take dense tensors only "
                                   "(TensorFlow also takes a SparseTensor).")
@@ -111,7 +111,7 @@ def _dense_pair(a, b):
 
 
 def _set_operation(a, b, operation, validate_indices):
-    from .ragged_ops import SparseTensor
+    from .sparse_ops import SparseTensor
     a, b = _dense_pair(a, b)
     indices, values, shape = bind(DenseToDenseSetOperation, (a, b),
                                   {"set_operation": operation,
@@ -137,7 +137,7 @@ def difference(a, b, aminusb=True, validate_indices=True):
 def size(a, validate_indices=True):
     """``tf.sets.size``: the number of distinct elements of each set of the SparseTensor
     ``a`` (op ``SetSize``)."""
-    from .ragged_ops import SparseTensor
+    from .sparse_ops import SparseTensor
     if not isinstance(a, SparseTensor):
         raise TypeError(f"Expected `SparseTensor`, got {a}.")
     return bind(SetSize, (a.indices, a.values, a.dense_shape),
