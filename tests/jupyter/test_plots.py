@@ -17,10 +17,9 @@ def test_the_same_figure_gives_the_same_svg_and_leaves_rc_alone():
     assert other.data != first.data
 
 
-def test_the_chart_is_an_image_a_notebook_shows_before_it_is_trusted():
+def test_the_chart_shows_as_a_png_a_notebook_shows_before_it_is_trusted():
     import base64
     chart = line_plot({"a": [1.0, 2.0]})
-    html = chart._repr_html_()
-    assert html.startswith("<img ") and "data:image/svg+xml;base64," in html
-    encoded = html.split("base64,")[1].split('"')[0]
-    assert base64.b64decode(encoded).decode("utf-8") == chart.data
+    bundle = chart._repr_mimebundle_()
+    assert set(bundle) == {"image/png", "text/plain"}
+    assert base64.b64decode(bundle["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,9 +1,8 @@
-"""``line_plot``: a small matplotlib line chart shown as SVG, for the tutorials (layer 9).
+"""``line_plot``: a small matplotlib line chart for the tutorials (layer 9), shown as a PNG.
 
-Plain matplotlib, nothing TensorFlow-specific: it exists only to keep two lines of
-bookkeeping out of a learner's way.  The SVG is written with a fixed ``svg.hashsalt`` and
-no date, so the same figure gives the same text on every run (nbval compares the stored
-output of tutorial cells; a random id in the SVG would make every run differ)."""
+Plain matplotlib, nothing TensorFlow-specific: it exists only to keep a few lines of
+bookkeeping out of a learner's way.  Its SVG text is kept too, written with a fixed
+``svg.hashsalt`` and no date, so the same figure gives the same text on every run."""
 
 from __future__ import annotations
 
@@ -32,22 +31,25 @@ def line_plot(series: dict, xlabel: str = "", ylabel: str = "", log: bool = Fals
     buffer = io.StringIO()
     with plt.rc_context({"svg.hashsalt": "tfgraph_edu"}):
         fig.savefig(buffer, format="svg", metadata={"Date": None})
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=120, metadata={"Software": None})
     plt.close(fig)
-    return Chart(buffer.getvalue())
+    return Chart(buffer.getvalue(), png.getvalue())
 
 
 @dataclass(frozen=True)
 class Chart:
-    """A chart's SVG text (``data``), shown in a notebook as an ``<img>`` of it: a notebook
-    shows an image before it is trusted, where it would leave an ``image/svg+xml`` output
-    out (JupyterLab and Notebook 7 render untrusted SVG as its text fallback)."""
+    """A chart: its SVG text (``data``, the same on every run) and a PNG of it, which is what
+    a notebook shows. A PNG shows before a notebook is trusted (JupyterLab and Notebook 7
+    leave an untrusted ``image/svg+xml`` as its text), and nbval leaves images out of its
+    comparison: the plotted float32 values differ in their last bits between CPUs and BLAS
+    kernels, which changes the picture's bytes, never what it shows."""
 
     data: str
+    png: bytes
 
-    def _repr_html_(self) -> str:
-        encoded = base64.b64encode(self.data.encode("utf-8")).decode("ascii")
-        return ('<img alt="chart" style="max-width:100%;height:auto" '
-                f'src="data:image/svg+xml;base64,{encoded}">')
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"image/png": base64.b64encode(self.png).decode("ascii"), "text/plain": "<chart>"}
 
     def __repr__(self) -> str:
         return "<chart>"
