@@ -211,6 +211,13 @@ def _changes(old: Structure, new: Structure):
     return gone, came, new_nodes, new_cl
 
 
+FOLDER_TAB = 4.0  # points: how far Graphviz draws a folder's tab above its node's box
+
+
+def _tab(s: Structure, kind: str, name: str) -> float:
+    return FOLDER_TAB if kind == "node" and "shape=folder" in s.lines[s.nodes[name][1]] else 0.0
+
+
 def _rect(layout_nodes, layout_clusters, kind, name):
     if kind == "cluster":
         return layout_clusters.get(name)
@@ -258,28 +265,29 @@ def _curve(at_tail, tail_size, at_head, head_size) -> str:
     return f"e,{tip[0]:.2f},{tip[1]:.2f} " + " ".join(f"{x:.2f},{y:.2f}" for x, y in points)
 
 
-def _stretch(route: tuple[str, str | None], at_tail, at_head) -> tuple[str, str | None]:
-    """An edge's route and label position moved with its ends: each point by the tail's shift
-    at the start, by the head's at the end, in between in proportion along the route."""
+def _stretch(route: tuple[str, str | None], at_tail, at_head, shift) -> tuple[str, str | None]:
+    """An edge's route and label position moved with its ends: the first point with the tail,
+    the last and the arrow's tip with the head, every point between by ``shift`` (the move of
+    whatever is at that point), so a route that passed beside what changed still does."""
     pos, xlp = route
     if at_tail == at_head:
         return _shift_route(pos, *at_tail), _shift_point(xlp, *at_tail)
     tokens = pos.split()
-    points = [t for t in tokens if not t.startswith(("e,", "s,"))]
-    n = max(1, len(points) - 1)
-    out, k = [], 0
-    for token in tokens:
-        if token.startswith("e,"):  # the arrow's tip: at the head
+    last = max(i for i, t in enumerate(tokens) if not t.startswith(("e,", "s,")))
+    first = min(i for i, t in enumerate(tokens) if not t.startswith(("e,", "s,")))
+    out = []
+    for i, token in enumerate(tokens):
+        if token.startswith("e,") or i == last:
             out.append(_shift_route(token, *at_head))
-        elif token.startswith("s,"):
+        elif token.startswith("s,") or i == first:
             out.append(_shift_route(token, *at_tail))
         else:
-            f = k / n
-            k += 1
-            out.append(_shift_route(token, at_tail[0] + (at_head[0] - at_tail[0]) * f,
-                                    at_tail[1] + (at_head[1] - at_tail[1]) * f))
-    middle = ((at_tail[0] + at_head[0]) / 2, (at_tail[1] + at_head[1]) / 2)
-    return " ".join(out), _shift_point(xlp, *middle)
+            x, y = (float(v) for v in token.split(",")[:2])
+            out.append(_shift_route(token, *shift(x, y)))
+    if xlp:
+        x, y = (float(v) for v in xlp.split(",")[:2])
+        xlp = _shift_point(xlp, *shift(x, y))
+    return " ".join(out), xlp
 
 
 def _shift_point(p: str | None, dx: float, dy: float) -> str | None:
@@ -287,6 +295,40 @@ def _shift_point(p: str | None, dx: float, dy: float) -> str | None:
         return None
     x, y = p.split(",")[:2]
     return f"{float(x) + dx:.2f},{float(y) + dy:.2f}"
+
+
+GAP = 18.0  # points: room kept beside what opened (Graphviz's default nodesep)
+
+
+def _room(old: Layout, kind: str, name: str, rect, placed, grow_down: float):
+    """How far the nodes left of ``rect`` (the old thing) and right of it must move so that
+    ``placed`` (the new thing) overlaps nothing beside it: only nodes and clusters level with
+    the new thing (after those below moved down by ``grow_down``) count."""
+    x0, y0, x1, _ = rect
+    s = old.structure
+    inside = set()
+    if kind == "cluster":
+        nodes, clusters = _subtree(s, name)
+        inside = nodes | clusters
+    holders = set()  # the clusters holding the old thing: they stretch around the new one
+    parent = s.nodes[name][0] if kind == "node" else s.clusters[name][0]
+    while parent:
+        holders.add(parent)
+        parent = s.clusters[parent][0]
+    left = right = 0.0
+    things = [(n, (x - w / 2, y - h / 2, x + w / 2, y + h / 2)) for n, (x, y, w, h)
+              in old.nodes.items()] + list(old.clusters.items())
+    for n, (a0, b0, a1, b1) in things:
+        if n == name or n in inside or n in holders:
+            continue
+        low = b0 - grow_down if (b0 + b1) / 2 < y0 or n in old.clusters else b0
+        if low >= placed[3] or b1 <= placed[1]:  # above or below the new thing
+            continue
+        if a1 <= x0:
+            left = max(left, a1 + GAP - placed[0])
+        elif a0 >= x1:
+            right = max(right, placed[2] + GAP - a0)
+    return left, right
 
 
 def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
@@ -322,10 +364,13 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
     x0, y0, x1, y1 = old_rect
     w, h = new_rect[2] - new_rect[0], new_rect[3] - new_rect[1]
     cx = (x0 + x1) / 2
-    placed = (cx - w / 2, y1 - h, cx + w / 2, y1)  # top middle where the old thing's was
+    # the top middle of what is drawn where the old thing's was (a folder's tab sticks out
+    # above its node's box)
+    top = y1 + _tab(old.structure, gone_kind, gone_name) - _tab(new, came_kind, came_name)
+    placed = (cx - w / 2, top - h, cx + w / 2, top)
     mx, my = placed[0] - new_rect[0], placed[3] - new_rect[3]  # moves the sub-layout there
-    grow_left, grow_right = max(0.0, x0 - placed[0]), max(0.0, placed[2] - x1)
     grow_down = max(0.0, y0 - placed[1])
+    grow_left, grow_right = _room(old, gone_kind, gone_name, old_rect, placed, grow_down)
 
     def shift(x: float, y: float) -> tuple[float, float]:
         dx = -grow_left if x < x0 else grow_right if x > x1 else 0.0
@@ -388,7 +433,7 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
         elif tail in moved and head in moved:  # the old route, stretched if the ends moved apart
             r = old.edges.get((tail, head, k))
             if r is not None:
-                routes[i] = _stretch(r, moved[tail], moved[head])
+                routes[i] = _stretch(r, moved[tail], moved[head], shift)
     sizes = {name: (sub_nodes[name] if name in inside else old.nodes[name])[2:]
              for name in new.nodes}
     for tail, head, i in new.edges:  # the rest: a simple curve from the tail to the head
