@@ -34,7 +34,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Layout", "Structure", "History", "parse", "lay_out", "compose"]
+__all__ = ["Layout", "Structure", "History", "parse", "lay_out", "compose", "run_graphviz"]
 
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _CLUSTER = re.compile(r'\s*subgraph ("(?:[^"\\]|\\.)*") \{\s*$')
@@ -129,7 +129,7 @@ def _geometry(data: dict):
     return nodes, clusters, edges
 
 
-def _run(engine: str, dot: str, svg: bool = True) -> tuple[str, dict] | None:
+def run_graphviz(engine: str, dot: str, svg: bool = True) -> tuple[str, dict] | None:
     """Graphviz's ``engine`` on ``dot``: (SVG text from ``<svg`` on, JSON layout), or None
     without Graphviz.  A DOT text Graphviz rejects raises ``RuntimeError`` with its message."""
     program = shutil.which(engine)
@@ -156,7 +156,7 @@ def _run(engine: str, dot: str, svg: bool = True) -> tuple[str, dict] | None:
 
 def lay_out(dot: str) -> Layout | None:
     """The whole drawing laid out by ``dot`` (SVG and positions), or None without Graphviz."""
-    done = _run("dot", dot)
+    done = run_graphviz("dot", dot)
     if done is None:
         return None
     svg, data = done
@@ -354,7 +354,7 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
     inside = set(new_nodes)
     sub_edges = [lines[i] for t, h, i in new.edges if t in inside and h in inside]
     sub_dot = "\n".join(lines[:new.header] + body + sub_edges + ["}", ""])
-    done = _run("dot", sub_dot, svg=False)
+    done = run_graphviz("dot", sub_dot, svg=False)
     if done is None:
         return None
     sub_nodes, sub_clusters, sub_edges_pos = _geometry(done[1])
@@ -440,7 +440,7 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
         if i not in routes:
             routes[i] = (_curve(pos[tail], sizes[tail], pos[head], sizes[head]), None)
     pinned = pinned_dot(new, pos, boxes, routes)
-    done = _run("neato", pinned)
+    done = run_graphviz("neato", pinned)
     if done is None:
         return None
     svg, data = done
