@@ -10,11 +10,12 @@ every other node.  Here a toggle is *composed* into the drawing already shown in
    ``While`` node for its cluster - that is the change;
 2. the new thing alone is laid out by ``dot`` (a small graph: fast) and placed with its top
    middle where the top middle of the old thing was;
-3. the rest makes room: nodes left of the old thing's left edge move left, nodes right of its
-   right edge move right, by what the new thing is wider on that side; nodes below its top
-   edge's... (precisely: below its bottom edge) move down by what it is taller.  Each of these
-   moves is one step of a monotone function of a node's centre, so nodes and clusters that did
-   not overlap still do not, and nodes on the same side keep their relative positions exactly;
+3. the rest makes room: nodes whose centre is below the old thing's bottom edge move down by
+   what the new thing is taller; nodes whose centre is left of its left edge move left (right
+   of its right edge: right) by as much as the new thing needs on that side to clear what is
+   level with it.  Each move is one step of a monotone function of a node's centre, so nodes
+   and clusters that did not overlap still do not, and the nodes fall into at most 3 x 2 blocks
+   that keep their relative positions exactly (the column above the old thing does not move);
    clusters stretch to hold their members;
 4. ``neato -n2`` draws the result: every node pinned at its position, every cluster at its
    box, edges that kept both ends' offsets keep their route, the others are routed anew.
