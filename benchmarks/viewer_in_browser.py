@@ -183,23 +183,64 @@ POSITIONS = """() => Object.fromEntries([...document.querySelectorAll('#host g.n
   const r = g.getBoundingClientRect(), t = g.querySelector(':scope > title');
   return [t ? t.textContent : '', [(r.left + r.right) / 2, (r.top + r.bottom) / 2]];
 }))"""
+# the top middle of a node's or a frame's outline on screen (what the viewer keeps in place)
+TOP_MIDDLE = """(title) => {
+  const named = (g) => g.querySelector(':scope > title').textContent === title;
+  const g = [...document.querySelectorAll('#host g.cluster, #host g.node')].find(named);
+  if (!g) return null;
+  const r = g.querySelector('path, polygon, ellipse').getBoundingClientRect();
+  return [(r.left + r.right) / 2, r.top];
+}"""
 
 
-def stable_layout(page, fn) -> None:
+def blocks(before: dict, after: dict, skip: str) -> dict:
+    """How the nodes drawn before and after a toggle (those not inside ``skip``) moved on
+    screen: grouped into blocks that moved alike (within 1.5 px), each block's shift, how far
+    nodes moved relative to the other nodes of their block, and all moves."""
+    kept = [t for t in before if t in after and t != skip and not t.startswith(skip + "/")]
+    moves = {t: (after[t][0] - before[t][0], after[t][1] - before[t][1]) for t in kept}
+    groups: list[list[str]] = []
+    for t in sorted(kept, key=lambda t: moves[t]):
+        for g in groups:
+            m = moves[g[0]]
+            if abs(moves[t][0] - m[0]) <= 1.5 and abs(moves[t][1] - m[1]) <= 1.5:
+                g.append(t)
+                break
+        else:
+            groups.append([t])
+    shifts, relative = [], 0.0
+    for g in groups:
+        mx = statistics.median(moves[t][0] for t in g)
+        my = statistics.median(moves[t][1] for t in g)
+        shifts.append((round(mx), round(my), len(g)))
+        relative = max([relative] + [((moves[t][0] - mx) ** 2 + (moves[t][1] - my) ** 2) ** 0.5
+                                     for t in g])
+    dist = [(dx * dx + dy * dy) ** 0.5 for dx, dy in moves.values()]
+    return {"kept": len(kept), "dist": dist, "shifts": sorted(shifts, key=lambda s: -s[2]),
+            "relative": relative}
+
+
+def stable_layout(page, fn, scope: str | None = None) -> list[dict]:
     """Open a folded scope of ``fn``'s graph by a double-click on its box in the page, lay
     out again in the kernel as the widget does, hand the new drawing to the page; then fold
     it again by a double-click on its frame.
-    Prints how far the nodes outside the frame moved on screen (the viewer keeps the toggled
-    frame's top middle in place; Graphviz lays the whole graph out again)."""
+    Prints how the nodes outside the frame moved on screen: the blocks that moved alike (the
+    rest makes room for what opened), how far nodes moved relative to their block, the
+    distances in all, and how far the toggled thing's top middle moved (the viewer keeps it
+    in place).  Returns one dict per step (for the browser tests)."""
     viewer = GraphViewer(fn)
     state = json.loads(json.dumps(viewer.get_state(STATE)))
     page.evaluate("(s) => window.openViewer(s)", state)
-    scope = "sequential" if "sequential" in viewer.collapsed else viewer.collapsed[0]
+    if scope is None:
+        scope = "sequential" if "sequential" in viewer.collapsed else viewer.collapsed[0]
     ids = json.loads(state["node_ids"]) if isinstance(state["node_ids"], str) \
         else state["node_ids"]
     box = next((t for t, n in ids.items() if n == scope), scope)
-    for step, title in (("open", box), ("fold", "cluster_" + scope)):
+    out = []
+    for step, title, then in (("open", box, "cluster_" + scope),
+                              ("fold", "cluster_" + scope, box)):
         before = page.evaluate(POSITIONS)
+        anchor = page.evaluate(TOP_MIDDLE, title)
         page.evaluate("""(title) => { window.sent = [];
           const named = (g) => g.querySelector(':scope > title').textContent === title;
           const g = [...document.querySelectorAll('#host g.cluster, #host g.node')].find(named);
@@ -213,14 +254,21 @@ def stable_layout(page, fn) -> None:
           setTrait('svg', s.svg); }""", new)
         page.wait_for_timeout(300)
         after = page.evaluate(POSITIONS)
-        kept = [t for t in before if t in after and not t.startswith(scope + "/")]
-        moved = [((after[t][0] - before[t][0]) ** 2 + (after[t][1] - before[t][1]) ** 2) ** 0.5
-                 for t in kept]
-        print(f"{step} {scope!r}: {len(kept)} nodes outside it, drawn before and after "
-              "(page positions); "
-              f"moved mean {statistics.mean(moved):.0f} px, median "
-              f"{statistics.median(moved):.0f} px, largest {max(moved):.0f} px; "
-              f"{sum(m < 2 for m in moved)} stayed put (< 2 px)")
+        there = page.evaluate(TOP_MIDDLE, then)
+        b = blocks(before, after, box if step == "fold" else scope)
+        b["anchor"] = (((there[0] - anchor[0]) ** 2 + (there[1] - anchor[1]) ** 2) ** 0.5
+                       if there and anchor else float("inf"))
+        b["step"] = step
+        out.append(b)
+        moved = b["dist"]
+        shifts = ", ".join(f"{n} by ({dx:+d}, {dy:+d})" for dx, dy, n in b["shifts"])
+        print(f"{step} {scope!r}: {b['kept']} nodes outside it, drawn before and after "
+              f"(page positions); {len(b['shifts'])} block(s) moved alike: {shifts} px; "
+              f"relative to their block at most {b['relative']:.1f} px; in all moved mean "
+              f"{statistics.mean(moved):.0f} px, median {statistics.median(moved):.0f} px, "
+              f"largest {max(moved):.0f} px, {sum(m < 2 for m in moved)} stayed put (< 2 px); "
+              f"the toggled thing's top middle moved {b['anchor']:.1f} px")
+    return out
 
 
 def quantile(xs, q):
@@ -264,9 +312,11 @@ def main() -> None:
               f"({result['minText'] / MIN_TEXT_PX:.2f} of the 9 px floor), {result['texts']} "
               f"texts shown; open {result['ms']:.0f} ms")
 
-        print("-- stable layout: a scope of the MLP train step opened, then folded again, by a "
-              "double-click in the page (how far the other nodes move on screen)")
+        print("-- stable layout: scopes of the MLP train step opened, then folded again, by a "
+              "double-click in the page (how the other nodes move on screen; goal: 0 px "
+              "relative to their block, the toggled thing in place)")
         stable_layout(page, fn)
+        stable_layout(page, fn, "gradient_tape")
 
         print("-- frames while panning and zooming 10,000 nodes (budget: 33 ms median)")
         start = time.perf_counter()

@@ -250,6 +250,46 @@ def _readable_and_uncovered(sight: dict) -> None:
     assert sight["whole"] or sight["minimap"], sight
 
 
+def _shapes(page, nth: int) -> dict:
+    """Title -> (centre x, centre y, top, bottom) on screen of every node shape drawn in
+    viewer ``nth`` (hidden ones left out)."""
+    return page.evaluate(
+        "(n) => { const out = {}; for (const g of document.querySelectorAll('.tfg-viewer')[n]"
+        ".querySelectorAll('g.node')) { const s = g.querySelector('polygon, ellipse, path');"
+        " const t = g.querySelector(':scope > title'); if (!s || !t) continue;"
+        " const r = s.getBoundingClientRect(); if (!r.width) continue;"
+        " out[t.textContent] = [(r.left + r.right) / 2, (r.top + r.bottom) / 2, r.top, r.bottom];"
+        " } return out; }", nth)
+
+
+def _double_click(page, nth: int, title: str) -> None:
+    """A double-click on the node or frame titled ``title`` of viewer ``nth`` (also when it
+    is out of the view)."""
+    page.evaluate(
+        "([n, title]) => { const v = document.querySelectorAll('.tfg-viewer')[n];"
+        " const g = [...v.querySelectorAll('g.cluster, g.node')].find("
+        "(g) => g.querySelector(':scope > title').textContent === title);"
+        " g.querySelector('path, polygon, ellipse').dispatchEvent("
+        "new MouseEvent('dblclick', { bubbles: true })); }", [nth, title])
+
+
+def _blocks(before: dict, after: dict, changed: str) -> list:
+    """The nodes drawn before and after a toggle of ``changed`` (not inside it), grouped by how
+    they moved on screen: nodes in one group moved alike within 1 px."""
+    groups: list = []
+    for t in sorted(before):
+        if t not in after or t == changed or t.startswith(changed + "/"):
+            continue
+        move = (after[t][0] - before[t][0], after[t][1] - before[t][1])
+        for g in groups:
+            if abs(g[0][0] - move[0]) < 1 and abs(g[0][1] - move[1]) < 1:
+                g[1].append(t)
+                break
+        else:
+            groups.append((move, [t]))
+    return groups
+
+
 def _jupyters_own(error: str) -> bool:
     """An error of Jupyter itself, not of our widgets: the server's missing resources, and
     a page error raised only from Notebook 7's own bundle (a plain notebook with one cell
@@ -445,8 +485,10 @@ def test_graph_viewer_geometry_click_and_step(server):
 def test_viewer_opens_readable_and_keeps_the_kernel_free(server):
     """Three graphs a learner meets (an MLP train step with a tape, an if + tf.range loop, a
     chain of 5,000 multiplications) each open with no text under 9 px, nothing covered, the
-    whole graph or the inputs with a minimap; clicking the minimap moves the view; the kernel
-    runs a cell while a big unfold is laid out, the viewer saying so meanwhile."""
+    whole graph or the inputs with a minimap; clicking the minimap moves the view; opening a
+    scope keeps the rest of the drawing in place (moved in blocks that make room) and folding
+    it back puts everything back; the kernel runs a cell while a big unfold is laid out, the
+    viewer saying so meanwhile."""
     from playwright.sync_api import sync_playwright
     app, url, token = server
     ARTIFACTS.mkdir(exist_ok=True)
@@ -499,6 +541,37 @@ def test_viewer_opens_readable_and_keeps_the_kernel_free(server):
         assert _inside(node, _rect(mlp.locator(".tfg-marker")))
         _readable_and_uncovered(_sight(page, 0))
         page.screenshot(path=str(ARTIFACTS / f"{app}_sight_mlp_search.png"))
+        # opening the gradient_tape box keeps the rest of the drawing in place: the nodes
+        # outside it move in at most 6 blocks (the rest making room: left, level, right of
+        # the box; above it, below it), each block alike to the pixel, the nodes above the
+        # box not at all; the frame's top middle where the box's was; folding it back puts
+        # every node back where it was
+        before = _shapes(page, 0)
+        box = _titled(page, "node", "gradient_tape")
+        _double_click(page, 0, "gradient_tape")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.tfg-viewer')[0].querySelectorAll("
+            "'g.cluster > title')].some(t => t.textContent === 'cluster_gradient_tape')",
+            timeout=30_000)
+        page.wait_for_timeout(400)
+        after = _shapes(page, 0)
+        frame = _titled(page, "cluster", "cluster_gradient_tape")
+        assert abs((frame["l"] + frame["r"]) / 2 - (box["l"] + box["r"]) / 2) < 2, (frame, box)
+        assert abs(frame["t"] - box["t"]) < 2, (frame, box)
+        groups = _blocks(before, after, "gradient_tape")
+        assert 1 <= len(groups) <= 6, groups
+        above = [t for t in before if t in after and before[t][3] < box["t"]]
+        assert above and all(abs(after[t][1] - before[t][1]) < 1 for t in above), above
+        page.screenshot(path=str(ARTIFACTS / f"{app}_sight_mlp_gradient_open.png"))
+        _double_click(page, 0, "cluster_gradient_tape")
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.tfg-viewer')[0].querySelectorAll("
+            "'g.node > title')].some(t => t.textContent === 'gradient_tape')", timeout=30_000)
+        page.wait_for_timeout(400)
+        back = _shapes(page, 0)
+        assert set(back) == set(before)
+        assert all(abs(back[t][0] - before[t][0]) < 1 and abs(back[t][1] - before[t][1]) < 1
+                   for t in before), {t: (before[t], back[t]) for t in before}
         # unfold chain400's fold ([mul → add] × 400, opened page by page): the viewer says it
         # is laying out at once, the next cell runs, then the opened page is drawn (that the
         # kernel is free while a layout runs is tested without a browser, where a layout can

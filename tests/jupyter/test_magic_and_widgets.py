@@ -300,7 +300,7 @@ def test_an_unfold_asked_by_the_front_end_leaves_the_kernel_free(monkeypatch):
     import threading
 
     from tfgraph_edu.jupyter.widgets import GraphViewer
-    from tfgraph_edu.viz import render
+    from tfgraph_edu.viz import stable
 
     @tf.function(autograph=False)
     def chain(x):
@@ -311,13 +311,13 @@ def test_an_unfold_asked_by_the_front_end_leaves_the_kernel_free(monkeypatch):
     chain(tf.constant(0.0))
     viewer = GraphViewer(chain)
     release = threading.Event()
-    real = render.to_svg
+    real = stable.run_graphviz  # every layout of the viewer runs Graphviz through it
 
     def held(*args, **kwargs):
         assert release.wait(timeout=60)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(render, "to_svg", held)
+    monkeypatch.setattr(stable, "run_graphviz", held)
     fold = viewer.collapsed[0]
     viewer._on_message(viewer, {"type": "toggle_scope", "scope": fold}, [])
     assert viewer.busy  # returned at once: the layout is still held

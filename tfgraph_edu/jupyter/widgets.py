@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 import weakref
 from pathlib import Path
 
@@ -212,6 +213,9 @@ class GraphViewer(anywidget.AnyWidget):
         self.concrete_index = len(self._concretes) - 1
         self.optimized = optimized
         self._quiet = False
+        from ..viz.stable import History
+        self._history = History()  # the layouts shown, so a toggle keeps the rest in place
+        self._lock = threading.Lock()
         self._render()
         self.observe(lambda change: self._render(), names=["concrete_index", "optimized"])
         self.observe(lambda change: self._quiet or self._draw(), names=["collapsed"])
@@ -246,6 +250,7 @@ class GraphViewer(anywidget.AnyWidget):
         self.nodes = node_details(graph, function=cf.name)
         self.step, self.step_order, self.step_where, self.step_outputs = 0, [], [], []
         self.selected = ""
+        self._history.clear()  # another graph: laid out anew
         self._quiet = True  # one drawing, below
         try:
             self.collapsed = sorted(default_collapse(graph))
@@ -254,14 +259,40 @@ class GraphViewer(anywidget.AnyWidget):
         self._draw()
 
     def _draw(self):
+        self.folded, self.dot, self.svg = self._drawing(set(self.collapsed))
+
+    def _drawing(self, collapsed: set) -> tuple[dict, str, str]:
+        """(folded map, DOT text, SVG) of the graph with ``collapsed`` folded.  A toggle is
+        composed into the drawing shown (viz/stable.py: the rest stays in place, what changed
+        is laid out alone and the rest makes room); folding back what was just opened gives
+        the drawing before it back; anything else is laid out anew by Graphviz."""
+        from ..viz import stable
         from ..viz.dot import graph_to_dot
-        from ..viz.render import to_svg
+        from ..viz.render import LAYOUT_LIMIT, dot_available, node_count, to_svg
         folded: dict = {}
-        dot = graph_to_dot(self.graph, highlight=self._highlight, collapse=set(self.collapsed),
+        dot = graph_to_dot(self.graph, highlight=self._highlight, collapse=collapsed,
                            drawn=folded, lang=self.lang)
-        self.folded = folded
-        self.dot = dot
-        self.svg = to_svg(dot, lang=self.lang) or ""
+        with self._lock:
+            history = self._history
+            back = history.undo(collapsed)
+            if back is not None and back.dot == dot:
+                return folded, dot, back.svg
+            if node_count(dot) > LAYOUT_LIMIT or not dot_available():
+                history.clear()
+                return folded, dot, to_svg(dot, lang=self.lang) or ""
+            layout = None
+            current = history.current()
+            if current is not None:
+                try:
+                    done = stable.compose(current, dot)
+                except RuntimeError:  # Graphviz refused the pinned drawing: lay out anew
+                    done = None
+                layout = done[0] if done is not None else None
+            if layout is None:
+                history.clear()
+                layout = stable.lay_out(dot)
+            history.push(collapsed, layout)
+            return folded, dot, layout.svg if layout is not None else ""
 
     def _on_message(self, widget, content, buffers):
         if not isinstance(content, dict):
@@ -298,13 +329,8 @@ class GraphViewer(anywidget.AnyWidget):
         self.busy = True
 
         def layout():
-            from ..viz.dot import graph_to_dot
-            from ..viz.render import to_svg
             try:
-                folded: dict = {}
-                dot = graph_to_dot(self.graph, highlight=self._highlight, collapse=collapsed,
-                                   drawn=folded, lang=self.lang)
-                svg = to_svg(dot, lang=self.lang) or ""
+                folded, dot, svg = self._drawing(collapsed)
             except Exception:  # noqa: BLE001 - shown as before: the synchronous path raises
                 self.busy = asked != self._asked
                 raise

@@ -1,0 +1,498 @@
+"""Folding and unfolding without moving the rest of the drawing (layer 8).
+
+Graphviz's ``dot`` lays a whole graph out anew each time, so opening one scope used to move
+every other node.  Here a toggle is *composed* into the drawing already shown instead:
+
+1. the DOT text before and after the toggle (:func:`~.dot.graph_to_dot`'s, whose lines this
+   module reads: a node, an edge or a ``subgraph "cluster_…" {`` per line) are compared; when
+   exactly one thing was swapped for another in the same parent cluster - a folded box for
+   the frame of its contents (opening), a frame for its box (folding), a collapsed ``If``/
+   ``While`` node for its cluster - that is the change;
+2. the new thing alone is laid out by ``dot`` (a small graph: fast) and placed with its top
+   middle where the top middle of the old thing was;
+3. the rest makes room: nodes whose centre is below the old thing's bottom edge move down by
+   what the new thing is taller; nodes whose centre is left of its left edge move left (right
+   of its right edge: right) by as much as the new thing needs on that side to clear what is
+   level with it.  Each move is one step of a monotone function of a node's centre, so nodes
+   and clusters that did not overlap still do not, and the nodes fall into at most 3 x 2 blocks
+   that keep their relative positions exactly (the column above the old thing does not move);
+   clusters stretch to hold their members;
+4. ``neato -n2`` draws the result: every node pinned at its position, every cluster at its
+   box, edges that kept both ends' offsets keep their route, the others are routed anew.
+
+Anything else (a series opened into loose nodes, a "… more" page, several changes at once)
+returns None and the caller lays the whole graph out again.  Folding back what was just
+opened is exact: the caller keeps the previous :class:`Layout` (see :class:`History`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["Layout", "Structure", "History", "parse", "lay_out", "compose", "run_graphviz"]
+
+_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_CLUSTER = re.compile(r'\s*subgraph ("(?:[^"\\]|\\.)*") \{\s*$')
+
+
+def _unquote(token: str) -> str:
+    """The name Graphviz reads from a quoted DOT string (only ``\\"`` is an escape)."""
+    return token.replace('\\"', '"')
+
+
+@dataclass
+class Structure:
+    """What a DOT text of ``graph_to_dot`` draws, by line: nodes and clusters with their
+    parent cluster (``""``: the root), edges in order."""
+    lines: list[str]
+    header: int = 0  # lines before the first drawn thing (``digraph G {`` and graph attrs)
+    nodes: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (parent, line)
+    clusters: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # (parent, open, close)
+    edges: list[tuple[str, str, int]] = field(default_factory=list)  # (tail, head, line)
+
+
+def parse(dot: str) -> Structure:
+    """The :class:`Structure` of a DOT text made by :func:`~.dot.graph_to_dot`."""
+    lines = dot.split("\n")
+    out = Structure(lines)
+    stack: list[str] = []
+    header = None
+    for i, line in enumerate(lines):
+        text = line.strip()
+        m = _CLUSTER.match(line)
+        if m:
+            name = _unquote(m.group(1)[1:-1])
+            out.clusters[name] = (stack[-1] if stack else "", i, -1)
+            stack.append(name)
+        elif text == "}":
+            if stack:
+                name = stack.pop()
+                parent, start, _ = out.clusters[name]
+                out.clusters[name] = (parent, start, i)
+            continue
+        elif text.startswith('"'):
+            first = _QUOTED.match(text)
+            if first is None:
+                continue
+            rest = text[first.end():]
+            if rest.startswith(" -> "):
+                second = _QUOTED.match(rest[4:])
+                if second is None:
+                    continue
+                out.edges.append((_unquote(first.group(1)), _unquote(second.group(1)), i))
+            elif rest.startswith(" ["):
+                out.nodes[_unquote(first.group(1))] = (stack[-1] if stack else "", i)
+            else:
+                continue
+        else:
+            continue
+        if header is None:
+            header = i
+    out.header = header if header is not None else len(lines)
+    return out
+
+
+@dataclass
+class Layout:
+    """A drawing as laid out: its DOT text and structure, node centres and sizes, cluster
+    boxes and edge routes, in Graphviz's points (y up)."""
+    dot: str
+    structure: Structure
+    nodes: dict[str, tuple[float, float, float, float]]  # name -> (x, y, width, height)
+    clusters: dict[str, tuple[float, float, float, float]]  # name -> (x0, y0, x1, y1)
+    edges: dict[tuple[str, str, int], tuple[str, str | None]]  # (tail, head, k) -> (pos, xlp)
+    svg: str = ""
+
+
+def _geometry(data: dict):
+    objects = data.get("objects", [])
+    nodes, clusters = {}, {}
+    for o in objects:
+        if "pos" in o and "width" in o:
+            x, y = (float(v) for v in o["pos"].split(",")[:2])
+            nodes[o["name"]] = (x, y, float(o["width"]) * 72, float(o["height"]) * 72)
+        elif "bb" in o and str(o.get("name", "")).startswith("cluster"):
+            clusters[o["name"]] = tuple(float(v) for v in o["bb"].split(","))
+    edges = {}
+    seen: dict[tuple[str, str], int] = {}
+    for e in data.get("edges", []):
+        tail, head = objects[e["tail"]]["name"], objects[e["head"]]["name"]
+        k = seen.get((tail, head), 0)
+        seen[(tail, head)] = k + 1
+        if "pos" in e:
+            edges[(tail, head, k)] = (e["pos"], e.get("xlp"))
+    return nodes, clusters, edges
+
+
+def run_graphviz(engine: str, dot: str, svg: bool = True) -> tuple[str, dict] | None:
+    """Graphviz's ``engine`` on ``dot``: (SVG text from ``<svg`` on, JSON layout), or None
+    without Graphviz.  A DOT text Graphviz rejects raises ``RuntimeError`` with its message."""
+    program = shutil.which(engine)
+    if program is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="tfgraph_edu-layout-") as tmp:
+        out_json = Path(tmp) / "out.json"
+        out_svg = Path(tmp) / "out.svg"
+        args = [program] + (["-n2"] if engine == "neato" else []) + ["-Tjson", f"-o{out_json}"]
+        if svg:
+            args += ["-Tsvg", f"-o{out_svg}"]
+        done = subprocess.run(args, input=dot.encode("utf-8"), capture_output=True, check=False)
+        if done.returncode != 0 or not out_json.exists():
+            raise RuntimeError(done.stderr.decode("utf-8", "replace").strip() or
+                               f"{engine} failed ({done.returncode})")
+        data = json.loads(out_json.read_text(encoding="utf-8"))
+        text = ""
+        if svg:
+            text = out_svg.read_text(encoding="utf-8")
+            start = text.find("<svg")
+            text = text[start:] if start >= 0 else text
+    return text, data
+
+
+def lay_out(dot: str) -> Layout | None:
+    """The whole drawing laid out by ``dot`` (SVG and positions), or None without Graphviz."""
+    done = run_graphviz("dot", dot)
+    if done is None:
+        return None
+    svg, data = done
+    nodes, clusters, edges = _geometry(data)
+    return Layout(dot, parse(dot), nodes, clusters, edges, svg)
+
+
+# -- composing a toggle into the drawing shown ------------------------------------------------
+def _subtree(s: Structure, cluster: str) -> tuple[set[str], set[str]]:
+    """The nodes and clusters inside ``cluster`` (itself included), at any depth."""
+    clusters = {cluster}
+    changed = True
+    while changed:
+        changed = False
+        for name, (parent, _, _) in s.clusters.items():
+            if parent in clusters and name not in clusters:
+                clusters.add(name)
+                changed = True
+    return {n for n, (parent, _) in s.nodes.items() if parent in clusters}, clusters
+
+
+def _item(s: Structure, nodes: set[str], clusters: set[str]):
+    """The one thing that ``nodes`` and ``clusters`` (what changed in ``s``) make up: a node
+    or a whole cluster, as (kind, name, parent); None when they are not one thing."""
+    if not clusters:
+        if len(nodes) != 1:
+            return None
+        (name,) = nodes
+        return "node", name, s.nodes[name][0]
+    tops = [c for c in clusters if s.clusters[c][0] not in clusters]
+    if len(tops) != 1:
+        return None
+    inside_nodes, inside_clusters = _subtree(s, tops[0])
+    if inside_nodes != nodes or inside_clusters != clusters:
+        return None
+    return "cluster", tops[0], s.clusters[tops[0]][0]
+
+
+def _changes(old: Structure, new: Structure):
+    def differ(a: dict, b: dict) -> set[str]:  # gone from b, or in another parent there
+        return {n for n in a if n not in b or a[n][0] != b[n][0]}
+    old_nodes, new_nodes = differ(old.nodes, new.nodes), differ(new.nodes, old.nodes)
+    old_cl, new_cl = differ(old.clusters, new.clusters), differ(new.clusters, old.clusters)
+    if not (old_nodes or old_cl) or not (new_nodes or new_cl):
+        return None
+    gone = _item(old, old_nodes, old_cl)
+    came = _item(new, new_nodes, new_cl)
+    if gone is None or came is None or gone[2] != came[2]:
+        return None
+    if gone[2] and gone[2] not in old.clusters:
+        return None
+    return gone, came, new_nodes, new_cl
+
+
+FOLDER_TAB = 4.0  # points: how far Graphviz draws a folder's tab above its node's box
+
+
+def _tab(s: Structure, kind: str, name: str) -> float:
+    return FOLDER_TAB if kind == "node" and "shape=folder" in s.lines[s.nodes[name][1]] else 0.0
+
+
+def _rect(layout_nodes, layout_clusters, kind, name):
+    if kind == "cluster":
+        return layout_clusters.get(name)
+    n = layout_nodes.get(name)
+    if n is None:
+        return None
+    x, y, w, h = n
+    return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+
+
+def _shift_route(pos: str, dx: float, dy: float) -> str:
+    out = []
+    for token in pos.split():
+        head = ""
+        if token[:2] in ("e,", "s,"):
+            head, token = token[:2], token[2:]
+        x, y = token.split(",")[:2]
+        out.append(f"{head}{float(x) + dx:.2f},{float(y) + dy:.2f}")
+    return " ".join(out)
+
+
+ARROW = 10.0  # points: the length of an arrowhead, from where the route ends to its tip
+
+
+def _curve(at_tail, tail_size, at_head, head_size) -> str:
+    """A Graphviz edge route (``e,tip p0 p1 p2 p3``) from a node to another: from the tail's
+    bottom down into the head's top, leaving and arriving vertically, when the head is lower;
+    else a straight line from side to side."""
+    (xt, yt), (wt, ht), (xh, yh), (wh, hh) = at_tail, tail_size, at_head, head_size
+    start_y, tip_y = yt - ht / 2, yh + hh / 2
+    if tip_y + ARROW < start_y:
+        end_y = tip_y + ARROW
+        bend = (start_y - end_y) / 2
+        points = [(xt, start_y), (xt, start_y - bend), (xh, end_y + bend), (xh, end_y)]
+        tip = (xh, tip_y)
+    else:
+        side = 1.0 if xh >= xt else -1.0
+        start, tip = (xt + side * wt / 2, yt), (xh - side * wh / 2, yh)
+        length = max(1e-6, ((tip[0] - start[0]) ** 2 + (tip[1] - start[1]) ** 2) ** 0.5)
+        f = max(0.0, (length - ARROW) / length)
+        end = (start[0] + (tip[0] - start[0]) * f, start[1] + (tip[1] - start[1]) * f)
+        points = [start, (start[0] + (end[0] - start[0]) / 3, start[1] + (end[1] - start[1]) / 3),
+                  (start[0] + (end[0] - start[0]) * 2 / 3, start[1] + (end[1] - start[1]) * 2 / 3),
+                  end]
+    return f"e,{tip[0]:.2f},{tip[1]:.2f} " + " ".join(f"{x:.2f},{y:.2f}" for x, y in points)
+
+
+def _stretch(route: tuple[str, str | None], at_tail, at_head, shift) -> tuple[str, str | None]:
+    """An edge's route and label position moved with its ends: the first point with the tail,
+    the last and the arrow's tip with the head, every point between by ``shift`` (the move of
+    whatever is at that point), so a route that passed beside what changed still does."""
+    pos, xlp = route
+    if at_tail == at_head:
+        return _shift_route(pos, *at_tail), _shift_point(xlp, *at_tail)
+    tokens = pos.split()
+    last = max(i for i, t in enumerate(tokens) if not t.startswith(("e,", "s,")))
+    first = min(i for i, t in enumerate(tokens) if not t.startswith(("e,", "s,")))
+    out = []
+    for i, token in enumerate(tokens):
+        if token.startswith("e,") or i == last:
+            out.append(_shift_route(token, *at_head))
+        elif token.startswith("s,") or i == first:
+            out.append(_shift_route(token, *at_tail))
+        else:
+            x, y = (float(v) for v in token.split(",")[:2])
+            out.append(_shift_route(token, *shift(x, y)))
+    if xlp:
+        x, y = (float(v) for v in xlp.split(",")[:2])
+        xlp = _shift_point(xlp, *shift(x, y))
+    return " ".join(out), xlp
+
+
+def _shift_point(p: str | None, dx: float, dy: float) -> str | None:
+    if not p:
+        return None
+    x, y = p.split(",")[:2]
+    return f"{float(x) + dx:.2f},{float(y) + dy:.2f}"
+
+
+GAP = 18.0  # points: room kept beside what opened (Graphviz's default nodesep)
+
+
+def _room(old: Layout, kind: str, name: str, rect, placed, grow_down: float):
+    """How far the nodes left of ``rect`` (the old thing) and right of it must move so that
+    ``placed`` (the new thing) overlaps nothing beside it: only nodes and clusters level with
+    the new thing (after those below moved down by ``grow_down``) count."""
+    x0, y0, x1, _ = rect
+    s = old.structure
+    inside = set()
+    if kind == "cluster":
+        nodes, clusters = _subtree(s, name)
+        inside = nodes | clusters
+    holders = set()  # the clusters holding the old thing: they stretch around the new one
+    parent = s.nodes[name][0] if kind == "node" else s.clusters[name][0]
+    while parent:
+        holders.add(parent)
+        parent = s.clusters[parent][0]
+    left = right = 0.0
+    things = [(n, (x - w / 2, y - h / 2, x + w / 2, y + h / 2)) for n, (x, y, w, h)
+              in old.nodes.items()] + list(old.clusters.items())
+    for n, (a0, b0, a1, b1) in things:
+        if n == name or n in inside or n in holders:
+            continue
+        low = b0 - grow_down if (b0 + b1) / 2 < y0 or n in old.clusters else b0
+        if low >= placed[3] or b1 <= placed[1]:  # above or below the new thing
+            continue
+        if a1 <= x0:
+            left = max(left, a1 + GAP - placed[0])
+        elif a0 >= x1:
+            right = max(right, placed[2] + GAP - a0)
+    return left, right
+
+
+def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
+    """``new_dot`` drawn with everything ``old`` already shows left in place (see the module's
+    docstring), as (layout, report); None when the change is not one thing swapped for another
+    (the caller lays out anew).  The report says how the rest moved: ``shift`` per side
+    (``left``, ``right``, ``down``, in points) and the ``item`` that changed."""
+    new = parse(new_dot)
+    found = _changes(old.structure, new)
+    if found is None:
+        return None
+    (gone_kind, gone_name, _), (came_kind, came_name, _), new_nodes, new_cl = found
+    old_rect = _rect(old.nodes, old.clusters, gone_kind, gone_name)
+    if old_rect is None:
+        return None
+    # the new thing alone, laid out by dot
+    lines = new.lines
+    if came_kind == "cluster":
+        _, start, end = new.clusters[came_name]
+        body = lines[start:end + 1]
+    else:
+        body = [lines[new.nodes[came_name][1]]]
+    inside = set(new_nodes)
+    sub_edges = [lines[i] for t, h, i in new.edges if t in inside and h in inside]
+    sub_dot = "\n".join(lines[:new.header] + body + sub_edges + ["}", ""])
+    done = run_graphviz("dot", sub_dot, svg=False)
+    if done is None:
+        return None
+    sub_nodes, sub_clusters, sub_edges_pos = _geometry(done[1])
+    new_rect = _rect(sub_nodes, sub_clusters, came_kind, came_name)
+    if new_rect is None or set(sub_nodes) != inside:
+        return None
+    x0, y0, x1, y1 = old_rect
+    w, h = new_rect[2] - new_rect[0], new_rect[3] - new_rect[1]
+    cx = (x0 + x1) / 2
+    # the top middle of what is drawn where the old thing's was (a folder's tab sticks out
+    # above its node's box)
+    top = y1 + _tab(old.structure, gone_kind, gone_name) - _tab(new, came_kind, came_name)
+    placed = (cx - w / 2, top - h, cx + w / 2, top)
+    mx, my = placed[0] - new_rect[0], placed[3] - new_rect[3]  # moves the sub-layout there
+    grow_down = max(0.0, y0 - placed[1])
+    grow_left, grow_right = _room(old, gone_kind, gone_name, old_rect, placed, grow_down)
+
+    def shift(x: float, y: float) -> tuple[float, float]:
+        dx = -grow_left if x < x0 else grow_right if x > x1 else 0.0
+        return dx, (-grow_down if y < y0 else 0.0)
+
+    # every node's position after the change
+    pos: dict[str, tuple[float, float]] = {}
+    moved: dict[str, tuple[float, float]] = {}  # unchanged node -> its shift
+    for name in new.nodes:
+        if name in inside:
+            x, y = sub_nodes[name][:2]
+            pos[name] = (x + mx, y + my)
+            continue
+        was = old.nodes.get(name)
+        if was is None:
+            return None
+        d = shift(was[0], was[1])
+        moved[name] = d
+        pos[name] = (was[0] + d[0], was[1] + d[1])
+    # every cluster's box: the new thing's from its own layout, the others stretched to hold
+    # their members (a cluster whose members all moved alike moves with them)
+    boxes: dict[str, tuple[float, float, float, float]] = {}
+    for name in new_cl:
+        b = sub_clusters.get(name)
+        if b is None:
+            return None
+        boxes[name] = (b[0] + mx, b[1] + my, b[2] + mx, b[3] + my)
+    spans: dict[str, list[float]] = {}  # cluster -> [min dx, max dx, min dy, max dy]
+
+    def widen(cluster: str, dl: float, dr: float, db: float, dt: float):
+        while cluster:
+            span = spans.setdefault(cluster, [dl, dr, db, dt])
+            span[0], span[1] = min(span[0], dl), max(span[1], dr)
+            span[2], span[3] = min(span[2], db), max(span[3], dt)
+            cluster = new.clusters[cluster][0] if cluster in new.clusters else ""
+
+    for name, (dx, dy) in moved.items():
+        widen(new.nodes[name][0], dx, dx, dy, dy)
+    widen(old.structure.nodes[gone_name][0] if gone_kind == "node"
+          else old.structure.clusters[gone_name][0],
+          placed[0] - x0, placed[2] - x1, placed[1] - y0, placed[3] - y1)
+    for name in new.clusters:
+        if name in boxes:
+            continue
+        b = old.clusters.get(name)
+        if b is None:
+            return None
+        dl, dr, db, dt = spans.get(name, (0.0, 0.0, 0.0, 0.0))
+        boxes[name] = (b[0] + dl, b[1] + db, b[2] + dr, b[3] + dt)
+    # edges: a route kept when both ends moved alike, else routed anew by neato
+    routes: dict[int, tuple[str, str | None]] = {}
+    count: dict[tuple[str, str], int] = {}
+    for tail, head, i in new.edges:
+        k = count.get((tail, head), 0)
+        count[(tail, head)] = k + 1
+        if tail in inside and head in inside:
+            r = sub_edges_pos.get((tail, head, k))
+            if r is not None:
+                routes[i] = (_shift_route(r[0], mx, my), _shift_point(r[1], mx, my))
+        elif tail in moved and head in moved:  # the old route, stretched if the ends moved apart
+            r = old.edges.get((tail, head, k))
+            if r is not None:
+                routes[i] = _stretch(r, moved[tail], moved[head], shift)
+    sizes = {name: (sub_nodes[name] if name in inside else old.nodes[name])[2:]
+             for name in new.nodes}
+    for tail, head, i in new.edges:  # the rest: a simple curve from the tail to the head
+        if i not in routes:
+            routes[i] = (_curve(pos[tail], sizes[tail], pos[head], sizes[head]), None)
+    pinned = pinned_dot(new, pos, boxes, routes)
+    done = run_graphviz("neato", pinned)
+    if done is None:
+        return None
+    svg, data = done
+    nodes, clusters, edges = _geometry(data)
+    report = {"item": came_name, "left": grow_left, "right": grow_right, "down": grow_down,
+              "kept": sum(1 for d in moved.values() if d == (0.0, 0.0)), "moved": len(moved)}
+    return Layout(new_dot, new, nodes, clusters, edges, svg), report
+
+
+def pinned_dot(s: Structure, pos: dict, boxes: dict, routes: dict) -> str:
+    """``s``'s DOT text with every node pinned at ``pos``, every cluster at its box and the
+    given edge routes, for ``neato -n2`` (points; other edges routed as splines)."""
+    lines = list(s.lines)
+    lines[0] += " splines=line;"  # ``digraph G {`` (neato's spline router is slow and can crash)
+    for name, (_, i) in s.nodes.items():
+        x, y = pos[name]
+        lines[i] = lines[i].replace(" [", f' [pos="{x:.2f},{y:.2f}" ', 1)
+    for name, (_, start, _) in s.clusters.items():
+        b = boxes[name]
+        lines[start] += f' bb="{b[0]:.2f},{b[1]:.2f},{b[2]:.2f},{b[3]:.2f}";'
+    for i, (route, xlp) in routes.items():
+        extra = f'pos="{route}" ' + (f'xlp="{xlp}" ' if xlp else "")
+        lines[i] = lines[i].replace(" [", " [" + extra, 1)
+    return "\n".join(lines)
+
+
+class History:
+    """The layouts shown, newest last, so that undoing a toggle (folding what was just opened)
+    gives back exactly the drawing before it."""
+
+    def __init__(self, depth: int = 32):
+        self.depth = depth
+        self.shown: list[tuple[frozenset, Layout]] = []
+
+    def clear(self) -> None:
+        self.shown.clear()
+
+    def current(self) -> Layout | None:
+        return self.shown[-1][1] if self.shown else None
+
+    def push(self, collapse, layout: Layout | None) -> None:
+        if layout is None:
+            self.shown.clear()
+            return
+        self.shown.append((frozenset(collapse), layout))
+        del self.shown[:-self.depth]
+
+    def undo(self, collapse) -> Layout | None:
+        """The layout before the last toggle if ``collapse`` is what it showed (popping the
+        last), else None."""
+        if len(self.shown) >= 2 and self.shown[-2][0] == frozenset(collapse):
+            self.shown.pop()
+            return self.shown[-1][1]
+        return None
