@@ -147,28 +147,6 @@ def _environment(name: str, tmp_path: Path) -> dict:
 
 
 @pytest.mark.slow
-def _plots_of_another_matplotlib() -> list[str]:
-    """``--deselect`` arguments for the cells whose stored SVG plot another matplotlib
-    release wrote (its ``Matplotlib vX.Y.Z`` creator line): such a release writes the same
-    plot with other glyph ids and text positions, which is not what this test is about
-    (``make test-versions`` leaves the same cells out on the oldest Python for that reason)."""
-    import re
-
-    import matplotlib
-    here = f"Matplotlib v{matplotlib.__version__}"
-    out = []
-    for path in NOTEBOOKS:
-        code = [c for c in nbformat.read(path, 4).cells if c.cell_type == "code"]
-        for i, cell in enumerate(code):
-            for o in cell.get("outputs", []):
-                svg = o.get("data", {}).get("image/svg+xml", "")
-                svg = "".join(svg) if isinstance(svg, list) else svg
-                made = re.search(r"Matplotlib v[0-9][0-9.]*", svg)
-                if made and made.group(0) != here:
-                    out += ["--deselect", f"{path.relative_to(ROOT).as_posix()}::Cell {i}"]
-    return out
-
-
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_tutorials_pass_with_other_blas_kernels(name, tmp_path):
     settings, flags, _ = CONFIGS[name]
@@ -211,7 +189,7 @@ def test_tutorials_pass_with_other_blas_kernels(name, tmp_path):
          "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT), "-o", "addopts=",
          "--nbval", "--nbval-current-env",
          "--nbval-sanitize-with", str(ROOT / "notebooks" / "sanitize.cfg"),
-         *_plots_of_another_matplotlib(), str(probe_path), *map(str, NOTEBOOKS)],
+         str(probe_path), *map(str, NOTEBOOKS)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     seconds = time.perf_counter() - started
     assert result.returncode == 0, (
