@@ -371,6 +371,8 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
             t1, t2 = _masked(t["text"], mask[n - 1]), _masked(o["text"], mask[n - 1])
             if t["error"]:
                 row["TF err"] += 1
+                notes.append(f"cell {n}: TF raises {t['error']}: {t['message'][:150]}"
+                             + (f" (ours: {o['error'] or 'runs'})"))
                 if o["error"] is None:
                     row["silent (TF raises)"] += 1
                     silent.append((name, n, t, o, "TF raises"))

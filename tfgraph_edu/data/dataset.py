@@ -223,7 +223,28 @@ class OwnedIterator:
         from ..ops.dataset_ops import IteratorValue
         self._dataset = dataset
         self.element_spec = dataset.element_spec
-        self._value = IteratorValue(iter(dataset._flat_iter()))
+        self._given = 0
+        self._value = IteratorValue(self._counted(0))
+
+    def _counted(self, skip):
+        """The dataset's elements from ``skip`` on, counting those taken (for checkpoints)."""
+        it = iter(self._dataset._flat_iter())
+        for _ in range(skip):
+            next(it, None)
+        self._given = skip
+        for item in it:
+            self._given += 1
+            yield item
+
+    def _checkpoint_position(self) -> int:
+        """How many elements this iterator has given (one read ahead is not given yet)."""
+        ahead = self._value._next is not None and self._value._next is not self._value._END
+        return self._given - ahead
+
+    def _checkpoint_seek(self, position: int) -> None:
+        """Go back (or on) to ``position``, as a restored checkpoint puts the iterator: the
+        dataset is read again from its start (the same elements when it is deterministic)."""
+        self._value._it, self._value._next = self._counted(position), None
 
     def __iter__(self):
         return self

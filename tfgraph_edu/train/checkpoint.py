@@ -68,7 +68,38 @@ def _children(obj):
     return sorted(deps.items())
 
 
+class _IteratorPosition:
+    """A ``tf.data`` iterator in a checkpoint: its place in the dataset (how many elements it
+    gave), saved under TF's key ``…/.ATTRIBUTES/ITERATOR_STATE``."""
+
+    suffix = "/.ATTRIBUTES/ITERATOR_STATE"
+    dtype = _dt.int64
+
+    def __init__(self, iterator):
+        self.iterator = iterator
+
+    @property
+    def shape(self):
+        from ..shapes import TensorShape
+        return TensorShape([])
+
+    def numpy(self):
+        return np.int64(self.iterator._checkpoint_position())
+
+    def assign(self, value):
+        self.iterator._checkpoint_seek(int(value))
+
+
+def _is_iterator(value) -> bool:
+    return hasattr(value, "_checkpoint_position")
+
+
 def _walk(obj, path, out, seen, optimizers):
+    if _is_iterator(obj):
+        if id(obj) not in seen:
+            seen[id(obj)] = path
+            out.append((path, _IteratorPosition(obj)))
+        return
     if isinstance(obj, Variable):
         if id(obj) not in seen:
             seen[id(obj)] = path
@@ -220,10 +251,11 @@ def write_checkpoint(prefix, variables):
         value = np.asarray(var.numpy())
         if value.dtype == object:
             raise ValueError(f"Cannot checkpoint string variable {key!r} as numbers.")
-        keys.append(key + _SUFFIX)
+        key += getattr(var, "suffix", _SUFFIX)
+        keys.append(key)
         dtypes.append(var.dtype.name)
         arrays.append(value)
-        listing[key + _SUFFIX] = {"dtype": var.dtype.name, "shape": list(value.shape)}
+        listing[key] = {"dtype": var.dtype.name, "shape": list(value.shape)}
     _files.write_file_atomic(prefix + _DATA, _files.seal(
         FORMAT, {"keys": keys, "dtypes": dtypes}, arrays))
     index = json.dumps({"format": FORMAT, "version": _VERSION, "variables": listing},
@@ -240,7 +272,8 @@ class Checkpoint:
         if root is not None:
             deps["root"] = root
         for value in deps.values():
-            if not (_is_node(value) or isinstance(value, (Variable, list, tuple, dict))):
+            if not (_is_node(value) or _is_iterator(value)
+                    or isinstance(value, (Variable, list, tuple, dict))):
                 raise ValueError(f"`Checkpoint` was expecting a trackable object (an object "
                                  f"derived from `Trackable`), got {value}. If you believe this "
                                  "object should be trackable (i.e. it is part of the TensorFlow "
@@ -295,7 +328,7 @@ class Checkpoint:
         arrays = _read_arrays(prefix, entries)
         self.save_counter  # noqa: B018 - TF's restore makes it (restored if in the file)
         variables, _, _ = _collect(self)
-        by_key = {k + _SUFFIX: v for k, v in variables}
+        by_key = {k + getattr(v, "suffix", _SUFFIX): v for k, v in variables}
         used = set()
         for key, var in by_key.items():
             if key not in arrays:
@@ -391,7 +424,7 @@ class _Deferred:
 
 def _walk_vars(root):
     out, _, _ = _collect(root)
-    return [v for _, v in out]
+    return [v for _, v in out if isinstance(v, Variable)]
 
 
 _STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): "(.*)"$')
