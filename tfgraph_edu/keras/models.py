@@ -506,4 +506,4 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
     if filepath.endswith(".h5"):
         raise NotImplementedError("tfgraph_edu does not read legacy HDF5 models.")
     from .saving import load_model as _load
-    return _load(filepath)
+    return _load(filepath, custom_objects)
