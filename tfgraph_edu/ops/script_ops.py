@@ -79,12 +79,29 @@ def _call(opdef, func, inp, Tout, name):
     return out[0] if single else out
 
 
-def py_function(func, inp, Tout, name=None):
+def _decorator(op, func, inp, Tout, name):
+    """Without ``inp`` (TF 2.21): a decorator, ``@tf.py_function(Tout=tf.float32)``, whose
+    function's positional arguments are the inputs."""
+    if Tout is None:
+        raise TypeError("missing required argument 'Tout'")
+    if inp is not None:
+        return _call(op, func, inp, Tout, name)
+    if func is None:
+        return lambda f: _decorator(op, f, None, Tout, name)
+
+    def wrapper(*args):
+        return _call(op, func, list(args), Tout, name)
+    wrapper.__name__ = getattr(func, "__name__", "py_function")
+    wrapper.__doc__ = getattr(func, "__doc__", None)
+    return wrapper
+
+
+def py_function(func=None, inp=None, Tout=None, name=None):
     """Runs ``func`` on eager tensors, also inside a tf.function (op ``EagerPyFunc``)."""
-    return _call(EagerPyFunc, func, inp, Tout, name)
+    return _decorator(EagerPyFunc, func, inp, Tout, name)
 
 
-def numpy_function(func, inp, Tout, stateful=True, name=None):
+def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
     """Runs ``func`` on numpy arrays, also inside a tf.function (op ``PyFunc``); no gradient,
     as in TensorFlow."""
-    return _call(PyFunc, func, inp, Tout, name)
+    return _decorator(PyFunc, func, inp, Tout, name)
