@@ -93,7 +93,7 @@ class Dataset:
         """Elements as numpy values (0-d arrays become numpy scalars, strings bytes)."""
         spec = self._element_spec
         for flat in self._flat_iter():
-            yield _nest.pack(spec, [a[()] if a.ndim == 0 else a for a in flat])
+            yield _nest.pack(spec, [_numpy_leaf(a) for a in flat])
 
     def _pipeline(self) -> str:
         """The chain of datasets feeding this one, source first: what the graph shows."""
@@ -214,6 +214,14 @@ class Dataset:
 
     def unbatch(self, name=None):
         return _UnbatchDataset(self)
+
+
+def _numpy_leaf(a):
+    """A 0-d array as TF's as_numpy_iterator gives it: a numpy scalar, a string as bytes."""
+    if a.ndim:
+        return a
+    value = a[()]
+    return bytes(value) if isinstance(value, np.bytes_) else value
 
 
 class OwnedIterator:
