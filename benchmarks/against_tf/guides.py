@@ -19,7 +19,8 @@ counted, with the reason: whole notebooks out of scope (TPU, DTensor, distributi
 Estimator, TF1 sessions, jax2tf, TFLite, GPU devices); cells that download data
 (``get_file``, ``tfds.load``, ``keras.datasets``, URLs in code); cell magics (``%%bash``,
 ``%%writefile``…); cells with no code.  Shell and magic lines (``!pip``, ``%matplotlib``)
-are removed from a cell and counted; ``%%time`` runs its body with timings masked.  Each cell
+and imports of download-only packages (``tensorflow_datasets``, ``tensorflow_hub``) are
+removed from a cell and counted; ``%%time`` runs its body with timings masked.  Each cell
 has a time limit (TF's cells past it are counted apart, not compared).
 
 Compared, for every cell TF runs without an error: ours ran and printed the same (within the
@@ -67,16 +68,26 @@ OUT_OF_SCOPE = (
     (r"\bestimator\b", "Estimator (tf.estimator)"),
     (r"compat\.v1\.Session|tf1\.Session|compat\.v1\.placeholder|\btf1\.",
      "TF1 graphs and sessions (tf.compat.v1)"),
-    (r"MirroredStrategy|ParameterServerStrategy|tf\.distribute\.(?:experimental|Strategy|"
-     r"get_strategy|OneDeviceStrategy)|experimental_distribute",
-     "distribution strategies (tf.distribute over several devices)"),
-    (r"set_memory_growth|list_logical_devices\(['\"]GPU|set_logical_device_configuration",
-     "GPU devices"),
+    (r"(?:tf\.compat\.v1\.[\s\S]*){3}", "built on TF1's API (tf.compat.v1)"),
     (r"tf_upgrade_v2", "the tf_upgrade_v2 script"),
+    (r"experimental_enable_numpy_behavior", "TF's NumPy API and its type promotion modes "
+     "(tf.experimental.numpy): not implemented, enabling it raises"),
 )
-DOWNLOADS = re.compile(r"get_file\(|tfds\.|tensorflow_datasets|keras\.datasets|"
+# Cells matching one of these are out of scope; a notebook with 30% or more such cells is out
+# of scope as a whole (its subject is what they do): (pattern, reason)
+CELLS_OUT_OF_SCOPE = (
+    (r"MirroredStrategy|ParameterServerStrategy|MultiWorker|tf\.distribute\.(?:experimental|"
+     r"Strategy|get_strategy|OneDeviceStrategy|get_replica_context)|experimental_distribute|"
+     r"\bstrategy\.", "distribution strategies (tf.distribute over several devices)"),
+    (r"set_memory_growth|list_logical_devices\(['\"]GPU|set_logical_device_configuration|"
+     r"device\(['\"]/?(?:device:)?GPU|experimental\.set_visible_devices",
+     "GPU devices"),
+)
+DOWNLOADS = re.compile(r"get_file\(|tfds\.|keras\.datasets|"
                        r"\bdatasets\.\w+\.load_data|https?://|gs://|urlretrieve|urlopen|"
                        r"requests\.get|hub\.(?:KerasLayer|load)")
+# packages that only download (their calls are out of scope): their import lines are removed
+DOWNLOAD_IMPORT = re.compile(r"\s*(?:import|from)\s+(?:tensorflow_datasets|tensorflow_hub)\b")
 CELL_MAGIC_RUN = ("%%time",)  # run the body, timings masked
 TIMING = re.compile(r"\btime\.(?:time|perf_counter|process_time)\b|timeit|%%time|"
                     r"datetime\.now|\.elapsed")
@@ -133,7 +144,11 @@ def short_name(rel: str) -> str:
 def notebook_out_of_scope(cells: list[str]) -> str | None:
     code = "\n".join(_without_comments(c) for c in cells)
     for pattern, reason in OUT_OF_SCOPE:
-        if re.search(pattern, code):
+        if re.search(pattern, code) or (reason.startswith("the tf_upgrade")
+                                        and re.search(pattern, "\n".join(cells))):
+            return reason
+    for pattern, reason in CELLS_OUT_OF_SCOPE:
+        if sum(bool(re.search(pattern, _without_comments(c))) for c in cells) >= 0.3 * len(cells):
             return reason
     return None
 
@@ -163,9 +178,12 @@ def prepare(source: str) -> tuple[str | None, str, int, str | None]:
         body = source.lstrip().split("\n", 1)[1] if "\n" in source.lstrip() else ""
     if DOWNLOADS.search(code):
         return None, "out of scope", 0, f"downloads data ({DOWNLOADS.search(code).group(0)})"
+    for pattern, reason in CELLS_OUT_OF_SCOPE:
+        if re.search(pattern, code):
+            return None, "out of scope", 0, reason
     kept, removed = [], 0
     for line in body.splitlines():
-        if line.strip().startswith(("!", "%")):
+        if line.strip().startswith(("!", "%")) or DOWNLOAD_IMPORT.match(line):
             removed += 1
             continue
         kept.append(line)
@@ -176,9 +194,11 @@ def prepare(source: str) -> tuple[str | None, str, int, str | None]:
 
 
 def masks(cells: list[str | None]) -> list[str | None]:
-    """Per cell: "timing", "random" or None.  A cell is random when it uses a random source or
-    a name a random cell set (functions and classes included), transitively."""
-    tainted: set[str] = set()
+    """Per cell: "timing", "random" or None.  A cell is timing (random) when it reads a clock
+    (a random source) or uses a name that such a cell set (functions and classes included),
+    transitively."""
+    tainted: dict[str, set[str]] = {"timing": set(), "random": set()}
+    sources = {"timing": TIMING, "random": RANDOM}
     out = []
     for code in cells:
         if code is None:
@@ -197,10 +217,13 @@ def masks(cells: list[str | None]) -> list[str | None]:
                 stores.add(node.name)
             elif isinstance(node, ast.alias):
                 stores.add((node.asname or node.name).split(".")[0])
-        random_cell = bool(RANDOM.search(_without_comments(code))) or bool(loads & tainted)
-        if random_cell:
-            tainted |= stores - {"tf", "np", "tensorflow", "numpy", "plt"}
-        out.append("timing" if TIMING.search(code) else "random" if random_cell else None)
+        stores -= {"tf", "np", "tensorflow", "numpy", "plt", "time", "keras"}
+        kind = None
+        for k in ("timing", "random"):
+            if sources[k].search(_without_comments(code)) or loads & tainted[k]:
+                tainted[k] |= stores
+                kind = kind or k
+        out.append(kind)
     return out
 
 
@@ -277,7 +300,9 @@ def _spawn(side: str, cells: list[str | None], out: Path, wall: int) -> str | No
     """Run one side in a new process; None, or why it stopped early."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(cells, f)
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TF_CPP_MIN_LOG_LEVEL="3", MPLBACKEND="Agg",
+    # GUIDES_OURS_ROOT: another checkout's tfgraph_edu on our side (e.g. main, for a "before")
+    root = os.environ.get("GUIDES_OURS_ROOT", str(ROOT)) if side == "ours" else str(ROOT)
+    env = dict(os.environ, PYTHONPATH=root, TF_CPP_MIN_LOG_LEVEL="3", MPLBACKEND="Agg",
                PYTHONHASHSEED="0", CUDA_VISIBLE_DEVICES="")
     try:
         proc = subprocess.run(["nice", "-n", "10", sys.executable, str(Path(__file__)),
@@ -348,7 +373,9 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
         cells = [p[0] for p in prepared]
         mask = masks(cells)
         row = collections.Counter(cells=len(sources), magic=sum(p[2] for p in prepared))
-        row["download"] = sum(p[1] == "out of scope" for p in prepared)
+        row["download"] = sum(p[3].startswith("downloads") for p in prepared
+                              if p[1] == "out of scope")
+        row["cells out"] = sum(p[1] == "out of scope" for p in prepared) - row["download"]
         tf_data = tf_outcomes(docs, rel, cells, tf_version, refresh)
         tf_cells = {int(k): v for k, v in tf_data["cells"].items()}
         with tempfile.TemporaryDirectory() as tmp:
@@ -409,7 +436,8 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
     ok = totals["TF ok"] or 1
     random_same, timing_same = (totals[f"same, {m} numbers masked"] for m in ("random", "timing"))
     print(f"\n{totals['notebooks']} notebooks run, {totals['cells']} code cells, "
-          f"{totals['download']} download data (not run), {totals['magic']} shell/magic lines "
+          f"{totals['download']} download data (not run), {totals['cells out']} out of scope "
+          f"(several devices, GPU), {totals['magic']} shell/magic lines "
           f"removed, {totals['TF skip']} past the time limit or lost in TF")
     print(f"cells TF runs: {totals['TF ok']}; ours ran {totals['ran']} "
           f"({100 * totals['ran'] / ok:.1f}%), same output {totals['same']} "
@@ -441,7 +469,6 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "--worker":  # one side of one notebook, in its own process
         sys.path.insert(0, str(HERE))
-        sys.path.insert(0, str(ROOT))
         side, cells_file, out = argv[1:4]
         run_side(side, json.loads(Path(cells_file).read_text()), Path(out))
         return 0

@@ -28,3 +28,18 @@ def test_decorated_py_function_runs_at_every_call(capsys):
 def test_numpy_function_as_a_decorator():
     double = tf.numpy_function(Tout=tf.int64)(lambda a: a * 2)
     assert double(tf.constant([1, 2], tf.int64)).numpy().tolist() == [2, 4]  # TF 2.21
+
+
+def test_a_function_run_for_its_effect_returns_nothing(capsys):
+    # TF 2.21: tf.py_function(lambda: None, [], ()) is [] (the data performance guide sleeps
+    # in one inside a map)
+    assert list(tf.py_function(lambda: None, [], ())) == []
+
+    @tf.function
+    def f(s):
+        tf.py_function(lambda: print("effect"), [], ())
+        return s
+
+    ds = tf.data.Dataset.range(2).map(f)
+    assert [int(x) for x in ds] == [0, 1]
+    assert capsys.readouterr().out.count("effect") == 2

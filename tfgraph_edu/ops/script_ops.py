@@ -21,6 +21,8 @@ def _tout_list(Tout):
 
 
 def _results(values, Tout, fname):
+    if values is None and not Tout:  # Tout=(): a function run for its effect (TF: [])
+        return ()
     if not isinstance(values, (list, tuple)):
         values = [values]
     if len(values) != len(Tout):
@@ -75,6 +77,8 @@ def _call(opdef, func, inp, Tout, name):
     tout = _tout_list([Tout] if single else Tout)
     inputs = tuple(convert.to_tensor(x) for x in inp)
     out = bind(opdef, inputs, {"func": func, "Tout": tout}, name)
+    if not tout:
+        return []
     out = list(out) if isinstance(out, (list, tuple)) else [out]
     return out[0] if single else out
 
