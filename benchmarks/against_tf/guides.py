@@ -80,10 +80,11 @@ CELLS_OUT_OF_SCOPE = (
      r"Strategy|get_strategy|OneDeviceStrategy|get_replica_context)|experimental_distribute|"
      r"\bstrategy\.", "distribution strategies (tf.distribute over several devices)"),
     (r"set_memory_growth|list_logical_devices\(['\"]GPU|set_logical_device_configuration|"
-     r"device\(['\"]/?(?:device:)?GPU|experimental\.set_visible_devices",
-     "GPU devices"),
+     r"device\(['\"]/?(?:device:)?GPU|experimental\.set_visible_devices|"
+     r"set_virtual_device_configuration|LogicalDeviceConfiguration|VirtualDeviceConfiguration",
+     "GPU or virtual devices"),
 )
-DOWNLOADS = re.compile(r"get_file\(|tfds\.|keras\.datasets|"
+DOWNLOADS = re.compile(r"get_file\(|tfds\.(?!__version__)|keras\.datasets|"
                        r"\bdatasets\.\w+\.load_data|https?://|gs://|urlretrieve|urlopen|"
                        r"requests\.get|hub\.(?:KerasLayer|load)")
 # packages that only download (their calls are out of scope): their import lines are removed
@@ -166,7 +167,8 @@ def _without_comments(source: str) -> str:
 
 
 def prepare(source: str) -> tuple[str | None, str, int, str | None]:
-    """(code to run or None, "run"/"skip"/"out of scope", magic lines removed, reason)."""
+    """(code to run or None, "run"/"skip"/"out of scope"/"imports only", magic lines removed,
+    reason)."""
     code = _without_comments(source)
     if not code.strip():
         return None, "skip", 0, "no code"
@@ -176,11 +178,15 @@ def prepare(source: str) -> tuple[str | None, str, int, str | None]:
         if first.split()[0] not in CELL_MAGIC_RUN:
             return None, "skip", 0, f"cell magic {first.split()[0]}"
         body = source.lstrip().split("\n", 1)[1] if "\n" in source.lstrip() else ""
+    reason = None
     if DOWNLOADS.search(code):
-        return None, "out of scope", 0, f"downloads data ({DOWNLOADS.search(code).group(0)})"
-    for pattern, reason in CELLS_OUT_OF_SCOPE:
-        if re.search(pattern, code):
-            return None, "out of scope", 0, reason
+        reason = f"downloads data ({DOWNLOADS.search(code).group(0)})"
+    for pattern, why in CELLS_OUT_OF_SCOPE:
+        if reason is None and re.search(pattern, code):
+            reason = why
+    if reason:
+        imports = _imports_only(body)
+        return imports, "imports only" if imports else "out of scope", 0, reason
     kept, removed = [], 0
     for line in body.splitlines():
         if line.strip().startswith(("!", "%")) or DOWNLOAD_IMPORT.match(line):
@@ -191,6 +197,19 @@ def prepare(source: str) -> tuple[str | None, str, int, str | None]:
     if not _without_comments(text).strip():
         return None, "skip", removed, "only shell or magic lines"
     return text, "run", removed, None
+
+
+def _imports_only(source: str) -> str | None:
+    """The top-level imports of a cell left out (so later cells still have their names):
+    run on both sides, not counted."""
+    try:
+        tree = ast.parse("\n".join("" if ln.strip().startswith(("!", "%")) or
+                                   DOWNLOAD_IMPORT.match(ln) else ln
+                                   for ln in source.splitlines()))
+    except SyntaxError:
+        return None
+    nodes = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    return "\n".join(ast.unparse(n) for n in nodes) or None
 
 
 def masks(cells: list[str | None]) -> list[str | None]:
@@ -373,22 +392,23 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
         cells = [p[0] for p in prepared]
         mask = masks(cells)
         row = collections.Counter(cells=len(sources), magic=sum(p[2] for p in prepared))
-        row["download"] = sum(p[3].startswith("downloads") for p in prepared
-                              if p[1] == "out of scope")
-        row["cells out"] = sum(p[1] == "out of scope" for p in prepared) - row["download"]
+        out_cells = [p for p in prepared if p[1] in ("out of scope", "imports only")]
+        row["download"] = sum(p[3].startswith("downloads") for p in out_cells)
+        row["cells out"] = len(out_cells) - row["download"]
         tf_data = tf_outcomes(docs, rel, cells, tf_version, refresh)
         tf_cells = {int(k): v for k, v in tf_data["cells"].items()}
         with tempfile.TemporaryDirectory() as tmp:
             ours_out = Path(tmp) / "ours.jsonl"
             stopped = _spawn("ours", cells, ours_out, wall=CELL_SECONDS * len(cells) + 120)
             ours_cells = _read(ours_out)
-        notes = []
+        notes = [f"cell {n}: out of scope: {p[3]}" + (" (its imports run)" if p[0] else "")
+                 for n, p in enumerate(prepared, 1) if p[1] in ("out of scope", "imports only")]
         if tf_data.get("stopped"):
             notes.append(f"TF's process: {tf_data['stopped']}")
         if stopped:
             notes.append(f"our process: {stopped}")
         for n, code in enumerate(cells, 1):
-            if code is None:
+            if code is None or prepared[n - 1][1] == "imports only":
                 continue
             t = tf_cells.get(n)
             if t is None or t["error"] == "CellTimeout":
@@ -437,7 +457,7 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
     random_same, timing_same = (totals[f"same, {m} numbers masked"] for m in ("random", "timing"))
     print(f"\n{totals['notebooks']} notebooks run, {totals['cells']} code cells, "
           f"{totals['download']} download data (not run), {totals['cells out']} out of scope "
-          f"(several devices, GPU), {totals['magic']} shell/magic lines "
+          f"(several devices, GPU or virtual devices), {totals['magic']} shell/magic lines "
           f"removed, {totals['TF skip']} past the time limit or lost in TF")
     print(f"cells TF runs: {totals['TF ok']}; ours ran {totals['ran']} "
           f"({100 * totals['ran'] / ok:.1f}%), same output {totals['same']} "
