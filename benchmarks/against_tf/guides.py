@@ -93,7 +93,10 @@ CELL_MAGIC_RUN = ("%%time",)  # run the body, timings masked
 TIMING = re.compile(r"\btime\.(?:time|perf_counter|process_time)\b|timeit|%%time|"
                     r"datetime\.now|\.elapsed")
 RANDOM = re.compile(r"\brandom\b|keras|layers\.|Dense\(|Sequential|initializers|shuffle|"
-                    r"Dropout|\.fit\(|optimizers\.|Generator")
+                    r"Dropout|\.fit\(|optimizers\.|Generator|"
+                    # saved state read back (written by cells whose values were random)
+                    r"\.restore\(|load_model\(|load_weights\(|saved_model\.load\(|"
+                    r"load_checkpoint|load_variable")
 _SIGNED = re.compile(r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
 _STEP_TIME = re.compile(r"\b\d+(?:\.\d+)?(?:ms|s|us|µs)(?:/step|/epoch|/sample)?\b")
 _TMP = re.compile(r"/tmp/[\w.-]+")
@@ -364,7 +367,8 @@ def tf_outcomes(docs: Docs, rel: str, cells, tf_version: str, refresh=False) -> 
 # -- comparing ---------------------------------------------------------------------------------
 def _masked(text: str, mask: str | None) -> str:
     text = _STEP_TIME.sub("#s", _PADDING.sub("", text))
-    return _SIGNED.sub("#", text) if mask else text
+    # masked: the text's shape only (NumPy pads columns to the longest number, sign included)
+    return re.sub(r"[ \t]+", "", _SIGNED.sub("#", text)) if mask else text
 
 
 def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh=False):
