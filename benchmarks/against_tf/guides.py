@@ -28,7 +28,8 @@ float tolerance of ``cells._close_text``), ours ran and printed something else (
 worst), or ours raised.  Masked before comparing: object addresses, temporary paths, Keras's
 step timings, a printed traceback's frames and the internal exceptions chained before its last
 line, stack frames of files other than the cells (the engines' and this harness's own), the
-module path of exception classes, every number in timing cells, and every number in cells
+module path of exception classes, the `` name: …`` TF appends to eager op errors and oneDNN's
+``Mkl`` in kernel names, every number in timing cells, and every number in cells
 whose values are random
 (a cell using ``tf.random``, ``np.random``, Keras (random initial weights) or a name that such
 a cell set, transitively): there the text's shape is compared, not its digits.
@@ -407,8 +408,15 @@ _OTHER_FRAME = re.compile(r"^([ \t]*)File \"(?!<cell )[^\"]*\", line \d+, in .*\
                           r"(?:\1[ \t]+(?!File )\S.*\n)?", re.M)
 
 
+# TF's eager op errors: oneDNN builds name the kernel __MklMatMul, and most ops end with
+# " name: <op name>"; tfgraph_edu names the op and stops at [Op:…] (a known departure)
+_MKL = re.compile(r"__wrapped____Mkl")
+_OP_NAME = re.compile(r"(\[Op:[\w#]+\]) name: ?\S*")
+
+
 def _masked(text: str, mask: str | None) -> str:
     text = _OTHER_FRAME.sub("", _ERROR_MODULE.sub(r"\1", _tracebacks(text)))
+    text = _OP_NAME.sub(r"\1", _MKL.sub("__wrapped__", text))
     text = _STEP_TIME.sub("#s", _PADDING.sub("", text))
     # masked: the text's shape only (NumPy pads columns to the longest number, sign included)
     return re.sub(r"[ \t]+", "", _SIGNED.sub("#", text)) if mask else text
