@@ -112,6 +112,11 @@ check-tf:
 	PYTHONPATH=$(CURDIR) .venv-tf/bin/python benchmarks/against_tf/graph_files.py
 	PYTHONPATH=$(CURDIR) .venv-tf/bin/python -m pytest -o addopts="" tests/formats/test_live_tf.py \
 	  tests/jupyter/test_trace_tf.py tests/jupyter/test_trace_tf_without_tf.py
+	@if [ -n "$(DOCS)" ]; then \
+	  PYTHONPATH=$(CURDIR) .venv-tf/bin/python benchmarks/against_tf/differential.py guides --docs "$(DOCS)" $(GUIDES_ARGS); \
+	else \
+	  echo "guides: not run. Give a tensorflow/docs copy: git clone --depth 1 https://github.com/tensorflow/docs /path/to/docs; make check-tf DOCS=/path/to/docs"; \
+	fi
 
 # The ends of what pyproject.toml declares, each in its own cached venv (.venv-3.10, .venv-3.13)
 # made from the project's files: the oldest Python with the lowest numpy declared (the rest

@@ -7,6 +7,8 @@ Program sources:
   gradients  the gradient programs of tests/gradients/test_gradient_properties.py
   probes     hand-written probes of what learners do in the guides (probes.py)
   tutorials  every code cell of the tutorials (notebooks/src/*.md), cell by cell (tutorials.py)
+  guides     the official guides' notebooks from a tensorflow/docs copy (--docs), cell by cell
+             (guides.py; not in the default sources: it needs the copy)
 
 For each program both runs are turned into records (tensors as dtype, shape and values; printed
 text; the error class and message; tracing counts; gradients, None kept apart from zeros) and
@@ -25,9 +27,7 @@ import importlib.util
 import io
 import linecache
 import os
-import re
 import sys
-import tempfile
 import traceback
 import warnings
 
@@ -39,6 +39,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import numpy as np  # noqa: E402
 import tensorflow as real_tf  # noqa: E402
+from cells import _close_text, captured, error_record  # noqa: E402,F401
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -63,31 +64,6 @@ def record(x):
         value = np.asarray(x.numpy())
         return ("tensor", x.dtype.name, tuple(value.shape), value)
     return ("other", type(x).__name__, str(x))
-
-
-def error_record(exc):
-    """The class is compared; the first and last lines of the message are kept to read."""
-    lines = [ln for ln in str(exc).strip().splitlines() if ln.strip()] or [""]
-    return ("error", type(exc).__name__, lines[0][:200], lines[-1].strip()[:200])
-
-
-_NUMBER = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:e[-+]?\d+)?|nan|-?inf")
-
-
-def _close_text(a: str, b: str) -> bool:
-    """Printed text equal, or equal but for floats within the tolerance (last digits)."""
-    if a == b:
-        return True
-    if " ".join(_NUMBER.sub("#", a).split()) != " ".join(_NUMBER.sub("#", b).split()):
-        return False
-    for x, y in zip(_NUMBER.findall(a), _NUMBER.findall(b)):
-        if x == y:
-            continue
-        if "." not in x + y and "e" not in x + y:
-            return False  # integers must be equal
-        if not np.isclose(float(x), float(y), rtol=1e-5, atol=0):
-            return False
-    return True
 
 
 def differ(a, b) -> str | None:
@@ -130,39 +106,6 @@ def differ(a, b) -> str | None:
     if kind == "py" and a[1] == "float" == b[1]:
         return None if np.isclose(a[2], b[2], rtol=1e-6, equal_nan=True) else "value"
     return None if a[1:] == b[1:] else ("tracing count" if kind == "count" else "value")
-
-
-def captured(fn):
-    """Run fn with file descriptors 1 and 2 captured (tf.print writes from C++ in TF):
-    (result record, printed text)."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    with tempfile.TemporaryFile() as f:
-        saved = os.dup(1), os.dup(2)
-        os.dup2(f.fileno(), 1)
-        os.dup2(f.fileno(), 2)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                result = fn()
-        except Exception as exc:  # noqa: BLE001 - the error is what is compared
-            result = error_record(exc)
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            for s in saved:
-                os.close(s)
-        f.seek(0)
-        text = f.read().decode(errors="replace")
-    text = "\n".join(ln for ln in text.splitlines() if not _noise(ln))
-    return result, text
-
-
-def _noise(line: str) -> bool:
-    return ("WARNING" in line and "tensorflow" in line.lower()) or "AutoGraph" in line \
-        or line.startswith(("Cause:", "To silence this warning", "W0000", "I0000", "E0000"))
 
 
 class Tally:
@@ -383,6 +326,16 @@ def tutorial_cells(tally, verbose, names=()):
     tutorials.compare(tally, verbose, SIDES, captured, _close_text, names)
 
 
+# -- source 6: the official guides' notebooks (a tensorflow/docs copy given with --docs) -----
+def guide_cells(tally, verbose, docs, names=(), refresh=False):
+    if not docs:
+        print("guides: give a tensorflow/docs copy with --docs PATH (a checkout or its git "
+              "directory; get one with: git clone https://github.com/tensorflow/docs)")
+        return
+    import guides
+    guides.compare(tally, verbose, docs, real_tf.__version__, _close_text, names, refresh)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sources", nargs="*",
@@ -391,6 +344,11 @@ def main(argv=None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true")
     parser.add_argument("--tutorial", action="append", default=[],
                         help="with the tutorials source: only this one (e.g. 04 or 04_...)")
+    parser.add_argument("--docs", help="guides source: a tensorflow/docs checkout or git dir")
+    parser.add_argument("--notebook", action="append", default=[],
+                        help="with the guides source: only this one (e.g. function, core/mlp_core)")
+    parser.add_argument("--refresh", action="store_true",
+                        help="with the guides source: run TF's side again (not from its cache)")
     args = parser.parse_args(argv)
     print(f"TensorFlow {real_tf.__version__} against tfgraph_edu ({ours.__file__})")
     tally = Tally()
@@ -398,7 +356,9 @@ def main(argv=None) -> int:
                "executors": lambda: executor_programs(tally, args.n, args.verbose),
                "gradients": lambda: gradient_programs(tally, args.n, args.verbose),
                "probes": lambda: probe_programs(tally, args.verbose),
-               "tutorials": lambda: tutorial_cells(tally, args.verbose, args.tutorial)}
+               "tutorials": lambda: tutorial_cells(tally, args.verbose, args.tutorial),
+               "guides": lambda: guide_cells(tally, args.verbose, args.docs, args.notebook,
+                                             args.refresh)}
     for source in args.sources:
         try:
             runners[source]()

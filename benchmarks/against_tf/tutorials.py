@@ -20,11 +20,11 @@ Cells are changed or left out, with the reason counted and listed:
 
 from __future__ import annotations
 
-import ast
-import linecache
 import os
 import re
 from pathlib import Path
+
+from cells import _side_by_side, normalised, outcome  # noqa: F401 - shared with guides.py
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "notebooks" / "src"
@@ -45,11 +45,6 @@ RANDOM = re.compile(r"tf\.random\.")
 # using one is run on both sides, and TF's AttributeError naming it is counted as marked
 OWN_ATTRIBUTES = ("events", "optimization_report", "optimized_graph", "call_count",
                   "concrete_functions", "functions")
-_TF_LOG = re.compile(r"^\t \[\[\{\{node [^}]*\}\}\]\]\n?", re.M)  # TF's C++ log of a failed op
-_INFERENCE = re.compile(r"(__inference_\w+?_)\d+")
-_NONLOCAL = re.compile(r"^(\s*nonlocal )(.*)$", re.M)
-_UNDEFINED_RUN = re.compile(r"(?:^\s*\w+ = ag__\.Undefined\('\w+'\)\n)+", re.M)
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _NUMBER = re.compile(r"\d+(?:\.\d*)?(?:e[-+]?\d+)?")
 _SIGNED = re.compile(r"\s*-?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
 
@@ -84,44 +79,6 @@ def prepare(source: str) -> tuple[str | None, str | None, str | None]:
     if TIMING.search(source):
         note = (note + "; " if note else "") + "timing: numbers masked"
     return "\n".join(lines), note, out_name
-
-
-def run_cell(code: str, ns: dict, filename: str):
-    """Run one cell as a notebook does; the value of a last expression is returned."""
-    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
-    tree = ast.parse(code, filename)
-    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-    exec(compile(tree, filename, "exec"), ns)  # noqa: S102 - the tutorial's own cell
-    if last is not None:
-        return eval(compile(ast.Expression(last.value), filename, "eval"), ns)  # noqa: S307
-    return None
-
-
-def outcome(captured, code: str, ns: dict, filename: str, out_name: str | None):
-    """(error class or None, printed text + the last value's repr)."""
-    def body():
-        value = run_cell(code, ns, filename)
-        if out_name:
-            ns[out_name] = value
-        if value is not None:
-            print(repr(value))
-        return None
-    result, text = captured(body)
-    error = result[1] if isinstance(result, tuple) and result and result[0] == "error" else None
-    if error:
-        text += f"\n[{error}: {result[3]}]"
-    return error, normalised(text)
-
-
-def normalised(text: str) -> str:
-    """Masks what differs from run to run in either engine: object addresses, the number in
-    a function's graph name, the line TF's runtime logs for a failed graph op, and the order
-    of names AutoGraph keeps in a set (``nonlocal`` lists and runs of ``ag__.Undefined``
-    lines in ``to_code``'s output)."""
-    text = _INFERENCE.sub(r"\1#", _ADDRESS.sub("0x…", text))
-    text = _TF_LOG.sub("", text)
-    text = _NONLOCAL.sub(lambda m: m.group(1) + ", ".join(sorted(m.group(2).split(", "))), text)
-    return _UNDEFINED_RUN.sub(lambda m: "".join(sorted(m.group(0).splitlines(True))), text).strip()
 
 
 def own_attribute(error_text: str) -> str | None:
@@ -191,10 +148,3 @@ def compare(tally, verbose, sides, captured, close_text, names=()):
             print(f"   DIFFERENT cell {n}: tf {e1 or 'ok'} / ours {e2 or 'ok'}")
             print(_side_by_side(t1, t2))
     return rows
-
-
-def _side_by_side(a: str, b: str, width: int = 12) -> str:
-    import difflib
-    lines = list(difflib.unified_diff(a.splitlines(), b.splitlines(), "tf", "ours", lineterm="",
-                                      n=1))
-    return "\n".join("      " + ln[:200] for ln in lines[:width * 4])

@@ -182,12 +182,14 @@ def test_input_signature_specs_carry_parameter_names():
     assert float(f(tf.constant([1.0, 2.0]))) == 3.0
     with pytest.raises(TypeError) as info:
         f(tf.constant([1, 2, 3]))
+    # TF 2.21.0's text (recorded again for issue 25): the binding error prints the specs as
+    # written, name=None (the parameter's name shows in concrete functions' signatures only)
     assert str(info.value) == (
         "Binding inputs to tf.function failed due to `Can not cast TensorSpec(shape=(3,), "
-        "dtype=tf.int32, name=None) to TensorSpec(shape=(None,), dtype=tf.float32, name='x')`. "
+        "dtype=tf.int32, name=None) to TensorSpec(shape=(None,), dtype=tf.float32, name=None)`. "
         "Received args: (<tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 2, 3], "
         "dtype=int32)>,) and kwargs: {} for signature: (x: TensorSpec(shape=(None,), "
-        "dtype=tf.float32, name='x')).")
+        "dtype=tf.float32, name=None)).")
 
 
 def test_non_verbose_signatures_one_per_line():

@@ -93,7 +93,7 @@ class Dataset:
         """Elements as numpy values (0-d arrays become numpy scalars, strings bytes)."""
         spec = self._element_spec
         for flat in self._flat_iter():
-            yield _nest.pack(spec, [a[()] if a.ndim == 0 else a for a in flat])
+            yield _nest.pack(spec, [_numpy_leaf(a) for a in flat])
 
     def _pipeline(self) -> str:
         """The chain of datasets feeding this one, source first: what the graph shows."""
@@ -182,6 +182,11 @@ class Dataset:
               deterministic=None, name=None):
         return _BatchDataset(self, int(batch_size), bool(drop_remainder))
 
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                     drop_remainder=False, name=None):
+        return _PaddedBatchDataset(self, int(batch_size), padded_shapes, padding_values,
+                                   bool(drop_remainder))
+
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
         return _ShuffleDataset(self, int(buffer_size), seed, reshuffle_each_iteration)
 
@@ -216,6 +221,14 @@ class Dataset:
         return _UnbatchDataset(self)
 
 
+def _numpy_leaf(a):
+    """A 0-d array as TF's as_numpy_iterator gives it: a numpy scalar, a string as bytes."""
+    if a.ndim:
+        return a
+    value = a[()]
+    return bytes(value) if isinstance(value, np.bytes_) else value
+
+
 class OwnedIterator:
     """``iter(dataset)``: one pass, consumed by ``next`` eagerly or inside tf.function."""
 
@@ -223,7 +236,28 @@ class OwnedIterator:
         from ..ops.dataset_ops import IteratorValue
         self._dataset = dataset
         self.element_spec = dataset.element_spec
-        self._value = IteratorValue(iter(dataset._flat_iter()))
+        self._given = 0
+        self._value = IteratorValue(self._counted(0))
+
+    def _counted(self, skip):
+        """The dataset's elements from ``skip`` on, counting those taken (for checkpoints)."""
+        it = iter(self._dataset._flat_iter())
+        for _ in range(skip):
+            next(it, None)
+        self._given = skip
+        for item in it:
+            self._given += 1
+            yield item
+
+    def _checkpoint_position(self) -> int:
+        """How many elements this iterator has given (one read ahead is not given yet)."""
+        ahead = self._value._next is not None and self._value._next is not self._value._END
+        return self._given - ahead
+
+    def _checkpoint_seek(self, position: int) -> None:
+        """Go back (or on) to ``position``, as a restored checkpoint puts the iterator: the
+        dataset is read again from its start (the same elements when it is deterministic)."""
+        self._value._it, self._value._next = self._counted(position), None
 
     def __iter__(self):
         return self
@@ -392,14 +426,18 @@ class _BatchDataset(Dataset):
         self._ds, self._size, self._drop = ds, size, drop_remainder
 
     def _flat_iter(self):
+        for rows in self._flat_iter_rows():
+            yield _stack(rows)
+
+    def _flat_iter_rows(self):
         buf = []
         for flat in self._ds._flat_iter():
             buf.append(flat)
             if len(buf) == self._size:
-                yield _stack(buf)
+                yield buf
                 buf = []
         if buf and not self._drop:
-            yield _stack(buf)
+            yield buf
 
 
 def _stack(rows):
@@ -592,3 +630,55 @@ class _FilterDataset(Dataset):
         for flat in self._ds._flat_iter():
             if bool(self._fn(flat)[0]):
                 yield flat
+
+
+class _PaddedBatchDataset(_BatchDataset):
+    """``padded_batch``: rows padded to ``padded_shapes`` (a ``None`` dimension to the longest
+    row of the batch) with ``padding_values`` (0, or ``b""`` for strings), then stacked."""
+
+    _name = "_PaddedBatchDataset"
+
+    def __init__(self, ds, size, padded_shapes, padding_values, drop_remainder):
+        flat_specs = _nest.flatten(ds._element_spec)
+        if padded_shapes is None:
+            shapes = [s.shape for s in flat_specs]
+            if any(sh.rank is None for sh in shapes):
+                raise ValueError("You must provide `padded_shapes` argument because component "
+                                 "0 has unknown rank.")
+        else:
+            shapes = _nest.flatten_up_to(ds._element_spec, padded_shapes) \
+                if len(flat_specs) > 1 else [padded_shapes]
+            shapes = [TensorShape(None if s is None else
+                                  [None if d is None or d == -1 else int(d) for d in s])
+                      for s in shapes]
+        if padding_values is None:
+            pads = [b"" if s.dtype == _dt.string else 0 for s in flat_specs]
+        else:
+            pads = _nest.flatten_up_to(ds._element_spec, padding_values) \
+                if len(flat_specs) > 1 else [padding_values]
+            pads = [p.numpy() if hasattr(p, "numpy") else p for p in pads]
+        super().__init__(ds, size, drop_remainder)
+        known = size if drop_remainder else None
+        specs = [TensorSpec(TensorShape([known]).concatenate(sh), s.dtype)
+                 for sh, s in zip(shapes, flat_specs)]
+        self._element_spec = _nest.pack(ds._element_spec, specs)
+        self._shapes, self._pads = shapes, pads
+
+    def _flat_iter(self):
+        for batch in super()._flat_iter_rows():
+            out = []
+            for j, (shape, pad) in enumerate(zip(self._shapes, self._pads)):
+                rows = [np.asarray(r[j]) for r in batch]
+                target = [max(r.shape[k] for r in rows) if d is None else d
+                          for k, d in enumerate(shape.as_list())]
+                for r in rows:
+                    if any(n > t for n, t in zip(r.shape, target)):
+                        from ..errors import InvalidArgumentError
+                        raise InvalidArgumentError(
+                            None, None, f"Attempted to pad to a smaller size than the input "
+                                        f"element. Input shape {list(r.shape)}, padded shape "
+                                        f"{target}.")
+                padded = [np.pad(r, [(0, t - n) for n, t in zip(r.shape, target)],
+                                 constant_values=pad) if r.ndim else r for r in rows]
+                out.append(np.stack(padded).astype(rows[0].dtype))
+            yield out

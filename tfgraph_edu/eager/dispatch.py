@@ -189,18 +189,23 @@ def _not_allowed(opdef, np_dtype, name):
 
 
 def _kernel_error(opdef, inputs, attrs, exc, name):
-    """TF's error for a failed kernel: the shape rule's message, else the kernel's."""
+    """TF's error for a failed kernel: the shape rule's message, else the kernel's, between
+    the wrapped function TF 2.21 names (``{{function_node __wrapped__Op_device_…}}``) and
+    ``[Op:Op]``."""
+    prefix = (f"{{{{function_node __wrapped__{opdef.name}_device_/job:localhost/replica:0/"
+              "task:0/device:CPU:0}} ")
     suffix = f" [Op:{opdef.name}]"
     if isinstance(exc, OpError):
-        err = type(exc)(None, None, exc.message + suffix)
-        return err
+        if exc.message.startswith("{{function_node"):
+            return type(exc)(None, None, exc.message + suffix)
+        return type(exc)(None, None, prefix + exc.message + suffix)
     try:
         opdef.shape(*inputs, **(attrs or {}))
     except OpError as shape_exc:
-        return type(shape_exc)(None, None, shape_exc.message + suffix)
+        return type(shape_exc)(None, None, prefix + shape_exc.message + suffix)
     except Exception:  # noqa: BLE001 - fall back to the kernel's own words
         pass
-    return InvalidArgumentError(None, None, f"{type(exc).__name__}: {exc}{suffix}")
+    return InvalidArgumentError(None, None, f"{prefix}{type(exc).__name__}: {exc}{suffix}")
 
 
 def _check_numerics(opdef, inputs, outs) -> None:

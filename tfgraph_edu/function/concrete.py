@@ -316,11 +316,42 @@ class ConcreteFunction:
         return signatures.pretty_signature(self._params, self.structured_outputs,
                                            self._capture_specs())
 
+    @property
+    def inference_fn(self):
+        """TF's ``AtomicFunction``: the traced graph called on its flat tensor inputs, in the
+        graph's order (captured values are added), its flat outputs back."""
+        return AtomicFunction(self)
+
     def __str__(self):
         return "ConcreteFunction " + self.pretty_printed_signature()
 
     def __repr__(self):
         return f"<ConcreteFunction {self.pretty_printed_signature(False)} at 0x{id(self):X}>"
+
+
+class AtomicFunction:
+    """``concrete_function.inference_fn`` (TF 2.21): one call of the graph, no binding of
+    Python arguments: the tensors for its inputs, in order."""
+
+    def __init__(self, concrete):
+        self._concrete = concrete
+        self.name = concrete.name
+
+    def __call__(self, *args):
+        from ..nest import flatten
+        from ..ops.convert import to_tensor
+        cf = self._concrete
+        if len(args) != len(cf._arg_placeholders):
+            raise TypeError(f"{self.name} takes {len(cf._arg_placeholders)} tensor inputs, "
+                            f"got {len(args)}.")
+        leaves = [a if isinstance(a, Variable) else to_tensor(a) for a in args]
+        values = [cf._check_leaf(i, leaf, ph)
+                  for i, (leaf, ph) in enumerate(zip(leaves, cf._arg_placeholders))]
+        out = cf._run(values, leaves)
+        return out if cf._single else tuple(flatten(out))  # TF: a tuple
+
+    def __repr__(self):
+        return f"<AtomicFunction> {self.name}"
 
 
 class FunctionType:

@@ -76,6 +76,7 @@ class Function:
         self._jit_compile = jit_compile
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
         self._signature = _signature_of(python_function)
+        self._user_input_signature = input_signature  # as given: errors print it (TF)
         self._input_signature = (None if input_signature is None  # specs named (x, x_0)
                                  else _check_input_signature(input_signature, self._signature))
         self._given_signature = None if input_signature is None else tuple(input_signature)
@@ -773,6 +774,14 @@ def _check_input_signature(sig, py_sig):
     return tuple(signatures.named_spec(s, n) for s, n in zip(sig, names))
 
 
+def _flat_specs(s) -> list:
+    if isinstance(s, TensorSpec):
+        return [s]
+    if isinstance(s, dict):
+        s = list(s.values())
+    return [x for item in (s if isinstance(s, (list, tuple)) else ()) for x in _flat_specs(item)]
+
+
 def _all_specs(s) -> bool:
     if isinstance(s, (TensorSpec, TypeSpec)):
         return True
@@ -817,8 +826,14 @@ def _conform(value, spec, fn, args, kwargs):
 
 
 def _cast_error(got, spec, fn, args, kwargs):
-    shown = [(n, "POSITIONAL_OR_KEYWORD", s) for n, s in zip(fn._param_names,
-                                                            fn._input_signature)]
+    """TF's binding error, the specs printed as the user wrote them (``name=None`` when
+    unnamed: the parameter names given here to unnamed specs are not shown, as in TF)."""
+    user = getattr(fn, "_user_input_signature", None)
+    user = fn._input_signature if user is None else tuple(user)
+    names = {s.name for s in _flat_specs(user) if s.name}
+    if isinstance(spec, TensorSpec) and spec.name not in names:
+        spec = TensorSpec(spec.shape, spec.dtype)
+    shown = [(n, "POSITIONAL_OR_KEYWORD", s) for n, s in zip(fn._param_names, user)]
     return TypeError(f"Binding inputs to tf.function failed due to `Can not cast {got} to "
                      f"{signatures.type_text(spec)}`. Received args: {args!r} and kwargs: "
                      f"{kwargs!r} for signature: {signatures.short_signature(shown)}.")

@@ -156,6 +156,8 @@ class Tensor(TensorOperators):
             "tf.function; use TensorFlow ops instead.")
 
     def __str__(self):
+        if self._shape.rank is None:  # TF leaves out a shape of unknown rank here
+            return f'Tensor("{self.name}", dtype={self._dtype.name})'
         return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
 
     def __repr__(self):

@@ -3,6 +3,7 @@
 from types import SimpleNamespace
 
 from . import backend, callbacks, datasets, losses, metrics, optimizers  # noqa: F401
+from . import saving as _saving_module  # loaded first: `saving` below stays the namespace
 from .call_context import InputSpec
 from .core_layers import (
     Activation,
@@ -16,6 +17,7 @@ from .core_layers import (
 from .functional import Input, KerasTensor  # noqa: F401
 from .layers import ACTIVATIONS, Dense, Dropout, Flatten, Layer
 from .models import Model, Sequential  # noqa: F401
+from .models import load_model as _load_model
 from .rnn_layers import LSTM, RNN, LSTMCell
 from .tf_api_names import missing
 from .variables import Variable  # noqa: F401
@@ -45,3 +47,8 @@ layers = _Namespace("layers", Layer=Layer, Dense=Dense, Flatten=Flatten, Dropout
 activations = _Namespace("activations", **{k: v for k, v in ACTIVATIONS.items()
                                  if isinstance(k, str) and k != "linear"},
                               linear=ACTIVATIONS["linear"])
+saving = _Namespace("saving",
+                    register_keras_serializable=_saving_module.register_keras_serializable,
+                    get_registered_name=_saving_module.get_registered_name,
+                    get_registered_object=_saving_module.get_registered_object,
+                    load_model=_load_model)

@@ -304,6 +304,7 @@ class Layer(AutoTrackable):
         if not self.built:
             x = inputs if not isinstance(inputs, (list, tuple)) else inputs[0]
             shape = TensorShape(getattr(x, "shape", None) or to_tensor(x).shape)
+            self._build_input_shape = shape  # Keras 3's build config: load_model rebuilds
             self.build(shape)
             self.built = True
             if symbolic is None:

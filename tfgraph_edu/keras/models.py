@@ -327,14 +327,7 @@ class Model(Layer):
                                       "sample_weight or class_weight yet.")
         xb, yb = convert.constant(np.asarray(_numpy(x))), convert.constant(np.asarray(_numpy(y)))
         loss, pred = self._make_train_function()(xb, yb)
-        results = {"loss": float(loss)}
-        for m in self.compiled_metrics:
-            m.reset_state()
-            m.update_state(yb, pred)
-            results[m.name] = float(m.result())
-        if return_dict:
-            return results
-        return results["loss"] if len(results) == 1 else list(results.values())
+        return self._results(loss, yb, pred, return_dict)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         """The loss (and metrics) on one batch, as Keras 3."""
@@ -357,10 +350,15 @@ class Model(Layer):
             x = xs
         pred = self.predict(x, batch_size)
         yt, pt = convert.constant(np.asarray(_numpy(y))), convert.constant(pred)
-        results = {"loss": float(self.loss(yt, pt))}
+        return self._results(self.loss(yt, pt), yt, pt, return_dict)
+
+    def _results(self, loss, y, pred, return_dict):
+        """The loss and the compiled metrics on (y, pred), as Keras 3 returns them: a dict, or
+        the loss alone, or a list with the metrics after it."""
+        results = {"loss": float(loss)}
         for m in self.compiled_metrics:
             m.reset_state()
-            m.update_state(yt, pt)
+            m.update_state(y, pred)
             results[m.name] = float(m.result())
         if return_dict:
             return results
@@ -508,4 +506,4 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
     if filepath.endswith(".h5"):
         raise NotImplementedError("tfgraph_edu does not read legacy HDF5 models.")
     from .saving import load_model as _load
-    return _load(filepath)
+    return _load(filepath, custom_objects)

@@ -10,8 +10,9 @@ zip's CRC-32s and the sha256s before it parses a member, so a damaged or truncat
 from the file ever runs.
 
 Deliberate departures: the weights are not HDF5, so real Keras cannot read these files;
-subclassed models and ``Lambda`` layers are saved but cannot be loaded (Keras 3 refuses
-Python lambdas in its safe mode too).
+``Lambda`` layers are saved but cannot be loaded (Keras 3 refuses Python lambdas in its safe
+mode too); a subclassed model loads only when its class is registered
+(``keras.saving.register_keras_serializable``) or given in ``custom_objects``, as in Keras 3.
 """
 
 from __future__ import annotations
@@ -95,7 +96,70 @@ def _model_config(model) -> dict:
             "layers": [layer_config(layer) for layer in model.layers]}}
     if model._func_inputs is not None:
         return {"class_name": "Functional", "config": {"name": model.name}}
-    return {"class_name": type(model).__name__, "config": {"name": model.name}}
+    shape = getattr(model, "_build_input_shape", None)
+    return {"class_name": type(model).__name__, "config": {"name": model.name},
+            "registered_name": getattr(type(model), "_registered_name", None),
+            "build_input_shape": None if shape is None or shape.rank is None
+            else list(shape.as_list())}
+
+
+_REGISTERED: dict = {}
+
+
+def register_keras_serializable(package="Custom", name=None):
+    """``keras.saving.register_keras_serializable()``: a class decorator putting the class in
+    the registry under ``package>name`` (the class's name by default), where ``load_model``
+    finds the class a file names (the class is the program's own; no code comes from files)."""
+    def decorate(cls):
+        key = f"{package}>{name or cls.__name__}"
+        if key in _REGISTERED and _REGISTERED[key] is not cls:
+            pass  # Keras 3 replaces it too: the newest class of that name wins
+        _REGISTERED[key] = cls
+        cls._registered_name = key
+        return cls
+    return decorate
+
+
+def get_registered_name(obj):
+    cls = obj if isinstance(obj, type) else type(obj)
+    return getattr(cls, "_registered_name", None) or cls.__name__
+
+
+def get_registered_object(name, custom_objects=None, module_objects=None):
+    return (custom_objects or {}).get(name) or _REGISTERED.get(name) \
+        or (module_objects or {}).get(name)
+
+
+def _load_subclassed(config, weights, custom_objects):
+    """A subclassed model whose class is registered (or given in ``custom_objects``): made
+    from its config, built by a call on zeros of the shape it was built with, then given
+    its weights in the order it made them."""
+    from ..ops import creation_ops
+    key = config.get("registered_name")
+    cls = get_registered_object(key, custom_objects) or (custom_objects or {}).get(
+        config.get("class_name"))
+    if cls is None:
+        raise TypeError(f"Could not locate class '{config.get('class_name')}'. Make sure "
+                        "custom classes and functions are decorated with "
+                        "`@keras.saving.register_keras_serializable()`. Full object config: "
+                        f"{config}")
+    cfg = dict(config["config"])
+    model = cls.from_config(cfg) if "from_config" in vars(cls) else cls(**cfg)
+    shape = config.get("build_input_shape")
+    if shape is not None:
+        model(creation_ops.zeros([1 if d is None else d for d in shape]))
+    return model
+
+
+def _assign_weights(model, weights):
+    variables = model.variables
+    if len(variables) != len(weights):
+        raise ValueError(f"The file holds {len(weights)} weights; the rebuilt model has "
+                         f"{len(variables)} (was it built when saved?).")
+    for v, arr in zip(variables, weights):
+        if TensorShape(list(arr.shape)) != v.shape:
+            raise ValueError(f"Shape mismatch for {v.name}: {arr.shape} vs {v.shape}")
+        v.assign(arr)
 
 
 def save_model(model, filepath):
@@ -159,7 +223,7 @@ def _built_in(class_name):
     return table.get(class_name)
 
 
-def load_model(filepath):
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # noqa: A002
     from .functional import Input
     from .models import Sequential
     try:
@@ -167,10 +231,21 @@ def load_model(filepath):
     except NotFoundError:
         raise ValueError(f"File not found: filepath={filepath}. Please ensure the file is an "
                          "accessible `.keras` zip file.") from None
+    if config.get("class_name") not in ("Sequential", "Functional") and (
+            config.get("registered_name") or custom_objects):
+        model = _load_subclassed(config, weights, custom_objects)
+        _assign_weights(model, weights)
+        return model
+    if config.get("class_name") == "Functional":
+        raise NotImplementedError("tfgraph_edu's load_model does not rebuild functional models "
+                                  "yet: rebuild this model in Python and call load_weights.")
     if config.get("class_name") != "Sequential":
-        raise TypeError(f"Could not locate class '{config.get('class_name')}'. tfgraph_edu "
-                        "rebuilds Sequential models of built-in layers only; rebuild this model "
-                        "in Python and call load_weights.")
+        raise TypeError(f"Could not locate class '{config.get('class_name')}'. Make sure "
+                        "custom classes and functions are decorated with "
+                        "`@keras.saving.register_keras_serializable()`. If they are already "
+                        "decorated, make sure they are all imported so that the decorator is "
+                        "run before trying to load them. Full object config: "
+                        f"{config}")
     cfg = config["config"]
     layers = []
     for entry in cfg["layers"]:
@@ -188,12 +263,5 @@ def load_model(filepath):
         model.add(Input(batch_shape=tuple(cfg["input_shape"])))
     for layer in layers:
         model.add(layer)
-    variables = model.variables
-    if len(variables) != len(weights):
-        raise ValueError(f"The file holds {len(weights)} weights; the rebuilt model has "
-                         f"{len(variables)} (was it built when saved?).")
-    for v, arr in zip(variables, weights):
-        if TensorShape(list(arr.shape)) != v.shape:
-            raise ValueError(f"Shape mismatch for {v.name}: {arr.shape} vs {v.shape}")
-        v.assign(arr)
+    _assign_weights(model, weights)
     return model

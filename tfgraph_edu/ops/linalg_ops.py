@@ -174,8 +174,33 @@ Einsum = define("Einsum", ("inputs*",),
                 _einsum_shape, _einsum_grad, dtypes=_dt.NUMERIC)
 
 
+def _expand_ellipsis(equation: str, inputs) -> str:
+    """``...`` written out as letters the equation does not use, right-aligned over each
+    input's leading dimensions (its rank must be known)."""
+    eq = equation.replace(" ", "")
+    ins, arrow, out = eq.partition("->")
+    subs = ins.split(",")
+    ranks = [convert.to_tensor(x).shape.rank for x in inputs]
+    if len(ranks) != len(subs) or any(r is None for s, r in zip(subs, ranks) if "..." in s):
+        raise NotImplementedError("tfgraph_edu's tf.einsum takes ellipses ('...') only for "
+                                  "inputs of known rank.")
+    counts = [r - (len(s) - 3) if "..." in s else 0 for s, r in zip(subs, ranks)]
+    free = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in eq][:max(counts, default=0)]
+    k = len(free)
+    subs = [s.replace("...", "".join(free[k - n:])) for s, n in zip(subs, counts)]
+    if arrow:
+        out = out.replace("...", "".join(free))
+    else:
+        letters = "".join(s for s in ins.replace("...", "").split(","))
+        out = "".join(free) + "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    return ",".join(subs) + "->" + out
+
+
 def einsum(equation, *inputs, name=None):
-    """Tensor contraction by Einstein summation (op ``Einsum``), without ellipses."""
+    """Tensor contraction by Einstein summation (op ``Einsum``); ``...`` is written out as
+    letters for inputs of known rank."""
+    if "..." in equation:
+        equation = _expand_ellipsis(equation, inputs)
     _parse(equation)
     return bind(Einsum, tuple(inputs), {"equation": equation.replace(" ", ""),
                                         "N": len(inputs)}, name)

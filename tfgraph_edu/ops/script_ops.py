@@ -21,6 +21,8 @@ def _tout_list(Tout):
 
 
 def _results(values, Tout, fname):
+    if values is None and not Tout:  # Tout=(): a function run for its effect (TF: [])
+        return ()
     if not isinstance(values, (list, tuple)):
         values = [values]
     if len(values) != len(Tout):
@@ -75,16 +77,35 @@ def _call(opdef, func, inp, Tout, name):
     tout = _tout_list([Tout] if single else Tout)
     inputs = tuple(convert.to_tensor(x) for x in inp)
     out = bind(opdef, inputs, {"func": func, "Tout": tout}, name)
+    if not tout:
+        return []
     out = list(out) if isinstance(out, (list, tuple)) else [out]
     return out[0] if single else out
 
 
-def py_function(func, inp, Tout, name=None):
+def _decorator(op, func, inp, Tout, name):
+    """Without ``inp`` (TF 2.21): a decorator, ``@tf.py_function(Tout=tf.float32)``, whose
+    function's positional arguments are the inputs."""
+    if Tout is None:
+        raise TypeError("missing required argument 'Tout'")
+    if inp is not None:
+        return _call(op, func, inp, Tout, name)
+    if func is None:
+        return lambda f: _decorator(op, f, None, Tout, name)
+
+    def wrapper(*args):
+        return _call(op, func, list(args), Tout, name)
+    wrapper.__name__ = getattr(func, "__name__", "py_function")
+    wrapper.__doc__ = getattr(func, "__doc__", None)
+    return wrapper
+
+
+def py_function(func=None, inp=None, Tout=None, name=None):
     """Runs ``func`` on eager tensors, also inside a tf.function (op ``EagerPyFunc``)."""
-    return _call(EagerPyFunc, func, inp, Tout, name)
+    return _decorator(EagerPyFunc, func, inp, Tout, name)
 
 
-def numpy_function(func, inp, Tout, stateful=True, name=None):
+def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
     """Runs ``func`` on numpy arrays, also inside a tf.function (op ``PyFunc``); no gradient,
     as in TensorFlow."""
-    return _call(PyFunc, func, inp, Tout, name)
+    return _decorator(PyFunc, func, inp, Tout, name)

@@ -33,8 +33,13 @@ def set_experimental_options(options: dict) -> None:
 
 
 def get_experimental_options() -> dict:
-    """The options set so far (only those explicitly set, as in TensorFlow)."""
-    return dict(_options)
+    """The options set so far, then ``disable_model_pruning`` and ``disable_meta_optimizer``
+    (always listed, False unless set: TF 2.21's answer)."""
+    out = {k: v for k, v in _options.items()
+           if k not in ("disable_model_pruning", "disable_meta_optimizer")}
+    out["disable_model_pruning"] = _options.get("disable_model_pruning", False)
+    out["disable_meta_optimizer"] = _options.get("disable_meta_optimizer", False)
+    return out
 
 
 def enabled(name: str) -> bool:

@@ -68,11 +68,44 @@ def _children(obj):
     return sorted(deps.items())
 
 
+class _IteratorPosition:
+    """A ``tf.data`` iterator in a checkpoint: its place in the dataset (how many elements it
+    gave), saved under TF's key ``…/.ATTRIBUTES/ITERATOR_STATE``."""
+
+    suffix = "/.ATTRIBUTES/ITERATOR_STATE"
+    dtype = _dt.int64
+
+    def __init__(self, iterator):
+        self.iterator = iterator
+
+    @property
+    def shape(self):
+        from ..shapes import TensorShape
+        return TensorShape([])
+
+    def numpy(self):
+        return np.int64(self.iterator._checkpoint_position())
+
+    def assign(self, value):
+        self.iterator._checkpoint_seek(int(value))
+
+
+def _is_iterator(value) -> bool:
+    return hasattr(value, "_checkpoint_position")
+
+
 def _walk(obj, path, out, seen, optimizers):
+    if _is_iterator(obj):
+        if id(obj) not in seen:
+            seen[id(obj)] = path
+            out.append((path, _IteratorPosition(obj)))
+        return
     if isinstance(obj, Variable):
         if id(obj) not in seen:
             seen[id(obj)] = path
             out.append((path, obj))
+        elif path != seen[id(obj)]:  # the same variable reached by a second path (TF: one
+            seen.setdefault("aliases", {})[path] = seen[id(obj)]  # object, two references)
         return
     if isinstance(obj, (list, tuple)):
         for i, v in enumerate(obj):
@@ -135,6 +168,22 @@ class _Status:
 
     def run_restore_ops(self, session=None):
         return None
+
+
+class CheckpointLoadStatus(_Status):
+    """What ``restore(path)`` returns (printed as TF's class)."""
+
+    def __repr__(self):
+        return ("<tensorflow.python.checkpoint.checkpoint.CheckpointLoadStatus object at "
+                f"{id(self):#x}>")
+
+
+class InitializationOnlyStatus(_Status):
+    """What ``restore(None)`` returns: nothing to restore (printed as TF's class)."""
+
+    def __repr__(self):
+        return ("<tensorflow.python.checkpoint.checkpoint.InitializationOnlyStatus object at "
+                f"{id(self):#x}>")
 
 
 def _damaged(path, why) -> DataLossError:
@@ -205,10 +254,19 @@ def _read_arrays(prefix, entries):
         if value.dtype != np_dtype:
             raise _damaged(data_path, f"{key} is {value.dtype}, its header says {dtype}")
         out[key] = value
+    aliases = sealed.meta.get("aliases")
+    if isinstance(aliases, dict):
+        for alias, primary in aliases.items():
+            if isinstance(alias, str) and primary in out:
+                out[alias] = out[primary]
+                _ALIASES[id(out)] = {**_ALIASES.get(id(out), {}), alias: primary}
     return out
 
 
-def write_checkpoint(prefix, variables):
+_ALIASES: dict = {}  # id of a _read_arrays result -> {alias key: primary key}
+
+
+def write_checkpoint(prefix, variables, aliases=None):
     """Write ``[(key, variable)]`` as ``prefix.data-00000-of-00001`` (a sealed array file:
     every byte checksummed, the keys inside) and then ``prefix.index`` (a JSON listing),
     each atomically: a write killed midway leaves the old checkpoint or the new one."""
@@ -220,12 +278,15 @@ def write_checkpoint(prefix, variables):
         value = np.asarray(var.numpy())
         if value.dtype == object:
             raise ValueError(f"Cannot checkpoint string variable {key!r} as numbers.")
-        keys.append(key + _SUFFIX)
+        key += getattr(var, "suffix", _SUFFIX)
+        keys.append(key)
         dtypes.append(var.dtype.name)
         arrays.append(value)
-        listing[key + _SUFFIX] = {"dtype": var.dtype.name, "shape": list(value.shape)}
-    _files.write_file_atomic(prefix + _DATA, _files.seal(
-        FORMAT, {"keys": keys, "dtypes": dtypes}, arrays))
+        listing[key] = {"dtype": var.dtype.name, "shape": list(value.shape)}
+    meta = {"keys": keys, "dtypes": dtypes}
+    if aliases:
+        meta["aliases"] = {a + _SUFFIX: p + _SUFFIX for a, p in sorted(aliases.items())}
+    _files.write_file_atomic(prefix + _DATA, _files.seal(FORMAT, meta, arrays))
     index = json.dumps({"format": FORMAT, "version": _VERSION, "variables": listing},
                        indent=1, sort_keys=True)
     _files.write_file_atomic(prefix + _INDEX, index.encode("utf-8"))
@@ -240,13 +301,21 @@ class Checkpoint:
         if root is not None:
             deps["root"] = root
         for value in deps.values():
-            if not (_is_node(value) or isinstance(value, (Variable, list, tuple, dict))):
+            if not (_is_node(value) or _is_iterator(value)
+                    or isinstance(value, (Variable, list, tuple, dict))):
                 raise ValueError(f"`Checkpoint` was expecting a trackable object (an object "
                                  f"derived from `Trackable`), got {value}. If you believe this "
                                  "object should be trackable (i.e. it is part of the TensorFlow "
                                  "Python API and manages state), please open an issue.")
         self._deps = deps
         self._save_counter = None
+
+    def __setattr__(self, name, value):
+        """A public attribute set later is tracked as a keyword argument is (TF)."""
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+        else:
+            self._deps[name] = value
 
     def __getattr__(self, name):
         deps = self.__dict__.get("_deps", {})
@@ -269,8 +338,12 @@ class Checkpoint:
         return out
 
     def write(self, file_prefix, options=None):
-        """Writes the checkpoint to ``file_prefix`` exactly (no counter); returns the path."""
-        return write_checkpoint(os.fspath(file_prefix), self._variables())
+        """Writes the checkpoint to ``file_prefix`` exactly (no counter); returns the path.
+        A variable reached by several paths is saved once, its other paths as aliases."""
+        seen = {}
+        out = []
+        _walk(self, "", out, seen, [])
+        return write_checkpoint(os.fspath(file_prefix), out, seen.get("aliases"))
 
     def save(self, file_prefix, options=None):
         """Writes ``file_prefix-N`` (N counts saves) and records it in the ``checkpoint``
@@ -289,13 +362,13 @@ class Checkpoint:
         """Assigns the saved values to the matching variables (created lazily: optimizer
         slots of known variables are made as needed)."""
         if save_path is None:
-            return _Status([], [])
+            return InitializationOnlyStatus([], [])
         prefix = os.fspath(save_path)
         entries = _read_index(prefix)
         arrays = _read_arrays(prefix, entries)
         self.save_counter  # noqa: B018 - TF's restore makes it (restored if in the file)
         variables, _, _ = _collect(self)
-        by_key = {k + _SUFFIX: v for k, v in variables}
+        by_key = {k + getattr(v, "suffix", _SUFFIX): v for k, v in variables}
         used = set()
         for key, var in by_key.items():
             if key not in arrays:
@@ -303,7 +376,12 @@ class Checkpoint:
             _assign(var, arrays[key], key)
             used.add(key)
         unmatched = [repr(v) for k, v in sorted(by_key.items()) if k not in arrays]
-        status = _Status([k for k in arrays if k not in used], unmatched)
+        alias_of = _ALIASES.pop(id(arrays), {})
+        groups = {}
+        for key in arrays:  # a key and its aliases are one saved value: used if one is
+            groups.setdefault(alias_of.get(key, key), []).append(key)
+        unused = [k for keys in groups.values() if not used.intersection(keys) for k in keys]
+        status = CheckpointLoadStatus(unused, unmatched)
         _Deferred(self, arrays, status).defer_unused()
         return status
 
@@ -391,7 +469,7 @@ class _Deferred:
 
 def _walk_vars(root):
     out, _, _ = _collect(root)
-    return [v for _, v in out]
+    return [v for _, v in out if isinstance(v, Variable)]
 
 
 _STATE_LINE = re.compile(r'^(model_checkpoint_path|all_model_checkpoint_paths): "(.*)"$')

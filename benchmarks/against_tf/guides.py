@@ -1,0 +1,578 @@
+"""The official TensorFlow guides under real TensorFlow and under tfgraph_edu (the ``guides``
+source of differential.py, issue 25).
+
+Every notebook of a tensorflow/docs copy under ``site/en/guide/`` (with ``core/`` and
+``migrate/``) and ``site/en/tutorials/customization/`` is read at run time from the path the
+user gives: a checkout, or a git directory read with ``git show`` (no notebook text is kept in
+this project).  Each notebook's code cells run in order, one namespace per side, each side in
+its own process (so one notebook's global state, such as a mixed-precision policy, never
+reaches the next):
+
+- TensorFlow's side runs once per notebook and TF version; its outcomes are kept as JSON in
+  ``benchmarks/.cache/guides/`` (gitignored), so a re-run only runs tfgraph_edu's side;
+- tfgraph_edu's side runs the same cells with ``import tensorflow``, ``from tensorflow…`` and
+  ``import keras`` inside the cells resolved to ``tfgraph_edu`` and ``tfgraph_edu.keras``.
+
+A cell's outcome is what a notebook shows (``cells.outcome``): the text written to file
+descriptors 1 and 2, the ``repr`` of its last value, and the class of its error.  Left out and
+counted, with the reason: whole notebooks out of scope (TPU, DTensor, distribution strategies,
+Estimator, TF1 sessions, jax2tf, TFLite, GPU devices); cells that download data
+(``get_file``, ``tfds.load``, ``keras.datasets``, URLs in code); cell magics (``%%bash``,
+``%%writefile``…); cells with no code.  Shell and magic lines (``!pip``, ``%matplotlib``)
+and imports of download-only packages (``tensorflow_datasets``, ``tensorflow_hub``) are
+removed from a cell and counted; ``%%time`` runs its body with timings masked.  Each cell
+has a time limit (TF's cells past it are counted apart, not compared).
+
+Compared, for every cell TF runs without an error: ours ran and printed the same (within the
+float tolerance of ``cells._close_text``), ours ran and printed something else (SILENT, the
+worst), or ours raised.  Masked before comparing: object addresses, temporary paths, Keras's
+step timings, a printed traceback's frames and the internal exceptions chained before its last
+line, stack frames of files other than the cells (the engines' and this harness's own), the
+module path of exception classes, the `` name: …`` TF appends to eager op errors and oneDNN's
+``Mkl`` in kernel names, every number in timing cells, and every number in cells
+whose values are random
+(a cell using ``tf.random``, ``np.random``, Keras (random initial weights) or a name that such
+a cell set, transitively): there the text's shape is compared, not its digits.
+
+    PYTHONPATH=$PWD .venv-tf/bin/python benchmarks/against_tf/differential.py guides \\
+        --docs /path/to/tensorflow/docs [--notebook function] [-v]
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import collections
+import hashlib
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import tokenize
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+CACHE = ROOT / "benchmarks" / ".cache" / "guides"
+FOLDERS = ("site/en/guide", "site/en/tutorials/customization")
+CELL_SECONDS = 120
+RULES = "2"  # bump when what is run or masked changes: TF's cached outcomes are then redone
+
+# A notebook whose code matches one of these is out of scope as a whole: (pattern, reason)
+OUT_OF_SCOPE = (
+    (r"TPUStrategy|TPUClusterResolver|TPUEmbedding|tpu_embedding", "TPU"),
+    (r"dtensor", "DTensor (meshes of several devices)"),
+    (r"jax2tf", "jax2tf"),
+    (r"\btf\.lite\b|TFLiteConverter", "TFLite"),
+    (r"\bestimator\b", "Estimator (tf.estimator)"),
+    (r"compat\.v1\.Session|tf1\.Session|compat\.v1\.placeholder|\btf1\.",
+     "TF1 graphs and sessions (tf.compat.v1)"),
+    (r"(?:tf\.compat\.v1\.[\s\S]*){3}", "built on TF1's API (tf.compat.v1)"),
+    (r"tf_upgrade_v2", "the tf_upgrade_v2 script"),
+    (r"experimental_enable_numpy_behavior", "TF's NumPy API and its type promotion modes "
+     "(tf.experimental.numpy): not implemented, enabling it raises"),
+)
+# Cells matching one of these are out of scope; a notebook with 30% or more such cells is out
+# of scope as a whole (its subject is what they do): (pattern, reason)
+CELLS_OUT_OF_SCOPE = (
+    (r"MirroredStrategy|ParameterServerStrategy|MultiWorker|tf\.distribute\.(?:experimental|"
+     r"Strategy|get_strategy|OneDeviceStrategy|get_replica_context)|experimental_distribute|"
+     r"\bstrategy\.", "distribution strategies (tf.distribute over several devices)"),
+    (r"set_memory_growth|list_logical_devices\(['\"]GPU|set_logical_device_configuration|"
+     r"device\(['\"]/?(?:device:)?GPU|experimental\.set_visible_devices|"
+     r"set_virtual_device_configuration|LogicalDeviceConfiguration|VirtualDeviceConfiguration",
+     "GPU or virtual devices"),
+)
+DOWNLOADS = re.compile(r"get_file\(|tfds\.(?!__version__)|keras\.datasets|"
+                       r"\bdatasets\.\w+\.load_data|https?://|gs://|urlretrieve|urlopen|"
+                       r"requests\.get|hub\.(?:KerasLayer|load)")
+# packages that only download (their calls are out of scope): their import lines are removed
+DOWNLOAD_IMPORT = re.compile(r"\s*(?:import|from)\s+(?:tensorflow_datasets|tensorflow_hub)\b")
+CELL_MAGIC_RUN = ("%%time",)  # run the body, timings masked
+TIMING = re.compile(r"\btime\.(?:time|perf_counter|process_time)\b|timeit|%%time|"
+                    r"datetime\.now|\.elapsed")
+RANDOM = re.compile(r"\brandom\b|keras|layers\.|Dense\(|Sequential|initializers|shuffle|"
+                    r"Dropout|\.fit\(|optimizers\.|Generator|"
+                    # saved state read back (written by cells whose values were random)
+                    r"\.restore\(|load_model\(|load_weights\(|saved_model\.load\(|"
+                    r"load_checkpoint|load_variable")
+_SIGNED = re.compile(r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
+_STEP_TIME = re.compile(r"\b\d+(?:\.\d+)?(?:ms|s|us|µs)(?:/step|/epoch|/sample)?\b")
+_TMP = re.compile(r"/tmp/[\w.-]+")
+_PADDING = re.compile(r"[ \t]+(?=[\]),])")  # NumPy pads a column to its longest number
+
+
+# -- reading the notebooks -------------------------------------------------------------------
+class Docs:
+    """A tensorflow/docs copy: a checkout (a folder with ``site/``) or a git directory."""
+
+    def __init__(self, path: str):
+        self.path = Path(path).expanduser().resolve()
+        self.checkout = (self.path / FOLDERS[0]).is_dir()
+        if not self.checkout and subprocess.run(
+                ["git", "-C", str(self.path), "rev-parse", "HEAD"], capture_output=True,
+                check=False).returncode:
+            raise SystemExit(f"{self.path} is neither a tensorflow/docs checkout nor its git "
+                             "directory (get one: git clone https://github.com/tensorflow/docs)")
+
+    def notebooks(self) -> list[str]:
+        if self.checkout:
+            return sorted(str(p.relative_to(self.path)) for f in FOLDERS
+                          for p in (self.path / f).rglob("*.ipynb"))
+        out = subprocess.run(["git", "-C", str(self.path), "ls-tree", "-r", "--name-only",
+                              "HEAD", *FOLDERS], capture_output=True, text=True, check=True)
+        return sorted(p for p in out.stdout.split() if p.endswith(".ipynb"))
+
+    def read(self, rel: str) -> str:
+        if self.checkout:
+            return (self.path / rel).read_text(encoding="utf-8")
+        return subprocess.run(["git", "-C", str(self.path), "show", f"HEAD:{rel}"],
+                              capture_output=True, text=True, check=True).stdout
+
+
+def code_cells(notebook_text: str) -> list[str]:
+    """The code cells' sources (a notebook is JSON data, read as data)."""
+    cells = json.loads(notebook_text).get("cells", [])
+    return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+            for c in cells if c.get("cell_type") == "code"]
+
+
+def short_name(rel: str) -> str:
+    for folder in FOLDERS:
+        if rel.startswith(folder + "/"):
+            rel = ("customization/" if "customization" in folder else "") + rel[len(folder) + 1:]
+    return rel.removesuffix(".ipynb")
+
+
+def notebook_out_of_scope(cells: list[str]) -> str | None:
+    code = "\n".join(_without_comments(c) for c in cells)
+    for pattern, reason in OUT_OF_SCOPE:
+        if re.search(pattern, code) or (reason.startswith("the tf_upgrade")
+                                        and re.search(pattern, "\n".join(cells))):
+            return reason
+    for pattern, reason in CELLS_OUT_OF_SCOPE:
+        if sum(bool(re.search(pattern, _without_comments(c))) for c in cells) >= 0.3 * len(cells):
+            return reason
+    return None
+
+
+def _without_comments(source: str) -> str:
+    """The code of a cell without its comments (a URL in a comment downloads nothing)."""
+    text = "\n".join("" if ln.lstrip().startswith(("!", "%")) else ln
+                     for ln in source.splitlines())
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                  if t.type != tokenize.COMMENT]
+        return tokenize.untokenize(tokens)
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return re.sub(r"(^|\s)#.*", "", text)
+
+
+def prepare(source: str) -> tuple[str | None, str, int, str | None]:
+    """(code to run or None, "run"/"skip"/"out of scope"/"imports only", magic lines removed,
+    reason)."""
+    code = _without_comments(source)
+    if not code.strip():
+        return None, "skip", 0, "no code"
+    first = source.lstrip().split("\n", 1)[0].strip()
+    body = source
+    if first.startswith("%%"):
+        if first.split()[0] not in CELL_MAGIC_RUN:
+            return None, "skip", 0, f"cell magic {first.split()[0]}"
+        body = source.lstrip().split("\n", 1)[1] if "\n" in source.lstrip() else ""
+    reason = None
+    if DOWNLOADS.search(code):
+        reason = f"downloads data ({DOWNLOADS.search(code).group(0)})"
+    for pattern, why in CELLS_OUT_OF_SCOPE:
+        if reason is None and re.search(pattern, code):
+            reason = why
+    if reason:
+        imports = _imports_only(body)
+        return imports, "imports only" if imports else "out of scope", 0, reason
+    kept, removed = [], 0
+    for line in body.splitlines():
+        if line.strip().startswith(("!", "%")) or DOWNLOAD_IMPORT.match(line):
+            removed += 1
+            continue
+        kept.append(line)
+    text = "\n".join(kept)
+    if not _without_comments(text).strip():
+        return None, "skip", removed, "only shell or magic lines"
+    return text, "run", removed, None
+
+
+def _imports_only(source: str) -> str | None:
+    """The top-level imports of a cell left out (so later cells still have their names):
+    run on both sides, not counted."""
+    try:
+        tree = ast.parse("\n".join("" if ln.strip().startswith(("!", "%")) or
+                                   DOWNLOAD_IMPORT.match(ln) else ln
+                                   for ln in source.splitlines()))
+    except SyntaxError:
+        return None
+    nodes = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    return "\n".join(ast.unparse(n) for n in nodes) or None
+
+
+def masks(cells: list[str | None]) -> list[str | None]:
+    """Per cell: "timing", "random" or None.  A cell is timing (random) when it reads a clock
+    (a random source) or uses a name that such a cell set (functions and classes included),
+    transitively."""
+    tainted: dict[str, set[str]] = {"timing": set(), "random": set()}
+    sources = {"timing": TIMING, "random": RANDOM}
+    out = []
+    for code in cells:
+        if code is None:
+            out.append(None)
+            continue
+        try:
+            tree = ast.parse(code)
+        except SyntaxError:
+            out.append(None)
+            continue
+        loads, stores = set(), set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                (loads if isinstance(node.ctx, ast.Load) else stores).add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+                stores.add(node.name)
+            elif isinstance(node, ast.alias):
+                stores.add((node.asname or node.name).split(".")[0])
+        stores -= {"tf", "np", "tensorflow", "numpy", "plt", "time", "keras"}
+        kind = None
+        for k in ("timing", "random"):
+            if sources[k].search(_without_comments(code)) or loads & tainted[k]:
+                tainted[k] |= stores
+                kind = kind or k
+        out.append(kind)
+    return out
+
+
+# -- running one side (in its own process) ---------------------------------------------------
+class CellTimeout(Exception):
+    pass
+
+
+def _on_alarm(signum, frame):
+    raise CellTimeout(f"the cell ran longer than {CELL_SECONDS} s")
+
+
+def _ours_import(name, globals=None, locals=None, fromlist=(), level=0):
+    """``import tensorflow``/``keras`` inside a cell, resolved to tfgraph_edu."""
+    top = name.split(".")[0]
+    if level == 0 and top in ("tensorflow", "keras"):
+        import tfgraph_edu
+        root = tfgraph_edu if top == "tensorflow" else tfgraph_edu.keras
+        if not fromlist:
+            return root  # `import tensorflow.a.b as c` reads the attributes afterwards
+        obj = root
+        for part in name.split(".")[1:]:
+            if not hasattr(obj, part):
+                raise ModuleNotFoundError(f"No module named '{name}' (tfgraph_edu has no "
+                                          f"{part} there)")
+            obj = getattr(obj, part)
+        return obj
+    return builtins.__import__(name, globals, locals, fromlist, level)
+
+
+def _display(*values):
+    for v in values:
+        print(repr(v))
+
+
+def run_side(side: str, cells: list[str | None], out: Path) -> None:
+    """Run a notebook's prepared cells in order, one JSON line per cell into ``out``."""
+    from cells import captured, outcome
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import matplotlib
+    matplotlib.use("Agg")
+    if side == "tf":
+        import tensorflow as tf
+        tf.get_logger().setLevel("ERROR")
+        tf.autograph.set_verbosity(0)
+    spare = dict(vars(builtins), display=_display)
+    if side == "ours":
+        spare["__import__"] = _ours_import
+    ns = {"__name__": "__main__", "__builtins__": spare}
+    signal.signal(signal.SIGALRM, _on_alarm)
+    workdir = tempfile.mkdtemp(prefix=f"guides-{side}-")
+    os.chdir(workdir)
+    with out.open("w") as f:
+        for n, code in enumerate(cells, 1):
+            if code is None:
+                continue
+            start = time.perf_counter()
+            signal.setitimer(signal.ITIMER_REAL, CELL_SECONDS)
+            try:
+                error, text = outcome(captured, code, ns, f"<cell {n}>", None)
+            except CellTimeout as exc:  # raised outside the cell's own capture
+                error, text = "CellTimeout", str(exc)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            text = _TMP.sub("/tmp/…", text.replace(workdir, "<cwd>"))
+            first = re.search(r"\[\w+: (.*)\]$", text)
+            f.write(json.dumps({"n": n, "error": error, "text": text,
+                                "message": first.group(1)[:160] if error and first else "",
+                                "seconds": round(time.perf_counter() - start, 2)}) + "\n")
+            f.flush()
+
+
+def _spawn(side: str, cells: list[str | None], out: Path, wall: int) -> str | None:
+    """Run one side in a new process; None, or why it stopped early."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(cells, f)
+    # GUIDES_OURS_ROOT: another checkout's tfgraph_edu on our side (e.g. main, for a "before")
+    root = os.environ.get("GUIDES_OURS_ROOT", str(ROOT)) if side == "ours" else str(ROOT)
+    env = dict(os.environ, PYTHONPATH=root, TF_CPP_MIN_LOG_LEVEL="3", MPLBACKEND="Agg",
+               PYTHONHASHSEED="0", CUDA_VISIBLE_DEVICES="")
+    try:
+        proc = subprocess.run(["nice", "-n", "10", sys.executable, str(Path(__file__)),
+                               "--worker", side, f.name, str(out)], env=env, timeout=wall,
+                              capture_output=True, text=True, check=False)
+        if proc.returncode:
+            return f"process ended with {proc.returncode}: {proc.stderr.strip()[-300:]}"
+    except subprocess.TimeoutExpired:
+        return f"process past {wall} s"
+    finally:
+        os.unlink(f.name)
+    return None
+
+
+def _read(out: Path) -> dict[int, dict]:
+    if not out.exists():
+        return {}
+    return {r["n"]: r for r in map(json.loads, out.read_text().splitlines()) if r}
+
+
+def tf_outcomes(docs: Docs, rel: str, cells, tf_version: str, refresh=False) -> dict:
+    """TF's outcomes of a notebook's cells: recorded once per notebook, TF version and rules."""
+    key = hashlib.sha256(json.dumps([cells, tf_version, RULES, CELL_SECONDS]).encode()
+                         ).hexdigest()[:16]
+    path = CACHE / (short_name(rel).replace("/", "__") + ".json")
+    if path.exists() and not refresh:
+        data = json.loads(path.read_text())
+        if data.get("key") == key:
+            return data
+    CACHE.mkdir(parents=True, exist_ok=True)
+    lines = path.with_suffix(".jsonl")
+    stopped = _spawn("tf", cells, lines, wall=CELL_SECONDS * len(cells) + 120)
+    data = {"key": key, "notebook": rel, "tf": tf_version, "stopped": stopped,
+            "cells": {str(n): r for n, r in _read(lines).items()}}
+    path.write_text(json.dumps(data, indent=0))
+    lines.unlink(missing_ok=True)
+    return data
+
+
+# -- comparing ---------------------------------------------------------------------------------
+_CONNECTOR = ("The above exception was the direct cause", "During handling of the above")
+_ERROR_MODULE = re.compile(r"\b(?:tensorflow|tfgraph_edu|keras)(?:\.\w+)*\.(\w*(?:Error|Exception|"
+                           r"Warning))\b")
+
+
+def _tracebacks(text: str) -> str:
+    """A printed traceback reduced to its last exception line: its frames are the engine's
+    own files (TF's internals or tfgraph_edu's), and the exceptions TF chains on the way
+    (``During handling…``) are internal too; what the learner's code raised is compared."""
+    lines, out, i = text.split("\n"), [], 0
+    while i < len(lines):
+        if not lines[i].startswith("Traceback (most recent call last):"):
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i + 1
+        while True:
+            while j < len(lines) and (lines[j].startswith(" ") or not lines[j].strip()):
+                j += 1
+            k = j + 1
+            while k < len(lines) and not lines[k].strip():
+                k += 1
+            if k < len(lines) and lines[k].startswith(_CONNECTOR):
+                k += 1
+                while k < len(lines) and not lines[k].strip():
+                    k += 1
+                if k < len(lines) and lines[k].startswith("Traceback (most recent call"):
+                    j = k + 1
+                    continue
+            break
+        out.append("Traceback (…)")
+        i = j
+    return "\n".join(out)
+
+
+_OTHER_FRAME = re.compile(r"^([ \t]*)File \"(?!<cell )[^\"]*\", line \d+, in .*\n"
+                          r"(?:\1[ \t]+(?!File )\S.*\n)?", re.M)
+
+
+# TF's eager op errors: oneDNN builds name the kernel __MklMatMul, and most ops end with
+# " name: <op name>"; tfgraph_edu names the op and stops at [Op:…] (a known departure)
+_MKL = re.compile(r"__wrapped____Mkl")
+_OP_NAME = re.compile(r"(\[Op:[\w#]+\]) name: ?\S*")
+
+
+def _masked(text: str, mask: str | None) -> str:
+    text = _OTHER_FRAME.sub("", _ERROR_MODULE.sub(r"\1", _tracebacks(text)))
+    text = _OP_NAME.sub(r"\1", _MKL.sub("__wrapped__", text))
+    text = _STEP_TIME.sub("#s", _PADDING.sub("", text))
+    # masked: the text's shape only (NumPy pads columns to the longest number, sign included)
+    return re.sub(r"[ \t]+", "", _SIGNED.sub("#", text)) if mask else text
+
+
+def _adds_a_sentence(tf_text: str, our_text: str, close_text) -> bool:
+    """Line by line the same, but some of ours go on after TF's whole line: the fix
+    tfgraph_edu adds to TF's error message ("errors teach", a deliberate departure)."""
+    a, b = tf_text.split("\n"), our_text.split("\n")
+    if len(a) != len(b):
+        return False
+    longer = False
+    for x, y in zip(a, b):
+        if close_text(x, y):
+            continue
+        if len(x.strip()) >= 20 and y.startswith(x.rstrip()) and len(y) > len(x.rstrip()):
+            longer = True
+            continue
+        return False
+    return longer
+
+
+def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh=False):
+    """Run every notebook (TF's side from its cache); print per-notebook rows and totals."""
+    from cells import _side_by_side
+    docs = Docs(docs_path)
+    totals = collections.Counter()
+    causes = collections.Counter()
+    skipped_nb, silent = [], []
+    c = tally.counts.setdefault("guides", collections.Counter()) if tally else None
+    print(f"\nguides: {docs.path}")
+    header = f"{'notebook':42} {'cells':>5} {'TF ok':>5} {'ran':>4} {'same':>4} {'SILENT':>6} " \
+             f"{'raised':>6} {'TF err':>6} {'TF skip':>7} {'magic':>5}"
+    print(header)
+    for rel in docs.notebooks():
+        name = short_name(rel)
+        if names and not any(x == name or x == Path(name).name for x in names):
+            continue
+        sources = code_cells(docs.read(rel))
+        reason = notebook_out_of_scope(sources)
+        if reason:
+            skipped_nb.append((name, reason, len(sources)))
+            continue
+        prepared = [prepare(s) for s in sources]
+        cells = [p[0] for p in prepared]
+        mask = masks(cells)
+        row = collections.Counter(cells=len(sources), magic=sum(p[2] for p in prepared))
+        out_cells = [p for p in prepared if p[1] in ("out of scope", "imports only")]
+        row["download"] = sum(p[3].startswith("downloads") for p in out_cells)
+        row["cells out"] = len(out_cells) - row["download"]
+        tf_data = tf_outcomes(docs, rel, cells, tf_version, refresh)
+        tf_cells = {int(k): v for k, v in tf_data["cells"].items()}
+        with tempfile.TemporaryDirectory() as tmp:
+            ours_out = Path(tmp) / "ours.jsonl"
+            stopped = _spawn("ours", cells, ours_out, wall=CELL_SECONDS * len(cells) + 120)
+            ours_cells = _read(ours_out)
+        notes = [f"cell {n}: out of scope: {p[3]}" + (" (its imports run)" if p[0] else "")
+                 for n, p in enumerate(prepared, 1) if p[1] in ("out of scope", "imports only")]
+        if tf_data.get("stopped"):
+            notes.append(f"TF's process: {tf_data['stopped']}")
+        if stopped:
+            notes.append(f"our process: {stopped}")
+        for n, code in enumerate(cells, 1):
+            if code is None or prepared[n - 1][1] == "imports only":
+                continue
+            t = tf_cells.get(n)
+            if t is None or t["error"] == "CellTimeout":
+                row["TF skip"] += 1
+                continue
+            o = ours_cells.get(n) or {"error": "ProcessDied", "text": stopped or "", "message": ""}
+            t1, t2 = _masked(t["text"], mask[n - 1]), _masked(o["text"], mask[n - 1])
+            if t["error"]:
+                row["TF err"] += 1
+                notes.append(f"cell {n}: TF raises {t['error']}: {t['message'][:150]}"
+                             + (f" (ours: {o['error'] or 'runs'})"))
+                if o["error"] is None:
+                    row["silent (TF raises)"] += 1
+                    silent.append((name, n, t, o, "TF raises"))
+                continue
+            row["TF ok"] += 1
+            if o["error"]:
+                row["raised"] += 1
+                causes[f"{o['error']}: {o['message'][:110]}"] += 1
+                notes.append(f"cell {n}: ours raised {o['error']}: {o['message'][:150]}")
+                continue
+            row["ran"] += 1
+            if close_text(t1, t2):
+                row["same"] += 1
+                if mask[n - 1]:
+                    row[f"same, {mask[n - 1]} numbers masked"] += 1
+            elif _adds_a_sentence(t1, t2, close_text):
+                row["same"] += 1
+                row["same, ours adds a sentence to TF's error"] += 1
+                notes.append(f"cell {n}: same but for the sentence tfgraph_edu adds to TF's "
+                             "error (errors teach)")
+            else:
+                row["SILENT"] += 1
+                silent.append((name, n, t1, t2, mask[n - 1]))
+                notes.append(f"cell {n}: SILENT difference"
+                             + (f" ({mask[n - 1]} numbers masked)" if mask[n - 1] else ""))
+        totals.update(row)
+        totals["notebooks"] += 1
+        print(f"{name:42} {row['cells']:5} {row['TF ok']:5} {row['ran']:4} {row['same']:4} "
+              f"{row['SILENT']:6} {row['raised']:6} {row['TF err']:6} {row['TF skip']:7} "
+              f"{row['magic']:5}")
+        if verbose:
+            for line in notes:
+                print("    " + line)
+        if c is not None:
+            c["run"] += row["TF ok"]
+            c["agree"] += row["same"]
+            c["disagree: SILENT (ours ran, printed otherwise)"] += row["SILENT"]
+            c["disagree: ours raised"] += row["raised"]
+    ok = totals["TF ok"] or 1
+    random_same, timing_same = (totals[f"same, {m} numbers masked"] for m in ("random", "timing"))
+    taught = totals["same, ours adds a sentence to TF's error"]
+    print(f"\n{totals['notebooks']} notebooks run, {totals['cells']} code cells, "
+          f"{totals['download']} download data (not run), {totals['cells out']} out of scope "
+          f"(several devices, GPU or virtual devices), {totals['magic']} shell/magic lines "
+          f"removed, {totals['TF skip']} past the time limit or lost in TF")
+    print(f"cells TF runs: {totals['TF ok']}; ours ran {totals['ran']} "
+          f"({100 * totals['ran'] / ok:.1f}%), same output {totals['same']} "
+          f"({100 * totals['same'] / ok:.1f}%; numbers masked: random {random_same}, "
+          f"timing {timing_same}; ours adds a sentence to TF's error {taught})"
+          f", SILENT {totals['SILENT']}, ours raised {totals['raised']}")
+    print(f"cells TF raises in: {totals['TF err']} (ours ran without an error in "
+          f"{totals['silent (TF raises)']})")
+    print("\nout of scope, whole notebooks:")
+    for name, reason, n in skipped_nb:
+        print(f"    {name} ({n} code cells): {reason}")
+    print("\nwhy ours raised (cells):")
+    for cause, n in causes.most_common(40 if verbose else 15):
+        print(f"    {n:4}  {cause}")
+    print(f"\nsilent differences: {len(silent)}")
+    for name, n, a, b, mask in silent:
+        if mask == "TF raises":
+            print(f"  {name} cell {n}: TF raises {a['error']} ({a['message'][:120]}), ours runs")
+            if verbose:
+                print("      ours printed: " + b["text"][:300].replace("\n", "\n      "))
+            continue
+        print(f"  {name} cell {n}" + (f" ({mask} numbers masked)" if mask else ""))
+        if verbose:
+            print(_side_by_side(a, b, width=10))
+    return totals
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "--worker":  # one side of one notebook, in its own process
+        sys.path.insert(0, str(HERE))
+        side, cells_file, out = argv[1:4]
+        run_side(side, json.loads(Path(cells_file).read_text()), Path(out))
+        return 0
+    print("run through differential.py: differential.py guides --docs PATH", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

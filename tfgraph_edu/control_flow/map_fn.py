@@ -1,0 +1,76 @@
+"""``tf.map_fn``: a function applied to each row of tensors, the results stacked (layer 4b).
+
+As in TensorFlow, it is a ``tf.while_loop`` over the rows with a ``TensorArray`` per output,
+eagerly and inside a tf.function (one While op there, however many rows).  The output's
+structure and dtypes are ``fn_output_signature``'s (or the deprecated ``dtype``'s), else the
+input's.  Ragged and sparse rows or outputs are not implemented here: they raise.
+"""
+
+from __future__ import annotations
+
+from .. import dtypes as _dt
+from .. import nest
+from ..errors import InvalidArgumentError
+from ..ops import shape_ops
+from ..ops.convert import to_tensor
+from .cond_while import while_loop
+from .tensor_array import TensorArray
+
+
+def _signature_dtype(spec):
+    if spec is None or isinstance(spec, _dt.DType):
+        return spec
+    if hasattr(spec, "dtype") and type(spec).__name__ == "TensorSpec":
+        return spec.dtype
+    if isinstance(spec, str):
+        return _dt.as_dtype(spec)
+    raise NotImplementedError(f"tfgraph_edu's tf.map_fn does not implement the output "
+                              f"signature {spec!r} (ragged and sparse outputs) yet.")
+
+
+def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
+           swap_memory=False, infer_shape=True, name=None, fn_output_signature=None):
+    """``fn`` on ``elems[i]`` for every ``i`` (``elems`` a tensor or a structure of them, cut
+    along their first dimension), the results stacked along a new first dimension."""
+    if not callable(fn):
+        raise TypeError(f"fn must be callable, got {fn!r:.80}")
+    if fn_output_signature is None:
+        fn_output_signature = dtype
+    flat_in = [to_tensor(x) for x in nest.flatten(elems)]
+    if not flat_in:
+        raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. "
+                         "Got []")
+    for x in flat_in:
+        if type(x).__name__ in ("RaggedTensor", "SparseTensor"):
+            raise NotImplementedError("tfgraph_edu's tf.map_fn does not implement ragged or "
+                                      "sparse elems yet.")
+        if x.shape.rank == 0:
+            raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
+    static = flat_in[0].shape.as_list()[0] if flat_in[0].shape.rank else None
+    n = static if static is not None else shape_ops.shape(flat_in[0])[0]
+    if fn_output_signature is None:
+        out_structure = elems
+        out_dtypes = [x.dtype for x in flat_in]
+    else:
+        out_structure = fn_output_signature
+        out_dtypes = [_signature_dtype(s) for s in nest.flatten(fn_output_signature)]
+    inputs = [TensorArray(x.dtype, size=n, element_shape=x.shape[1:]).unstack(x)
+              for x in flat_in]
+    outputs = [TensorArray(d, size=n, infer_shape=infer_shape) for d in out_dtypes]
+
+    def body(i, outs):
+        row = nest.pack_sequence_as(elems, [ta.read(i) for ta in inputs])
+        result = fn(row)
+        nest.assert_same_structure(out_structure, result)  # TF's ValueError when not
+        flat = []
+        for r, d in zip(nest.flatten(result), out_dtypes):
+            r = to_tensor(r)
+            if r.dtype != d:  # TF's TensorArray refuses the write
+                raise InvalidArgumentError(None, None, f"TensorArray dtype is {d.name} but Op is "
+                                           f"trying to write dtype {r.dtype.name} ")
+            flat.append(r)
+        return i + 1, [ta.write(i, r) for ta, r in zip(outs, flat)]
+
+    _, outs = while_loop(lambda i, _: i < n, body, [to_tensor(0), outputs],
+                         parallel_iterations=parallel_iterations or 10)
+    return nest.pack_sequence_as(out_structure, [ta.stack() for ta in outs])
