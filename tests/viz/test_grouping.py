@@ -1,5 +1,7 @@
-"""Grouping as TensorFlow names it: gradient ops under the forward scope they differentiate,
-loss and optimiser in scopes of their own, Keras layers as scopes; the gradient -> forward link.
+"""Grouping: gradient ops named as TensorFlow names them, and drawn one step further than the
+names (and TensorBoard) go: inside the forward scope of the op they differentiate, in a
+"gradient" frame; loss and optimiser in scopes of their own, Keras layers as scopes; the
+gradient -> forward link.
 
 The expected names were recorded once from TensorFlow 2.21 with Keras 3 (/work/venv-tf),
 printing ``[op.name for op in f.get_concrete_function(...).graph.get_operations()]`` for the
@@ -9,12 +11,15 @@ programs below written with ``import tensorflow as tf``.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import tfgraph_edu as tf
+from tfgraph_edu import labels
 from tfgraph_edu.viz import dot as vdot
+from tfgraph_edu.viz import scopes as vscopes
 from tfgraph_edu.viz.gradients import forward_ops
 
-from .helpers import cluster_block, node_attrs
+from .helpers import cluster_block, clusters_of_nodes, has_node, node_attrs
 
 
 def _ops_program():
@@ -67,7 +72,12 @@ def test_a_gradient_op_links_to_its_forward_op():
     assert "layer/MatMul" not in links  # forward ops have no link
     dot = vdot.graph_to_dot(graph, collapse=set())
     assert "tfg-grad" in node_attrs(dot, "gradient_tape/layer/ReluGrad")
-    assert 'class="tfg-grad"' in cluster_block(dot, "cluster_gradient_tape/layer")
+    # drawn in the gradient frame inside the forward op's scope, not in a copy of the scope
+    frame = cluster_block(dot, "cluster_layer/gradient_tape")
+    assert 'class="tfg-grad"' in frame
+    assert '"gradient_tape/layer/ReluGrad" [' in frame
+    assert "cluster_layer/gradient_tape" in cluster_block(dot, "cluster_layer")
+    assert 'subgraph "cluster_gradient_tape/layer"' not in dot
 
 
 def test_forward_links_read_from_names_of_a_graph_without_a_record():
@@ -125,8 +135,113 @@ def test_an_mlp_train_step_has_tfs_scopes_for_layers_loss_gradients_and_optimise
     assert links["gradient_tape/sequential/dense/ReluGrad"] == "sequential/dense/Relu"
     assert links["gradient_tape/mean_squared_error/sub/Neg"] == "mean_squared_error/sub"
     dot = vdot.graph_to_dot(graph, collapse=set())
-    grads = cluster_block(dot, "cluster_gradient_tape")
-    # the gradient frame mirrors the forward scopes: sequential > dense inside it
-    assert "cluster_gradient_tape/sequential/dense" in grads
-    for scope in ("sequential/dense", "mean_squared_error", "sgd"):
+    for scope in ("sequential/dense", "sequential/dense_1", "mean_squared_error", "sgd"):
         assert f'subgraph "cluster_{scope}"' in dot
+    # each gradient op of TF's list sits in the gradient frame of its forward op's scope
+    where = clusters_of_nodes(dot)
+    for name in expected:
+        if name.startswith("gradient_tape/"):
+            home = "/".join(name.split("/")[1:3]) if "sequential" in name else name.split("/")[1]
+            assert where[name] == f"cluster_{home}/gradient_tape", (name, where[name])
+
+
+def _gradient_clusters(dot: str) -> dict[str, str]:
+    return {n: c for n, c in clusters_of_nodes(dot).items() if n.startswith("gradient_tape/")}
+
+
+def test_every_gradient_op_of_an_mlp_step_is_drawn_inside_its_forward_scope():
+    graph = _mlp_graph()
+    links = forward_ops(graph)
+    dot = vdot.graph_to_dot(graph, collapse=set())
+    grads = _gradient_clusters(dot)
+    assert len(grads) >= 20  # the step's whole backward pass is drawn
+    for name, cluster in grads.items():
+        forward = links.get(name)
+        if forward is None or "/" not in forward:  # the seed, or a forward op in no scope
+            assert cluster == "cluster_gradient_tape", (name, cluster)
+            continue
+        # by the link, not the name: the frame in the cluster of the forward op's scope
+        assert cluster == f"cluster_{forward.rsplit('/', 1)[0]}/gradient_tape", (name, cluster)
+    inside = [n for n, c in grads.items() if c != "cluster_gradient_tape"]
+    assert len(inside) >= len(grads) - 1, sorted(set(grads) - set(inside))
+    # TF's real names stay the node ids (search finds them), drawn shorter inside the frame
+    assert has_node(dot, "gradient_tape/sequential/dense/MatMul/MatMul")
+    assert 'label="MatMul/MatMul' in node_attrs(dot, "gradient_tape/sequential/dense/MatMul/MatMul")
+    titles = vscopes.node_ids(graph)
+    assert titles["gradient_tape/sequential/dense/MatMul/MatMul"] == \
+        "gradient_tape/sequential/dense/MatMul/MatMul"
+
+
+def test_folding_a_layer_folds_its_gradients_with_it():
+    graph = _mlp_graph()
+    drawn: dict = {}
+    dot = vdot.graph_to_dot(graph, collapse={"sequential/dense"}, drawn=drawn)
+    assert drawn["gradient_tape/sequential/dense/ReluGrad"] == "sequential/dense"
+    assert drawn["sequential/dense/MatMul"] == "sequential/dense"
+    assert not has_node(dot, "gradient_tape/sequential/dense/ReluGrad")
+    assert has_node(dot, "gradient_tape/sequential/dense_1/MatMul/MatMul")  # the other layer
+    # the gradient frame alone folds into a box inside its layer, saying what it holds
+    drawn = {}
+    dot = vdot.graph_to_dot(graph, collapse={"sequential/dense/gradient_tape"}, drawn=drawn)
+    assert drawn["gradient_tape/sequential/dense/ReluGrad"] == "sequential/dense/gradient_tape"
+    box = node_attrs(dot, "sequential/dense/gradient_tape")
+    assert "tfg-box" in box and "tfg-grad" in box and 'label="gradient (' in box
+    assert clusters_of_nodes(dot)["sequential/dense/gradient_tape"] == "cluster_sequential/dense"
+    ids = vscopes.cluster_ids(graph)
+    assert ids["cluster_sequential/dense/gradient_tape"] == "sequential/dense/gradient_tape"
+
+
+@pytest.mark.parametrize("lang", ["zh-Hant", "zh-Hans"])
+def test_the_gradient_frame_is_named_in_the_learners_language(lang):
+    dot = vdot.graph_to_dot(_mlp_graph(), collapse=set(), lang=lang)
+    frame = cluster_block(dot, "cluster_sequential/dense/gradient_tape")
+    assert f'label="{labels.label("svg_gradient", lang)}"' in frame
+    assert labels.label("svg_gradient", lang) == "梯度"  # GLOSSARY.md: gradient
+
+
+def _linreg_graph(scoped: bool):
+    w = tf.Variable(tf.zeros([3, 1]), name="w")
+    b = tf.Variable(0.0, name="b")
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            if scoped:
+                with tf.name_scope("model"):
+                    pred = tf.matmul(x, w) + b
+            else:
+                pred = tf.matmul(x, w) + b
+            loss = tf.reduce_mean(tf.square(pred - y))
+        dw, db = tape.gradient(loss, [w, b])
+        w.assign_sub(0.1 * dw)
+        b.assign_sub(0.1 * db)
+        return loss
+
+    x, y = np.ones((8, 3), np.float32), np.ones((8, 1), np.float32)
+    return step.get_concrete_function(tf.constant(x), tf.constant(y)).graph
+
+
+def test_a_linear_regression_step_without_scopes_keeps_one_gradient_frame():
+    dot = vdot.graph_to_dot(_linreg_graph(False), collapse=set())
+    grads = _gradient_clusters(dot)
+    assert "gradient_tape/MatMul/MatMul" in grads  # TF 2.21's name for the matmul's gradient
+    assert set(grads.values()) == {"cluster_gradient_tape"}, grads
+    assert "/gradient_tape\"" not in dot  # no frame inside another scope
+
+
+# TF 2.21 names these gradient ops of the scoped step (printed once from TF, as above)
+TF_LINREG_MODEL_GRADIENTS = ["gradient_tape/model/add/Sum", "gradient_tape/model/add/Reshape",
+                             "gradient_tape/model/MatMul/MatMul"]
+
+
+def test_a_linear_regression_step_with_a_scope_draws_its_gradients_in_it():
+    graph = _linreg_graph(True)
+    links = forward_ops(graph)
+    grads = _gradient_clusters(vdot.graph_to_dot(graph, collapse=set()))
+    for name in TF_LINREG_MODEL_GRADIENTS:
+        assert grads[name] == "cluster_model/gradient_tape", (name, grads.get(name))
+    assert grads["gradient_tape/sub/Neg"] == "cluster_gradient_tape"  # of the loss's sub
+    for name, cluster in grads.items():  # the loss's gradients: its ops are in no scope
+        home = links.get(name, "").rpartition("/")[0]
+        assert cluster == (f"cluster_{home}/gradient_tape" if home else "cluster_gradient_tape")
+    assert sum(c == "cluster_model/gradient_tape" for c in grads.values()) >= 2
