@@ -188,9 +188,11 @@ class _Drawer:
                 if entry is None:  # a block sits at the top, a scope's box in its parent scope
                     parent = (frame if frame != scope or (index in series and box == series[index])
                               else box.rsplit("/", 1)[0] if scope and "/" in box else "")
-                    entry = boxes[box] = [parent, 0, 0, None, {}]
+                    entry = boxes[box] = [parent, 0, 0, None, {}, 0]
                 entry[1] += 1
                 entry[4][op.type] = entry[4].get(op.type, 0) + 1
+                if scope and in_gradient(scope):
+                    entry[5] += 1
                 change = highlight.get(prefix + rel_names[index])
                 if change is not None:
                     entry[2] += 1
@@ -218,8 +220,10 @@ class _Drawer:
             lines.append(line + f' class="{classes_of(op, kind)}"];')
             if _has_bodies(op) and node_id not in collapse:
                 feeds[id(op)] = self._bodies(op, node_id, lines)
-        for box, (parent, count, changed, change, types) in boxes.items():
+        for box, (parent, count, changed, change, types, grads) in boxes.items():
             text, extra = _box_text(box, parent, count, types, members, self.lang)
+            if 0 < grads < count and not in_gradient(box):  # a layer folded with its gradient
+                text.append(labels.label("svg_gradient_part", self.lang, n=grads))
             attrs = BOX + extra
             if changed:
                 text.append(f"{changed} changed")
