@@ -10,6 +10,9 @@ programs below written with ``import tensorflow as tf``.
 
 from __future__ import annotations
 
+import json
+import os
+
 import numpy as np
 import pytest
 
@@ -86,6 +89,10 @@ def test_forward_links_read_from_names_of_a_graph_without_a_record():
     links = forward_ops(graph)
     assert links["gradient_tape/layer/MatMul/MatMul_1"] == "layer/MatMul"
     assert links["gradient_tape/layer/ReluGrad"] == "layer/Relu"
+    # and the drawing places them by those links too
+    where = clusters_of_nodes(vdot.graph_to_dot(graph, collapse=set()))
+    assert where["gradient_tape/layer/ReluGrad"] == "cluster_layer/gradient_tape"
+    assert where["gradient_tape/layer/MatMul/MatMul_1"] == "cluster_layer/gradient_tape"
 
 
 # TF 2.21, an MLP train step (Sequential of Dense(8, relu) and Dense(1), MeanSquaredError,
@@ -249,3 +256,23 @@ def test_a_linear_regression_step_with_a_scope_draws_its_gradients_in_it():
         home = links.get(name, "").rpartition("/")[0]
         assert cluster == (f"cluster_{home}/gradient_tape" if home else "cluster_gradient_tape")
     assert sum(c == "cluster_model/gradient_tape" for c in grads.values()) >= 2
+
+
+def test_a_graph_written_by_tensorflow_draws_its_gradients_in_their_forward_scopes():
+    pytest.importorskip("tensorboard", reason="the tf-files extra is not installed")
+    from tfgraph_edu.viz import open_graph
+
+    fixtures = os.path.join(os.path.dirname(__file__), "..", "fixtures", "real_tf")
+    with open(os.path.join(fixtures, "facts.json")) as f:
+        tf_names = json.load(f)["mlp_step"]["gradient_ops"]  # TF 2.21's, make_fixtures.py
+    opened = open_graph(os.path.join(fixtures, "mlp_step.pb"))
+    where = clusters_of_nodes(vdot.graph_to_dot(opened.graph, collapse=set()))
+    assert len(tf_names) == 20
+    for name in tf_names:  # no record in a file: placed by the names
+        home = where[name].removeprefix("cluster_").removesuffix("/gradient_tape")
+        assert where[name].endswith("/gradient_tape") and name.startswith(
+            f"gradient_tape/{home}/"), (name, where[name])
+    assert where["gradient_tape/sequential_1/dense_1/BiasAdd/BiasAddGrad"] == \
+        "cluster_sequential_1/dense_1/gradient_tape"
+    assert where["gradient_tape/sparse_categorical_crossentropy/Tile"] == \
+        "cluster_sparse_categorical_crossentropy/gradient_tape"
