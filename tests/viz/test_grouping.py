@@ -276,3 +276,22 @@ def test_a_graph_written_by_tensorflow_draws_its_gradients_in_their_forward_scop
         "cluster_sequential_1/dense_1/gradient_tape"
     assert where["gradient_tape/sparse_categorical_crossentropy/Tile"] == \
         "cluster_sparse_categorical_crossentropy/gradient_tape"
+
+
+def test_like_named_gradient_ops_fold_into_a_series_inside_their_frame():
+    @tf.function(autograph=False)
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            with tf.name_scope("layer"):
+                for _ in range(12):
+                    y = tf.multiply(y, x)
+        return tape.gradient(y, x)
+
+    graph = f.get_concrete_function(tf.constant(1.0)).graph
+    # gradient_tape/layer/Mul … Mul_23 (two per tf.multiply), drawn in layer's gradient frame
+    assert "layer/gradient_tape/Mul, Mul_[1-23]" in vscopes.fold_members(graph)
+    dot = vdot.graph_to_dot(graph, collapse={"layer/gradient_tape/Mul, Mul_[1-23]"})
+    assert clusters_of_nodes(dot)["layer/gradient_tape/Mul, Mul_[1-23]"] == \
+        "cluster_layer/gradient_tape"

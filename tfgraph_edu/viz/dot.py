@@ -34,7 +34,7 @@ from .. import labels
 from .escaping import ID_LIMIT, quote, short, svg_title, visible  # noqa: F401 - re-exported
 from .escaping import label as _label
 from .escaping import short as _short
-from .gradients import in_gradient, is_gradient_frame, shown_in_frame
+from .gradients import in_gradient, is_gradient_frame, name_in_scope
 from .kinds import (  # noqa: F401
     _OTHER_HIGHLIGHT,
     BOX,
@@ -207,8 +207,7 @@ class _Drawer:
             if port is not None:
                 lines.append(self._port(op, node_id, kind, port, port_lines))
                 continue
-            shown = (rel if not scope else rel[len(scope) + 1:] if rel.startswith(scope + "/")
-                     else shown_in_frame(rel, scope))  # a gradient op in its forward scope
+            shown = name_in_scope(rel, scope)  # (a gradient op: inside its forward scope)
             label = _label(*_node_lines(op, kind, captures.get(id(op)), shown, self.lang))
             line = f"{quote(node_id)} [label={label} {_node_attrs(kind, highlight.get(node_id))}"
             if _has_bodies(op) and node_id in collapse:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from .kinds import bodies, has_bodies
 
 __all__ = ["forward_ops", "forward_index", "gradient_frames", "is_gradient_scope",
-           "is_gradient_frame", "in_gradient", "shown_in_frame"]
+           "is_gradient_frame", "in_gradient", "shown_in_frame", "name_in_scope"]
 
 
 def is_gradient_scope(scope: str) -> bool:
@@ -134,3 +134,13 @@ def shown_in_frame(name: str, frame: str) -> str:
         if lead and name.startswith(lead) and len(name) > len(lead):
             return name[len(lead):]
     return name
+
+
+def name_in_scope(name: str, scope: str) -> str:
+    """An op's name inside the scope it is drawn in: ``MatMul`` for ``dense/MatMul`` in
+    ``dense``; for a gradient op drawn in a gradient frame, :func:`shown_in_frame`."""
+    if not scope:
+        return name
+    if name.startswith(scope) and name[len(scope):len(scope) + 1] == "/":
+        return name[len(scope) + 1:]
+    return shown_in_frame(name, scope)
