@@ -97,7 +97,8 @@ def gradient_frames(graph, names: list[str], scopes: list[str]) -> list[str]:
     drawn) with each gradient op moved into the gradient frame ``<scope>/<tape>`` of the
     scope its forward op is drawn in (``<tape>`` alone when that is no scope).  A gradient op
     without a link goes to the frame of the longest forward scope its name continues
-    (``gradient_tape/sequential/dense/Shape`` -> ``sequential/dense/gradient_tape``)."""
+    (``gradient_tape/sequential/dense/Shape`` -> ``sequential/dense/gradient_tape``); the
+    seed of the loss (``gradient_tape/ones_like``) to the frame of the loss's scope."""
     tapes = [name.split("/", 1)[0] if "/" in name else "" for name in names]
     grads = [i for i, tape in enumerate(tapes) if tape and is_gradient_scope(tape)]
     if not grads:
@@ -109,6 +110,7 @@ def gradient_frames(graph, names: list[str], scopes: list[str]) -> list[str]:
             forward_scopes.add(scope)
             scope = scope.rsplit("/", 1)[0] if "/" in scope else ""
     taken = set(names)  # a frame must not take the name of an op
+    seeds: list[int] = []
     out = list(scopes)
     for i in grads:  # in op order: a forward op before the gradients made of it
         tape = tapes[i]
@@ -119,10 +121,32 @@ def gradient_frames(graph, names: list[str], scopes: list[str]) -> list[str]:
             home = scopes[i][len(tape) + 1:]
             while home and home not in forward_scopes:
                 home = home.rsplit("/", 1)[0] if "/" in home else ""
+            if not home and scopes[i] == tape and not graph.operations[i].inputs:
+                seeds.append(i)  # placed after the ops that read it
         frame = f"{home}/{tape}" if home else tape
         if frame not in taken:
             out[i] = frame
+    if seeds:
+        _place_seeds(graph.operations, seeds, out)
     return out
+
+
+def _place_seeds(ops, seeds: list[int], out: list[str]) -> None:
+    """A gradient op that reads nothing and differentiates no op (the seed of the loss,
+    ``gradient_tape/ones_like``) is drawn in the gradient frame of the ops that read it, when
+    they are all in one."""
+    wanted = {id(ops[i]): i for i in seeds}
+    frames: dict[int, set] = {i: set() for i in seeds}
+    for k, op in enumerate(ops):
+        for t in op.inputs:
+            i = wanted.get(id(t.op))
+            if i is not None:
+                frames[i].add(out[k])
+    for i, found in frames.items():
+        if len(found) == 1:
+            frame = found.pop()
+            if is_gradient_frame(frame):
+                out[i] = frame
 
 
 def shown_in_frame(name: str, frame: str) -> str:
