@@ -114,6 +114,40 @@
       return sight([canvas.querySelector("svg")], "g.node, g.cluster", box(canvas));
     },
     frames: (n, kind, k) => frames(ours.host(n).querySelector(".tfg-canvas"), kind, k),
+    // each gradient op drawn in viewer `n` -> the title of the smallest frame around it (a
+    // Graphviz drawing's clusters never overlap: that is the frame it is drawn in), read in
+    // the drawing's own coordinates, so nodes hidden until zoomed in count too
+    gradHomes: (n) => {
+      const title = (g) => g.querySelector(":scope > title").textContent;
+      const extent = (g) => {
+        const s = g.querySelector("polygon, ellipse, path");
+        if (!s) return null;
+        if (s.tagName === "ellipse") {
+          const [cx, cy, rx, ry] = ["cx", "cy", "rx", "ry"].map((k) => parseFloat(s.getAttribute(k)));
+          return { l: cx - rx, t: cy - ry, r: cx + rx, b: cy + ry };
+        }
+        // a polygon's points, or the x,y pairs of a rounded box's path
+        const text = s.getAttribute(s.tagName === "path" ? "d" : "points");
+        const xy = text.match(/-?[\d.]+,-?[\d.]+/g).map((p) => p.split(",").map(Number));
+        const xs = xy.map((p) => p[0]), ys = xy.map((p) => p[1]);
+        return { l: Math.min(...xs), t: Math.min(...ys), r: Math.max(...xs), b: Math.max(...ys) };
+      };
+      const frames = [...ours.host(n).querySelectorAll("g.cluster")].map((g) => [title(g), extent(g)]).filter((f) => f[1]);
+      const out = {};
+      for (const g of ours.host(n).querySelectorAll("g.node.tfg-grad")) {
+        const r = extent(g);
+        if (!r) continue;
+        let best = "", area = Infinity;
+        for (const [t, f] of frames) {
+          const a = (f.r - f.l) * (f.b - f.t);
+          if (f.l <= r.l + 1 && f.t <= r.t + 1 && f.r >= r.r - 1 && f.b >= r.b - 1 && a < area) {
+            best = t; area = a;
+          }
+        }
+        out[title(g)] = best;
+      }
+      return out;
+    },
   };
   window.sbs = { deepAll, box, sight, frames, tb, ours };
 }

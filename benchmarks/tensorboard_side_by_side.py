@@ -15,7 +15,9 @@ step with a tape, an MLP train step (Keras, SGD), a chain of 5,000 multiplicatio
 Measured on both, per function: time from asking for the graph (picking the run; running
 the viewer's cell) until it is drawn; at first sight the smallest text on screen (font size x
 zoom), texts under 9 px, nodes with a readable label; whether loop and branch bodies are
-drawn in place; the top-level groups of the tape's functions; what the details pane says of
+drawn in place; the top-level groups of the tape's functions, and, for the MLP step with
+every group open, the group each gradient op is drawn in (TensorBoard's groups are the parts
+of the op's name; ours are frames on screen); what the details pane says of
 an op (source line, dtype, shape); the fit, zoom, search, legend and minimap controls; on the
 5,000-op chain the time to open its big group and the median frame while panning and
 zooming the opened drawing; JavaScript errors.  Prints a markdown table, one row per point,
@@ -347,6 +349,9 @@ def _notebook_cells() -> list[str]:
         cells.append(src + f"fn_{name} = f")
     cells.append("print('traced')")
     cells += [f"GraphViewer(fn_{name})" for name in FUNCTIONS]
+    # the MLP step with every group open, to see which frame each gradient op is drawn in
+    cells.append("mlp_open = GraphViewer(fn_mlp)\nfor scope in list(mlp_open.collapsed):\n"
+                 "    mlp_open.toggle(scope)\nmlp_open")
     return cells
 
 
@@ -360,7 +365,7 @@ def measure_ours(p, tmp: Path) -> dict:
         tb._run_all(page, ".jp-OutputArea-output:has-text('traced')",  # noqa: SLF001
                     ARTIFACTS / "ours_failed.png")
         tb._no_news(page)  # noqa: SLF001
-        page.locator(".tfg-viewer").nth(len(FUNCTIONS) - 1).locator("g.node").first.wait_for(
+        page.locator(".tfg-viewer").nth(len(FUNCTIONS)).locator("g.node").first.wait_for(
             timeout=300_000)
         page.evaluate(JS)
         out: dict = {"errors": errors}
@@ -402,6 +407,7 @@ def measure_ours(p, tmp: Path) -> dict:
                 res.update(_ours_details(page, viewer, k))
             if name == "mlp":
                 res.update(_ours_search(page, viewer, k))
+                res["grad_homes"] = page.evaluate(f"() => sbs.ours.gradHomes({len(FUNCTIONS)})")
             if name == "chain":
                 res.update(_ours_chain(page, viewer, k))
         out["controls"] = page.evaluate(
@@ -410,8 +416,8 @@ def measure_ours(p, tmp: Path) -> dict:
             " minimap: [...document.querySelectorAll('.tfg-viewer .tfg-minimap')].length > 0,"
             " zoomButtons: q('.tfg-zoom-in') && q('.tfg-zoom-out') }; }")
         out["minimap_shown"] = page.evaluate(
-            "() => [...document.querySelectorAll('.tfg-viewer')].map(v => "
-            "!!v.querySelector('.tfg-minimap.tfg-shown'))")
+            f"() => [...document.querySelectorAll('.tfg-viewer')].slice(0, {len(FUNCTIONS)})"
+            ".map(v => !!v.querySelector('.tfg-minimap.tfg-shown'))")
         out["errors"] = tb._js_errors(errors)  # noqa: SLF001
         browser.close()
         return out
@@ -492,6 +498,23 @@ def _verdict(tb_score: float, ours_score: float, why_tb: str, why_ours: str,
     return f"**TensorBoard**: {why_tb}" if tb_score > ours_score else f"**tfgraph_edu**: {why_ours}"
 
 
+def _tb_homes(names: list[str]) -> dict:
+    """TensorBoard's group of each op: its name without the last part (its hierarchy is the
+    op names' parts, so ``gradient_tape/sequential/dense/MatMul/MatMul`` is in
+    ``gradient_tape/sequential/dense/MatMul``, under the top-level ``gradient_tape``)."""
+    return {n: n.rsplit("/", 1)[0] if "/" in n else "" for n in names}
+
+
+def _nested(homes: dict) -> tuple[int, int]:
+    """(gradient ops whose group is inside a forward scope, gradient ops): a group is a
+    forward one when its outermost part is not a tape's (``gradient_tape``, ``cluster_`` of
+    ours stripped)."""
+    def forward(group: str) -> bool:
+        head = group.removeprefix("cluster_").split("/", 1)[0]
+        return bool(head) and not head.startswith("gradient_tape")
+    return sum(forward(g) for g in homes.values()), len(homes)
+
+
 def _sight_cell(res: dict) -> str:
     s = res["sight"]
     return (f"{s['minText']:.1f} px smallest, {s['small']}/{s['texts']} texts < 9 px, "
@@ -537,18 +560,22 @@ def table(tb: dict, ours: dict) -> str:
         "separate column, linked by name only)")))
     # grouping
     tbm, usm = tb["mlp"], ours["mlp"]
-    nest = lambda names_: sum(1 for x in names_ if "/sequential/" in x or "/dense" in x)  # noqa: E731
+    tb_in, tb_n = _nested(_tb_homes(tbm.get("grad_names", [])))
+    us_in, us_n = _nested(usm.get("grad_homes", {}))
+    mirror = sum(1 for x in tbm.get("grad_names", []) if "/sequential/" in x or "/dense" in x)
     tb_g = (f"top-level groups (MLP): {', '.join(tbm['top'])}; "
-            f"`^gradient_tape/` lists {len(tbm.get('grad_names', []))}, "
-            f"{nest(tbm.get('grad_names', []))} under a forward scope")
+            f"`^gradient_tape/` lists {len(tbm.get('grad_names', []))}; drawn inside the "
+            f"group of their forward scope: {tb_in}/{tb_n} (groups follow the names: every "
+            f"one under `gradient_tape`, {mirror} in its copy of the layer scopes)")
     us_g = (f"top-level groups (MLP): {', '.join(usm['top'])}; "
-            f"`^gradient_tape/` lists {len(usm.get('grad_names', []))}, "
-            f"{nest(usm.get('grad_names', []))} under a forward scope")
+            f"`^gradient_tape/` lists {len(usm.get('grad_names', []))}; drawn inside the "
+            f"frame of their forward scope: {us_in}/{us_n} (a `gradient` frame in "
+            "`sequential/dense`, `sequential/dense_1`, the loss; names unchanged)")
     rows.append(("grouping", tb_g, us_g, _verdict(
-        nest(tbm.get("grad_names", [])) > 0, nest(usm.get("grad_names", [])) > 0,
-        "its gradient ops nest under the forward scopes, ours not",
-        "gradient ops nest under the forward scopes, TensorBoard's not",
-        tie="tie on nesting (both follow TF's names); see the groups listed")))
+        tb_in / max(tb_n, 1), us_in / max(us_n, 1),
+        f"{tb_in}/{tb_n} gradient ops inside their forward scope against {us_in}/{us_n}",
+        f"{us_in}/{us_n} gradient ops drawn inside their forward scope against "
+        f"{tb_in}/{tb_n}: folding a layer folds its gradients")))
     # details
     tf_facts = _details_facts(tb["linreg"].get("details", ""))
     us_facts = _details_facts(ours["linreg"].get("details", ""))

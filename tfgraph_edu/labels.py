@@ -236,6 +236,9 @@ _LABELS = {
     "svg_variable_argument": ("variable (argument)", "變數（引數）", "变量（参数）"),
     "svg_captured": ("captured", "捕捉的值", "捕获的值"),
     "svg_no_ops": ("(no ops)", "（沒有運算）", "（没有运算）"),
+    "svg_gradient": ("gradient", "梯度", "梯度"),
+    "svg_gradient_part": ("{n} of them for the gradient", "其中 {n} 個計算梯度",
+                          "其中 {n} 个计算梯度"),
     "svg_too_big": ("This view would draw {n} nodes: more than {limit}, which would keep\n"
                     "Python busy laying it out for minutes, so it is not drawn.\n"
                     "Fold scopes or series (collapse=...), open fewer pages,\n"

@@ -230,7 +230,15 @@ def _titled(page, kind: str, title: str) -> dict:
         [kind, title])
 
 
+def _gradient_homes(page, nth: int) -> dict:
+    """Each gradient op drawn in viewer ``nth`` -> the title of the frame it is drawn in
+    (benchmarks/_side_by_side.js, which the TensorBoard comparison uses too)."""
+    page.evaluate(SIDE_BY_SIDE)
+    return page.evaluate("(n) => sbs.ours.gradHomes(n)", nth)
+
+
 SIGHT = (Path(__file__).parents[2] / "benchmarks" / "_viewer_sight.js").read_text()
+SIDE_BY_SIDE = (Path(__file__).parents[2] / "benchmarks" / "_side_by_side.js").read_text()
 
 
 def _sight(page, nth: int = 0) -> dict:
@@ -521,6 +529,16 @@ def test_viewer_opens_readable_and_keeps_the_kernel_free(server):
         assert after["t"] < before["t"] - 100, (before, after)
         frame = _rect(wide.locator(".tfg-minimap-view"))
         assert frame["b"] > mini["b"] - 30, (frame, mini)
+        # every gradient op is drawn inside the frame of the forward scope it differentiates
+        # (sequential/dense holds a "gradient" frame; the loss's seed, with the loss's)
+        homes = _gradient_homes(page, 4)
+        assert len(homes) >= 30, homes
+        assert all(c.endswith("/gradient_tape") and c != "cluster_gradient_tape"
+                   for c in homes.values()), homes
+        assert homes["gradient_tape/sequential/dense/ReluGrad"] == \
+            "cluster_sequential/dense/gradient_tape", homes
+        layer = _titled(page, "cluster", "cluster_sequential/dense")
+        assert _inside(_titled(page, "cluster", "cluster_sequential/dense/gradient_tape"), layer)
         mlp = viewers.nth(0)
         mlp.scroll_into_view_if_needed()
         # a searched op folded into a scope: the scope opens, the op itself is centred

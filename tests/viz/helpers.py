@@ -55,3 +55,22 @@ def rename_parts(graph, renames: dict[str, str], seen: set | None = None) -> Non
         for value in op.attrs.values():
             if hasattr(value, "function_name"):
                 rename_parts(value.graph, renames, seen)
+
+
+def clusters_of_nodes(dot: str) -> dict[str, str]:
+    """Node id -> the innermost cluster its statement sits in ('' at the top), for every
+    node statement with a simple quoted id."""
+    stack: list[str] = [""]
+    out: dict[str, str] = {}
+    for line in dot.splitlines():
+        text = line.strip()
+        head = re.match(r'^subgraph "([^"\\]*)" \{$', text)
+        if head:
+            stack.append(head.group(1))
+        elif text == "}":
+            stack.pop()
+        else:
+            node = re.match(r'^"([^"\\]*)" \[', text)
+            if node:
+                out[node.group(1)] = stack[-1]
+    return out

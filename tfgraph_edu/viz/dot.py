@@ -5,7 +5,10 @@ What the picture says, and which module owns each part:
 - a node's shape and colour say what kind of op it is (:mod:`.kinds`); a data edge is labelled
   with the tensor's dtype and shape (class ``tfg-dtype``, so the viewer can hide the labels
   until zoomed in); a control edge is dashed;
-- name scopes become nested ``cluster_<scope>`` subgraphs (:mod:`.scopes`);
+- name scopes become nested ``cluster_<scope>`` subgraphs (:mod:`.scopes`); a gradient op is
+  drawn in a gradient frame (``cluster_sequential/dense/gradient_tape``, labelled "gradient"
+  in the learner's language) inside the scope of the forward op it differentiates
+  (:mod:`.gradients`), under its real name;
 - an ``If`` or ``While`` op is a cluster holding the clusters of its branches (or its ``cond``
   and ``body``), each with the nodes of its own graph, above the op's own node, which stands
   for its outputs; edges run from the outer tensors the op reads into the body inputs they
@@ -31,7 +34,7 @@ from .. import labels
 from .escaping import ID_LIMIT, quote, short, svg_title, visible  # noqa: F401 - re-exported
 from .escaping import label as _label
 from .escaping import short as _short
-from .gradients import is_gradient_scope
+from .gradients import in_gradient, is_gradient_frame, name_in_scope
 from .kinds import (  # noqa: F401
     _OTHER_HIGHLIGHT,
     BOX,
@@ -185,9 +188,11 @@ class _Drawer:
                 if entry is None:  # a block sits at the top, a scope's box in its parent scope
                     parent = (frame if frame != scope or (index in series and box == series[index])
                               else box.rsplit("/", 1)[0] if scope and "/" in box else "")
-                    entry = boxes[box] = [parent, 0, 0, None, {}]
+                    entry = boxes[box] = [parent, 0, 0, None, {}, 0]
                 entry[1] += 1
                 entry[4][op.type] = entry[4].get(op.type, 0) + 1
+                if scope and in_gradient(scope):
+                    entry[5] += 1
                 change = highlight.get(prefix + rel_names[index])
                 if change is not None:
                     entry[2] += 1
@@ -202,7 +207,7 @@ class _Drawer:
             if port is not None:
                 lines.append(self._port(op, node_id, kind, port, port_lines))
                 continue
-            shown = rel[len(scope) + 1:] if scope else rel
+            shown = name_in_scope(rel, scope)  # (a gradient op: inside its forward scope)
             label = _label(*_node_lines(op, kind, captures.get(id(op)), shown, self.lang))
             line = f"{quote(node_id)} [label={label} {_node_attrs(kind, highlight.get(node_id))}"
             if _has_bodies(op) and node_id in collapse:
@@ -214,15 +219,17 @@ class _Drawer:
             lines.append(line + f' class="{classes_of(op, kind)}"];')
             if _has_bodies(op) and node_id not in collapse:
                 feeds[id(op)] = self._bodies(op, node_id, lines)
-        for box, (parent, count, changed, change, types) in boxes.items():
+        for box, (parent, count, changed, change, types, grads) in boxes.items():
             text, extra = _box_text(box, parent, count, types, members, self.lang)
+            if 0 < grads < count and not in_gradient(box):  # a layer folded with its gradient
+                text.append(labels.label("svg_gradient_part", self.lang, n=grads))
             attrs = BOX + extra
             if changed:
                 text.append(f"{changed} changed")
                 attrs += f' color="{HIGHLIGHTS.get(change, (_OTHER_HIGHLIGHT,))[0]}" penwidth=3'
             _ensure(tree, children, parent).append(
                 f"{quote(prefix + box)} [label={_label(*text)} {attrs}];")
-        _emit(tree, children, prefix, out, pages)
+        _emit(tree, children, prefix, out, pages, self.lang)
         if len(port_lines) > 1:  # the body's input ports side by side at its top
             out.append("{ rank=same; " + " ".join(port_lines) + " }")
         self._edges(ops, node_of, set(boxes) and {prefix + b for b in boxes}, feeds)
@@ -393,6 +400,16 @@ def _ops(n: int, lang: str) -> str:
     return labels.label("svg_ops_one" if n == 1 else "svg_ops_many", lang, n=f"{n:,}")
 
 
+def _frame_title(scope: str, lang: str) -> str:
+    """The label of a scope's frame: its last part; a gradient frame inside a forward scope
+    says "gradient" in ``lang`` (and which tape, when it is not the first)."""
+    home, _, last = scope.rpartition("/")
+    if not home or not is_gradient_frame(scope):
+        return _short(last, NAME_LIMIT)
+    word = labels.label("svg_gradient", lang)
+    return word if last == "gradient_tape" else f"{word} · {_short(last, NAME_LIMIT)}"
+
+
 def _box_text(box: str, parent: str, count: int, types: dict, members: dict,
               lang: str = "en"):
     """(label lines, extra attributes) of a box: a series, a repeat, a "… more" page box, or
@@ -411,6 +428,9 @@ def _box_text(box: str, parent: str, count: int, types: dict, members: dict,
         return ([shown, f"{most} × {type_}" + (f" ({_ops(count, lang)})" if count != most
                                                  else "")],
                 ' class="tfg-box tfg-fold tfg-series"')
+    if parent and is_gradient_frame(box):  # a folded gradient frame inside its forward scope
+        return ([f"{_frame_title(box, lang)} ({_ops(count, lang)})"],
+                ' color="#d99a9a" class="tfg-box tfg-grad"')
     return [f"{_short(box, NAME_LIMIT)} ({_ops(count, lang)})"], ' class="tfg-box"'
 
 
@@ -432,9 +452,10 @@ def _ensure(tree: dict, children: dict, scope: str) -> list[str]:
         child = parent
 
 
-def _emit(tree: dict, children: dict, prefix: str, out: list[str], folds=()) -> None:
+def _emit(tree: dict, children: dict, prefix: str, out: list[str], folds=(),
+          lang: str = "en") -> None:
     """Append the scope tree as nested clusters: each scope's nodes, then its sub-scopes; an
-    open fold (in ``folds``) is a dashed frame."""
+    open fold (in ``folds``) is a dashed frame; gradient frames are pink."""
     out.extend(tree[""])
     stack: list[tuple[str, int]] = [(c, 0) for c in reversed(children[""])]
     depth_open: list[int] = []
@@ -447,13 +468,11 @@ def _emit(tree: dict, children: dict, prefix: str, out: list[str], folds=()) -> 
         out.append(f"{pad}subgraph {quote('cluster_' + prefix + scope)} {{")
         if scope in folds:
             style = 'style="rounded,dashed"; color="#777777"; class="tfg-fold-frame";'
-        elif is_gradient_scope(scope):  # the gradient frame and the scopes it mirrors
+        elif in_gradient(scope):  # a gradient frame, or a scope inside one
             style = 'style=rounded; color="#d99a9a"; class="tfg-grad";'
         else:
             style = 'style=rounded; color="#aaaaaa";'
-
-        out.append(f"{pad}  label={_label(_short(scope.rsplit('/', 1)[-1], NAME_LIMIT))}; "
-                   + style)
+        out.append(f"{pad}  label={_label(_frame_title(scope, lang))}; " + style)
         out.extend(f"{pad}  {line}" for line in tree[scope])
         depth_open.append(depth)
         stack.extend((c, depth + 1) for c in reversed(children[scope]))

@@ -2,8 +2,10 @@
 the maps from SVG titles back to node and scope names for the viewer (layer 8).
 
 Name scopes (op names containing ``/``) become nested clusters; a branch's or body's ops are
-named relative to their ``If``/``While`` op.  Big graphs start summarised: top-level scopes,
-series of like-named ops and blocks of a flat graph are folded (:func:`default_collapse`).
+named relative to their ``If``/``While`` op; a gradient op is drawn in a gradient frame
+inside the scope of the forward op it differentiates (:func:`.gradients.gradient_frames`).
+Big graphs start summarised: top-level scopes, series of like-named ops and blocks of a flat
+graph are folded (:func:`default_collapse`).
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ from __future__ import annotations
 import weakref
 
 from .escaping import svg_title
+from .gradients import gradient_frames
 from .kinds import bodies as _bodies
 from .kinds import has_bodies as _has_bodies
 from .series import folds_of, is_repeat
 
-__all__ = ["relative_names", "drawn_names", "scope_of", "block_size", "block_of", "layout",
-           "top_scopes", "default_collapse", "fold_members", "node_ids", "cluster_ids",
+__all__ = ["relative_names", "drawn_names", "scope_of", "drawn_scopes", "block_size", "block_of",
+           "layout", "top_scopes", "default_collapse", "fold_members", "node_ids", "cluster_ids",
            "COLLAPSE_ABOVE", "BLOCKS_ABOVE", "BODY_COLLAPSE_ABOVE", "SERIES_ABOVE"]
 
 COLLAPSE_ABOVE = 50  # graphs with more ops start with their top-level scopes collapsed
@@ -61,6 +64,14 @@ def scope_of(name: str, op_names) -> str:
         prev = pos
 
 
+def drawn_scopes(graph, rel: list[str] | None = None) -> list[str]:
+    """The scope each op of ``graph`` is drawn in: its name scope (:func:`scope_of`), but a
+    gradient op's is the gradient frame in its forward op's scope
+    (``sequential/dense/gradient_tape``).  ``rel``: :func:`relative_names`, if known."""
+    rel = relative_names(graph) if rel is None else rel
+    names = set(rel)
+    return gradient_frames(graph, rel, [scope_of(r, names) for r in rel])
+
 
 def block_size(graph, scopes=None, series=None) -> int:
     """Ops per block when a big graph's ops outside any scope (and series) are summarised: 0
@@ -72,8 +83,7 @@ def block_size(graph, scopes=None, series=None) -> int:
         return 0
     rel = relative_names(graph)
     if scopes is None:
-        names = set(rel)
-        scopes = [scope_of(r, names) for r in rel]
+        scopes = drawn_scopes(graph, rel)
     if series is None:
         series = folds_of(ops, scopes, rel)[0]
     folded = n > SERIES_ABOVE  # series are folded by default only in graphs this big
@@ -110,8 +120,7 @@ def _remember(graph) -> None:
     if ref is not None and ref() is graph and n == len(ops):
         return
     rel = relative_names(graph)
-    names = set(rel)
-    scopes = [scope_of(r, names) for r in rel]
+    scopes = drawn_scopes(graph, rel)
     folds, members = folds_of(ops, scopes, rel)
     found = scopes, folds, block_size(graph, scopes, folds)
     try:

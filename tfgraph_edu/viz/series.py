@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from .gradients import name_in_scope
+
 __all__ = ["series_of", "folds_of", "page_boxes", "more_range", "is_repeat", "SERIES_MIN",
            "REPEAT_MIN", "PAGE", "PAGE_ENDS", "PAGE_ABOVE"]
 
@@ -38,7 +40,7 @@ def series_of(ops, scopes, names=None, skip=frozenset()) -> dict[int, str]:
     for i, op in enumerate(ops):
         scope = scopes[i]
         name = names[i] if names is not None else op.name
-        rel = name[len(scope) + 1:] if scope else name
+        rel = name_in_scope(name, scope)
         rel_names.append(rel)
         if "/" in rel or i in skip:
             continue
@@ -130,7 +132,7 @@ def folds_of(ops, scopes, names) -> tuple[dict[int, str], dict[str, list[list[in
     """(op index -> fold name, fold name -> its members in order): repeats first, then the
     series of the ops left; a member is a list of op indices (an op with its own
     constants)."""
-    rel_names = [n[len(s) + 1:] if s else n for n, s in zip(names, scopes)]
+    rel_names = [name_in_scope(n, s) for n, s in zip(names, scopes)]
     owner = _owners(ops, scopes, rel_names)
     fold: dict[int, str] = {}
     members: dict[str, list[list[int]]] = {}
