@@ -667,9 +667,16 @@ function render({ model, el }) {
   }
 
   // -- hover: the words of an op or an edge at any zoom ------------------------------------
+  // a gradient op hovered lights the forward op it differentiates (or the box it is folded in)
+  let forwardLit = null;
+  function lightForward(info) {
+    if (forwardLit) forwardLit.classList.remove("tfg-forward-lit");
+    forwardLit = info && info.forward ? visibleNode(info.forward) : null;
+    if (forwardLit) forwardLit.classList.add("tfg-forward-lit");
+  }
   function hover(ev) {
     const g = ev.target.closest && ev.target.closest("g.node, g.edge");
-    if (!g || drag && moved) { tip.style.display = "none"; return; }
+    if (!g || drag && moved) { tip.style.display = "none"; lightForward(null); return; }
     let text;
     if (g.classList.contains("node")) {
       const id = idOf(g), info = J("nodes")[id];
@@ -681,6 +688,7 @@ function render({ model, el }) {
       const label = [...g.querySelectorAll("text")].map((x) => x.textContent).join(" ");
       text = (t ? t.textContent.replace("->", " → ") : "") + (label ? `\n${label}` : "");
     }
+    lightForward(g.classList.contains("node") ? J("nodes")[idOf(g)] : null);
     if (!canvasRect) canvasRect = canvas.getBoundingClientRect();
     tip.textContent = text;
     tip.style.display = "block";
@@ -688,7 +696,7 @@ function render({ model, el }) {
     tip.style.transform = `translate(${Math.min(p.x + 14, pane.w - 260)}px, ${p.y + 14}px)`;
   }
   canvas.addEventListener("mouseover", (ev) => { if (!canvasRect) where(); hover(ev); });
-  canvas.addEventListener("mouseleave", () => { tip.style.display = "none"; });
+  canvas.addEventListener("mouseleave", () => { tip.style.display = "none"; lightForward(null); });
 
   // -- names ----------------------------------------------------------------------------------
   const idOf = (g) => {

@@ -539,6 +539,16 @@ def test_viewer_opens_readable_and_keeps_the_kernel_free(server):
             "cluster_sequential/dense/gradient_tape", homes
         layer = _titled(page, "cluster", "cluster_sequential/dense")
         assert _inside(_titled(page, "cluster", "cluster_sequential/dense/gradient_tape"), layer)
+        # hovering a gradient op lights the forward op it differentiates
+        lit = page.evaluate(
+            "() => { const v = document.querySelectorAll('.tfg-viewer')[4];"
+            " const g = [...v.querySelectorAll('g.node')].find((n) =>"
+            " n.querySelector(':scope > title').textContent ==="
+            " 'gradient_tape/sequential/dense/ReluGrad');"
+            " g.dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));"
+            " return [...v.querySelectorAll('g.node.tfg-forward-lit > title')]"
+            ".map((t) => t.textContent); }")
+        assert lit == ["sequential/dense/Relu"], lit
         mlp = viewers.nth(0)
         mlp.scroll_into_view_if_needed()
         # a searched op folded into a scope: the scope opens, the op itself is centred
@@ -559,32 +569,34 @@ def test_viewer_opens_readable_and_keeps_the_kernel_free(server):
         assert _inside(node, _rect(mlp.locator(".tfg-marker")))
         _readable_and_uncovered(_sight(page, 0))
         page.screenshot(path=str(ARTIFACTS / f"{app}_sight_mlp_search.png"))
-        # opening the gradient_tape box keeps the rest of the drawing in place: the nodes
-        # outside it move in at most 6 blocks (the rest making room: left, level, right of
-        # the box; above it, below it), each block alike to the pixel, the nodes above the
-        # box not at all; the frame's top middle where the box's was; folding it back puts
-        # every node back where it was
+        # opening the loss's box (its gradient frame inside) keeps the rest of the drawing in
+        # place: the nodes outside it move in at most 6 blocks (the rest making room: left,
+        # level, right of the box; above it, below it), each block alike to the pixel, the
+        # nodes above the box not at all; the frame's top middle where the box's was; folding
+        # it back puts every node back where it was
         before = _shapes(page, 0)
-        box = _titled(page, "node", "gradient_tape")
-        _double_click(page, 0, "gradient_tape")
+        box = _titled(page, "node", "sparse_categorical_crossentropy")
+        _double_click(page, 0, "sparse_categorical_crossentropy")
         page.wait_for_function(
             "() => [...document.querySelectorAll('.tfg-viewer')[0].querySelectorAll("
-            "'g.cluster > title')].some(t => t.textContent === 'cluster_gradient_tape')",
+            "'g.cluster > title')].some(t => t.textContent === "
+            "'cluster_sparse_categorical_crossentropy')",
             timeout=30_000)
         page.wait_for_timeout(400)
         after = _shapes(page, 0)
-        frame = _titled(page, "cluster", "cluster_gradient_tape")
+        frame = _titled(page, "cluster", "cluster_sparse_categorical_crossentropy")
         assert abs((frame["l"] + frame["r"]) / 2 - (box["l"] + box["r"]) / 2) < 2, (frame, box)
         assert abs(frame["t"] - box["t"]) < 2, (frame, box)
-        groups = _blocks(before, after, "gradient_tape")
+        groups = _blocks(before, after, "sparse_categorical_crossentropy")
         assert 1 <= len(groups) <= 6, groups
         above = [t for t in before if t in after and before[t][3] < box["t"]]
         assert above and all(abs(after[t][1] - before[t][1]) < 1 for t in above), above
-        page.screenshot(path=str(ARTIFACTS / f"{app}_sight_mlp_gradient_open.png"))
-        _double_click(page, 0, "cluster_gradient_tape")
+        page.screenshot(path=str(ARTIFACTS / f"{app}_sight_mlp_loss_open.png"))
+        _double_click(page, 0, "cluster_sparse_categorical_crossentropy")
         page.wait_for_function(
             "() => [...document.querySelectorAll('.tfg-viewer')[0].querySelectorAll("
-            "'g.node > title')].some(t => t.textContent === 'gradient_tape')", timeout=30_000)
+            "'g.node > title')].some(t => t.textContent === 'sparse_categorical_crossentropy')",
+            timeout=30_000)
         page.wait_for_timeout(400)
         back = _shapes(page, 0)
         assert set(back) == set(before)

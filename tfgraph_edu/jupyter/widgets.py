@@ -94,6 +94,16 @@ def node_details(graph, prefix: str = "", function: str = "", inside: str = "",
     return out
 
 
+def with_forward_links(nodes: dict, graph) -> dict:
+    """``nodes`` with ``forward``: the node id of the forward op each gradient op
+    differentiates (the viewer lights it while the gradient op is hovered)."""
+    from ..viz.gradients import forward_ops
+    for grad, fwd in forward_ops(graph).items():
+        if grad in nodes and fwd in nodes:
+            nodes[grad]["forward"] = fwd
+    return nodes
+
+
 def _is_opened(target) -> bool:
     from ..formats import OpenedGraph
     return isinstance(target, OpenedGraph)
@@ -247,7 +257,7 @@ class GraphViewer(anywidget.AnyWidget):
         self.legend = legend(self.lang, kinds_in(graph), set(self._highlight.values()))
         self.node_ids = title_map(graph)
         self.cluster_ids = cluster_ids(graph)
-        self.nodes = node_details(graph, function=cf.name)
+        self.nodes = with_forward_links(node_details(graph, function=cf.name), graph)
         self.step, self.step_order, self.step_where, self.step_outputs = 0, [], [], []
         self.selected = ""
         self._history.clear()  # another graph: laid out anew
