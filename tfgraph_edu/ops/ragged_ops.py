@@ -141,15 +141,25 @@ class RaggedTensor(CompositeTensor):
         if not _eager(self._values):
             raise NotImplementedError("tfgraph_edu's RaggedTensor.to_tensor runs eagerly only "
                                       "(not inside a tf.function) yet.")
-        rows = self.to_list()
-        width = max((len(r) for r in rows), default=0)
+        splits = self._row_splits.numpy()
+        nrows = len(splits) - 1
+        want_rows, want_width = (None, None) if shape is None else (
+            list(shape) + [None, None])[:2]
+        if shape is not None and len(list(shape)) > 2:
+            raise NotImplementedError("tfgraph_edu's RaggedTensor.to_tensor takes a shape of "
+                                      "two dimensions yet.")
+        # TF: a given shape drops rows and values past it, and pads up to it
+        n_out = nrows if want_rows is None else int(want_rows)
+        kept = range(min(nrows, n_out))
+        width = (max((int(splits[i + 1] - splits[i]) for i in kept), default=0)
+                 if want_width is None else int(want_width))
         vals = self._values.numpy()
         fill = default_value if default_value is not None else (
             b"" if vals.dtype == object else 0)
-        out = np.full((len(rows), width) + vals.shape[1:], fill, dtype=vals.dtype)
-        splits = self._row_splits.numpy()
-        for i in range(len(rows)):
-            out[i, :splits[i + 1] - splits[i]] = vals[splits[i]:splits[i + 1]]
+        out = np.full((n_out, width) + vals.shape[1:], fill, dtype=vals.dtype)
+        for i in kept:
+            n = min(int(splits[i + 1] - splits[i]), width)
+            out[i, :n] = vals[splits[i]:splits[i] + n]
         return _eager_const(out, self.dtype)
 
     # -- rows ----------------------------------------------------------------------------------
@@ -261,6 +271,9 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
                                   "nesting (one ragged dimension).")
     rows = [list(r) if isinstance(r, (list, tuple)) else [r] for r in pylist]
     flat = [x for r in rows for x in r]
+    kinds = {isinstance(x, (str, bytes)) for x in flat}
+    if len(kinds) > 1:  # TF's error for strings mixed with numbers
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     # constants of the current interpreter: Const nodes inside a tf.function, as in TF
     values = convert.constant(flat if flat else np.zeros([0], np.float32), dtype)
     splits = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(np.int64)
