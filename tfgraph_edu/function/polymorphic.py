@@ -33,7 +33,7 @@ from ..ops import _core, identity_ops
 from ..ops.composite import CompositeTensor, TypeSpec
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape, TensorSpec
-from ..tracing.graph_builder import GraphBuilder
+from ..tracing.graph_builder import GraphBuilder, caller_stack
 from . import retracing, signatures, trace_key
 from .concrete import CompositeSlot, ConcreteFunction, _Slot
 from .events import CallEvent, EventLog, TraceEvent
@@ -410,6 +410,7 @@ class Function:
         _refuse_generators(self._python_function)
         name = f"__inference_{self._name}_{next(_uid)}"
         graph = FuncGraph(name)
+        graph.caller_stack = caller_stack()  # where the trace was called from (TF's traceback)
         builder = GraphBuilder(graph)
         created = []
         if variables == "singleton":
