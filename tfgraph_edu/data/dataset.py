@@ -220,6 +220,25 @@ class Dataset:
     def unbatch(self, name=None):
         return _UnbatchDataset(self)
 
+    def flat_map(self, map_func, name=None):
+        """The elements of the dataset ``map_func`` makes of each element, in order."""
+        return _InterleaveDataset(self, map_func, 1, 1, "_FlatMapDataset")
+
+    def interleave(self, map_func, cycle_length=None, block_length=None,
+                   num_parallel_calls=None, deterministic=None, name=None):
+        """Datasets made of ``cycle_length`` elements at a time, read in turn
+        ``block_length`` elements each (TF's order; ``num_parallel_calls`` changes only the
+        speed).  ``cycle_length`` None or AUTOTUNE: the CPU cores this process may use, as
+        TF."""
+        import os
+        if cycle_length is None or cycle_length == AUTOTUNE:
+            cycle_length = len(os.sched_getaffinity(0)) if hasattr(
+                os, "sched_getaffinity") else (os.cpu_count() or 1)
+        block_length = 1 if block_length is None else int(block_length)
+        name_ = "_InterleaveDataset" if num_parallel_calls is None else \
+            "_ParallelInterleaveDataset"
+        return _InterleaveDataset(self, map_func, int(cycle_length), block_length, name_)
+
 
 def _numpy_leaf(a):
     """A 0-d array as TF's as_numpy_iterator gives it: a numpy scalar, a string as bytes."""
@@ -612,6 +631,60 @@ class _MapDataset(Dataset):
     def _flat_iter(self):
         for flat in self._ds._flat_iter():
             yield self._fn(flat)
+
+
+class _InterleaveDataset(Dataset):
+    """``flat_map``/``interleave``.  Departure: TF traces ``map_func`` once; here it is
+    called once on the first element to learn the element_spec, then once per element
+    (eagerly), so Python side effects inside it (a ``print``) happen per element."""
+
+    def __init__(self, ds, func, cycle_length, block_length, name):
+        self._name = name
+        self._ds, self._func = ds, func
+        self._cycle, self._block = max(1, cycle_length), max(1, block_length)
+        first = next(iter(ds._flat_iter()), None)
+        if first is None:
+            raise NotImplementedError(f"tfgraph_edu's Dataset.{name.strip('_')[:-7].lower()}"
+                                      " needs a non-empty input dataset yet (it learns the "
+                                      "element_spec from the first element).")
+        inner = self._inner(first)
+        super().__init__(inner._element_spec, UNKNOWN if ds._cardinality != INFINITE
+                         else INFINITE)
+
+    def _inner(self, flat):
+        element = _eager(flat, self._ds._element_spec)
+        out = (self._func(*element) if isinstance(element, tuple) else self._func(element))
+        if not isinstance(out, Dataset):
+            raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
+                            f"{type(out).__name__}.")
+        return out
+
+    def _flat_iter(self):
+        """TF's order: slots visited in turn; an empty slot takes the next input element's
+        dataset; a visit gives up to ``block_length`` elements, and a dataset that ends
+        leaves its slot empty until the next visit."""
+        outer = iter(self._ds._flat_iter())
+        slots: list = [None] * self._cycle
+        exhausted = False
+        cur = 0
+        while True:
+            if slots[cur] is None and not exhausted:
+                flat = next(outer, None)
+                if flat is None:
+                    exhausted = True
+                else:
+                    slots[cur] = iter(self._inner(flat)._flat_iter())
+            if exhausted and all(it is None for it in slots):
+                return
+            it = slots[cur]
+            if it is not None:
+                for _ in range(self._block):
+                    item = next(it, None)
+                    if item is None:
+                        slots[cur] = None
+                        break
+                    yield item
+            cur = (cur + 1) % self._cycle
 
 
 class _FilterDataset(Dataset):
