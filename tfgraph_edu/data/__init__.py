@@ -2,7 +2,7 @@
 
 from .._missing import Namespace as _Namespace
 from .._missing import module_getattr as _module_getattr
-from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset  # noqa: F401
+from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, DatasetSpec  # noqa: F401
 from .text_line import TextLineDataset  # noqa: F401
 
 INFINITE_CARDINALITY = INFINITE

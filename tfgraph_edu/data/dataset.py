@@ -28,8 +28,31 @@ AUTOTUNE = -1
 
 def _eager(flat, spec):
     with using_interpreter(None):
-        tensors = [convert.constant(v, dtype=s.dtype) for v, s in zip(flat, _nest.flatten(spec))]
+        tensors = [v if isinstance(s, DatasetSpec) else convert.constant(v, dtype=s.dtype)
+                   for v, s in zip(flat, _nest.flatten(spec))]
     return _nest.pack(spec, tensors)
+
+
+class DatasetSpec:
+    """``tf.data.DatasetSpec``: the spec of an element that is itself a dataset (``window``)."""
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self.element_spec = element_spec
+        self._shape = TensorShape(list(dataset_shape))
+
+    @property
+    def shape(self):
+        return self._shape
+
+    def __eq__(self, other):
+        return (isinstance(other, DatasetSpec) and other.element_spec == self.element_spec
+                and other._shape == self._shape)
+
+    def __hash__(self):
+        return hash(("DatasetSpec", repr(self.element_spec)))
+
+    def __repr__(self):
+        return f"DatasetSpec({_nest.spec_repr(self.element_spec)}, {self._shape!r})"
 
 
 def _spec_of(arr, batch_dims=0) -> TensorSpec:
@@ -219,6 +242,16 @@ class Dataset:
 
     def unbatch(self, name=None):
         return _UnbatchDataset(self)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        """Datasets of ``size`` elements (every ``stride``-th), one starting every ``shift``
+        elements (``size`` by default); the last ones shorter unless ``drop_remainder``.
+        Eagerly only (a dataset of datasets cannot enter a tf.function here yet)."""
+        size, stride = int(size), int(stride)
+        shift = size if shift is None else int(shift)
+        if size <= 0 or shift <= 0 or stride <= 0:
+            raise ValueError("size, shift and stride must be positive.")
+        return _WindowDataset(self, size, shift, stride, bool(drop_remainder))
 
     def flat_map(self, map_func, name=None):
         """The elements of the dataset ``map_func`` makes of each element, in order."""
@@ -631,6 +664,55 @@ class _MapDataset(Dataset):
     def _flat_iter(self):
         for flat in self._ds._flat_iter():
             yield self._fn(flat)
+
+
+class _ElementsDataset(Dataset):
+    """A dataset of elements already read (a window's): TF's ``_VariantDataset``."""
+
+    _name = "_VariantDataset"
+
+    def __init__(self, flats, spec):
+        super().__init__(spec, len(flats))
+        self._flats = flats
+
+    def _flat_iter(self):
+        yield from self._flats
+
+
+class _WindowDataset(Dataset):
+    _name = "_WindowDataset"
+
+    def __init__(self, ds, size, shift, stride, drop_remainder):
+        if len(_nest.flatten(ds._element_spec)) != 1:
+            raise NotImplementedError("tfgraph_edu's Dataset.window takes datasets whose "
+                                      "elements are single tensors yet.")
+        super().__init__(DatasetSpec(ds._element_spec), UNKNOWN if ds._cardinality != INFINITE
+                         else INFINITE)
+        self._ds, self._size, self._shift = ds, size, shift
+        self._stride, self._drop = stride, drop_remainder
+
+    def _flat_iter(self):
+        it = iter(self._ds._flat_iter())
+        buffer: list = []  # elements from index ``first`` on
+        first, start, done = 0, 0, False
+        span = (self._size - 1) * self._stride + 1
+        while True:
+            while not done and first + len(buffer) < start + span:
+                item = next(it, None)
+                if item is None:
+                    done = True
+                else:
+                    buffer.append(item)
+            if start >= first + len(buffer):
+                return
+            picked = buffer[start - first::self._stride][:self._size]
+            if len(picked) < self._size and self._drop:
+                return
+            yield [_ElementsDataset(picked, self._ds._element_spec)]
+            start += self._shift
+            drop = min(start - first, len(buffer))
+            del buffer[:drop]
+            first += drop
 
 
 class _InterleaveDataset(Dataset):
