@@ -8,7 +8,8 @@ from .text_line import TextLineDataset  # noqa: F401
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
-experimental = _Namespace("data.experimental", AUTOTUNE=AUTOTUNE, CsvDataset=CsvDataset, INFINITE_CARDINALITY=INFINITE,
+experimental = _Namespace("data.experimental", AUTOTUNE=AUTOTUNE, CsvDataset=CsvDataset,
+                          INFINITE_CARDINALITY=INFINITE,
                           UNKNOWN_CARDINALITY=UNKNOWN)
 
 
