@@ -65,6 +65,13 @@ def test_errors_as_tf():
     x = tf.ragged.constant([[1, 2], [3], [4, 5, 6]])
     with pytest.raises(tf.errors.InvalidArgumentError) as info:  # TF 2.21: this class
         x + tf.ragged.constant([[1], [2, 2], [3, 3, 3]])
-    assert str(info.value).startswith("Condition x == y did not hold.")
+    assert str(info.value) == (  # TF 2.21's message (its assert on the row_splits)
+        "Condition x == y did not hold.\nIndices of first 1 different values:\n[[1]]\n"
+        "Corresponding x values:\n[2]\nCorresponding y values:\n[1]\n"
+        "First 3 elements of x:\n[0 2 3]\nFirst 3 elements of y:\n[0 1 3]")
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.ragged.constant([[1, 2, 3], [4], [5, 6]]) + tf.ragged.constant([[1, 2], [3, 4], [5]])
+    assert str(info.value).splitlines()[1:5] == [  # TF 2.21's lines
+        "Indices of first 2 different values:", "[[1]", " [3]]", "Corresponding x values:"]
     with pytest.raises(tf.errors.InvalidArgumentError):  # TF: slice index 0 out of bounds
         tf.ragged.constant(DIGITS)[1, 0]

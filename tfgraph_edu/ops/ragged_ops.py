@@ -358,11 +358,18 @@ class RaggedTensor(CompositeTensor):
                 self._need_eager(f"{api} RaggedTensor with other row_splits")
                 other._need_eager(f"{api} RaggedTensor with other row_splits")
                 a, b = self._row_splits.numpy(), other._row_splits.numpy()
-                if a.shape != b.shape or (a != b).any():
+                if a.shape != b.shape:
                     raise InvalidArgumentError(
                         None, None, "Condition x == y did not hold. The two ragged tensors "
-                        f"have different row_splits ({a.tolist()} and {b.tolist()}): "
-                        "element-wise ops need rows of the same lengths.")
+                        f"have different numbers of rows ({a.size - 1} and {b.size - 1}).")
+                if (a != b).any():  # TF's assert_equal message on the row_splits
+                    diff = np.nonzero(a != b)[0][:3]
+                    raise InvalidArgumentError(
+                        None, None, "Condition x == y did not hold.\n"
+                        f"Indices of first {diff.size} different values:\n{diff[:, None]}\n"
+                        f"Corresponding x values:\n{a[diff]}\n"
+                        f"Corresponding y values:\n{b[diff]}\n"
+                        f"First 3 elements of x:\n{a[:3]}\nFirst 3 elements of y:\n{b[:3]}")
             return RaggedTensor(fn(self._values, other._values), self._row_splits)
         other_t = convert.to_tensor(other, dtype=self.dtype) if not convert.is_tensor(
             other) else other
