@@ -6,8 +6,10 @@ tf.function argument or result, and the iterable of a ``for`` loop in a tf.funct
 over its rows), as in TF; printing follows TensorFlow.
 
 Deliberate departure: only one ragged dimension (2-D ragged tensors); arithmetic takes a
-scalar or a ragged tensor with the same row_splits; ``to_tensor`` runs eagerly only.  Anything
-else raises NotImplementedError naming the API.  ``tf.sparse`` lives in ``sparse_ops.py``.
+scalar, an ``[nrows, 1]`` tensor or a ragged tensor with the same row lengths; ``to_tensor``,
+slicing (``rt[i, j]``, ``rt[:, a:b]``, ``rt[a:b]``), the ``from_*`` factories, ``to_sparse``
+and ``bounding_shape`` run eagerly only.  Anything else raises NotImplementedError naming
+the API.  ``tf.sparse`` lives in ``sparse_ops.py``.
 """
 
 from __future__ import annotations
