@@ -419,7 +419,16 @@ def _masked(text: str, mask: str | None) -> str:
     text = _OP_NAME.sub(r"\1", _MKL.sub("__wrapped__", text))
     text = _STEP_TIME.sub("#s", _PADDING.sub("", text))
     # masked: the text's shape only (NumPy pads columns to the longest number, sign included)
-    return re.sub(r"[ \t]+", "", _SIGNED.sub("#", text)) if mask else text
+    if not mask:
+        return text
+    text = re.sub(r"[ \t]+", "", _SIGNED.sub("#", text))
+    if mask == "random":  # a loop over random values runs a random number of times: a run
+        # of equal lines made only of masked numbers counts once
+        text = _REPEATED_NUMBERS.sub(r"\1", text)
+    return text
+
+
+_REPEATED_NUMBERS = re.compile(r"^([^A-Za-z\n]*#[^A-Za-z\n]*\n)(?:\1)+", re.M)
 
 
 def _adds_a_sentence(tf_text: str, our_text: str, close_text) -> bool:

@@ -2,12 +2,14 @@
 
 from .._missing import Namespace as _Namespace
 from .._missing import module_getattr as _module_getattr
-from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset  # noqa: F401
+from .csv_dataset import CsvDataset
+from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, DatasetSpec  # noqa: F401
 from .text_line import TextLineDataset  # noqa: F401
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
-experimental = _Namespace("data.experimental", AUTOTUNE=AUTOTUNE, INFINITE_CARDINALITY=INFINITE,
+experimental = _Namespace("data.experimental", AUTOTUNE=AUTOTUNE, CsvDataset=CsvDataset,
+                          INFINITE_CARDINALITY=INFINITE,
                           UNKNOWN_CARDINALITY=UNKNOWN)
 
 

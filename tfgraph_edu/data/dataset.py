@@ -28,8 +28,31 @@ AUTOTUNE = -1
 
 def _eager(flat, spec):
     with using_interpreter(None):
-        tensors = [convert.constant(v, dtype=s.dtype) for v, s in zip(flat, _nest.flatten(spec))]
+        tensors = [v if isinstance(s, DatasetSpec) else convert.constant(v, dtype=s.dtype)
+                   for v, s in zip(flat, _nest.flatten(spec))]
     return _nest.pack(spec, tensors)
+
+
+class DatasetSpec:
+    """``tf.data.DatasetSpec``: the spec of an element that is itself a dataset (``window``)."""
+
+    def __init__(self, element_spec, dataset_shape=()):
+        self.element_spec = element_spec
+        self._shape = TensorShape(list(dataset_shape))
+
+    @property
+    def shape(self):
+        return self._shape
+
+    def __eq__(self, other):
+        return (isinstance(other, DatasetSpec) and other.element_spec == self.element_spec
+                and other._shape == self._shape)
+
+    def __hash__(self):
+        return hash(("DatasetSpec", repr(self.element_spec)))
+
+    def __repr__(self):
+        return f"DatasetSpec({_nest.spec_repr(self.element_spec)}, {self._shape!r})"
 
 
 def _spec_of(arr, batch_dims=0) -> TensorSpec:
@@ -219,6 +242,35 @@ class Dataset:
 
     def unbatch(self, name=None):
         return _UnbatchDataset(self)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        """Datasets of ``size`` elements (every ``stride``-th), one starting every ``shift``
+        elements (``size`` by default); the last ones shorter unless ``drop_remainder``.
+        Eagerly only (a dataset of datasets cannot enter a tf.function here yet)."""
+        size, stride = int(size), int(stride)
+        shift = size if shift is None else int(shift)
+        if size <= 0 or shift <= 0 or stride <= 0:
+            raise ValueError("size, shift and stride must be positive.")
+        return _WindowDataset(self, size, shift, stride, bool(drop_remainder))
+
+    def flat_map(self, map_func, name=None):
+        """The elements of the dataset ``map_func`` makes of each element, in order."""
+        return _InterleaveDataset(self, map_func, 1, 1, "_FlatMapDataset")
+
+    def interleave(self, map_func, cycle_length=None, block_length=None,
+                   num_parallel_calls=None, deterministic=None, name=None):
+        """Datasets made of ``cycle_length`` elements at a time, read in turn
+        ``block_length`` elements each (TF's order; ``num_parallel_calls`` changes only the
+        speed).  ``cycle_length`` None or AUTOTUNE: the CPU cores this process may use, as
+        TF."""
+        import os
+        if cycle_length is None or cycle_length == AUTOTUNE:
+            cycle_length = len(os.sched_getaffinity(0)) if hasattr(
+                os, "sched_getaffinity") else (os.cpu_count() or 1)
+        block_length = 1 if block_length is None else int(block_length)
+        name_ = "_InterleaveDataset" if num_parallel_calls is None else \
+            "_ParallelInterleaveDataset"
+        return _InterleaveDataset(self, map_func, int(cycle_length), block_length, name_)
 
 
 def _numpy_leaf(a):
@@ -612,6 +664,109 @@ class _MapDataset(Dataset):
     def _flat_iter(self):
         for flat in self._ds._flat_iter():
             yield self._fn(flat)
+
+
+class _ElementsDataset(Dataset):
+    """A dataset of elements already read (a window's): TF's ``_VariantDataset``."""
+
+    _name = "_VariantDataset"
+
+    def __init__(self, flats, spec):
+        super().__init__(spec, len(flats))
+        self._flats = flats
+
+    def _flat_iter(self):
+        yield from self._flats
+
+
+class _WindowDataset(Dataset):
+    _name = "_WindowDataset"
+
+    def __init__(self, ds, size, shift, stride, drop_remainder):
+        if len(_nest.flatten(ds._element_spec)) != 1:
+            raise NotImplementedError("tfgraph_edu's Dataset.window takes datasets whose "
+                                      "elements are single tensors yet.")
+        super().__init__(DatasetSpec(ds._element_spec), UNKNOWN if ds._cardinality != INFINITE
+                         else INFINITE)
+        self._ds, self._size, self._shift = ds, size, shift
+        self._stride, self._drop = stride, drop_remainder
+
+    def _flat_iter(self):
+        it = iter(self._ds._flat_iter())
+        buffer: list = []  # elements from index ``first`` on
+        first, start, done = 0, 0, False
+        span = (self._size - 1) * self._stride + 1
+        while True:
+            while not done and first + len(buffer) < start + span:
+                item = next(it, None)
+                if item is None:
+                    done = True
+                else:
+                    buffer.append(item)
+            if start >= first + len(buffer):
+                return
+            picked = buffer[start - first::self._stride][:self._size]
+            if len(picked) < self._size and self._drop:
+                return
+            yield [_ElementsDataset(picked, self._ds._element_spec)]
+            start += self._shift
+            drop = min(start - first, len(buffer))
+            del buffer[:drop]
+            first += drop
+
+
+class _InterleaveDataset(Dataset):
+    """``flat_map``/``interleave``.  Departure: TF traces ``map_func`` once; here it is
+    called once on the first element to learn the element_spec, then once per element
+    (eagerly), so Python side effects inside it (a ``print``) happen per element."""
+
+    def __init__(self, ds, func, cycle_length, block_length, name):
+        self._name = name
+        self._ds, self._func = ds, func
+        self._cycle, self._block = max(1, cycle_length), max(1, block_length)
+        first = next(iter(ds._flat_iter()), None)
+        if first is None:
+            raise NotImplementedError(f"tfgraph_edu's Dataset.{name.strip('_')[:-7].lower()}"
+                                      " needs a non-empty input dataset yet (it learns the "
+                                      "element_spec from the first element).")
+        inner = self._inner(first)
+        super().__init__(inner._element_spec, UNKNOWN if ds._cardinality != INFINITE
+                         else INFINITE)
+
+    def _inner(self, flat):
+        element = _eager(flat, self._ds._element_spec)
+        out = (self._func(*element) if isinstance(element, tuple) else self._func(element))
+        if not isinstance(out, Dataset):
+            raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
+                            f"{type(out).__name__}.")
+        return out
+
+    def _flat_iter(self):
+        """TF's order: slots visited in turn; an empty slot takes the next input element's
+        dataset; a visit gives up to ``block_length`` elements, and a dataset that ends
+        leaves its slot empty until the next visit."""
+        outer = iter(self._ds._flat_iter())
+        slots: list = [None] * self._cycle
+        exhausted = False
+        cur = 0
+        while True:
+            if slots[cur] is None and not exhausted:
+                flat = next(outer, None)
+                if flat is None:
+                    exhausted = True
+                else:
+                    slots[cur] = iter(self._inner(flat)._flat_iter())
+            if exhausted and all(it is None for it in slots):
+                return
+            it = slots[cur]
+            if it is not None:
+                for _ in range(self._block):
+                    item = next(it, None)
+                    if item is None:
+                        slots[cur] = None
+                        break
+                    yield item
+            cur = (cur + 1) % self._cycle
 
 
 class _FilterDataset(Dataset):

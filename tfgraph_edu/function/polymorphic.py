@@ -33,7 +33,7 @@ from ..ops import _core, identity_ops
 from ..ops.composite import CompositeTensor, TypeSpec
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape, TensorSpec
-from ..tracing.graph_builder import GraphBuilder
+from ..tracing.graph_builder import GraphBuilder, caller_stack
 from . import retracing, signatures, trace_key
 from .concrete import CompositeSlot, ConcreteFunction, _Slot
 from .events import CallEvent, EventLog, TraceEvent
@@ -84,6 +84,8 @@ class Function:
         self._general: list[tuple[tuple, ConcreteFunction]] = []
         self._concretes: list[ConcreteFunction] = []
         self._keys: list[tuple] = []
+        self._traced: list[tuple[tuple, list]] = []  # (key, params as specs) of each call trace
+        self._saving: dict[tuple, ConcreteFunction] = {}  # traced while saving (see below)
         self._seen = trace_key.SeenArguments()
         self.events = EventLog(owner=self)
         self.last_call = None
@@ -357,6 +359,7 @@ class Function:
         if trace_as != key or trace_key.has_unknown_dims(trace_as):
             self._general.append((trace_as, cf))
         self._keys.append(key)
+        self._traced.append((trace_as, _as_specs(params)))
         self._seen.add(names, key)
         self._concretes.append(cf)
         cf.index = len(self._concretes)
@@ -364,6 +367,37 @@ class Function:
                                       cf.pretty_printed_signature(False), seconds, cf))
         retracing.detector(self._python_function).traced(repr(self._python_function))
         return cf
+
+    def _saving_traces(self) -> list[ConcreteFunction]:
+        """The graphs a SavedModel keeps of this Function.  As TF 2.21 does, saving traces
+        every signature again (each signature traced so far, once; or the input_signature):
+        the saving context is part of TF's trace key, so the Python function runs again (its
+        ``print`` shows, the tracing count grows) the first time a signature is saved; later
+        saves reuse those graphs, and calls never do (an input_signature function traced only
+        by a save is traced again on its first call)."""
+        if self._input_signature is not None:
+            params = self._signature_params(self._canonical(tuple(self._input_signature), {}))
+            wanted = [(self._key(params)[0], params)]
+        else:
+            wanted, seen = [], set()
+            for key, params in self._traced:
+                if key not in seen:
+                    seen.add(key)
+                    wanted.append((key, params))
+        out = []
+        for key, params in wanted:
+            cf = self._saving.get(key)
+            if cf is None:
+                cf, created = self._build(params, "singleton" if self._created_variables
+                                          else "allow")
+                if created:
+                    raise ValueError(_LATE_ERROR + _VARIABLE_HINT.format(
+                        name=self._name, when="while saving"))
+                self._saving[key] = cf
+                self._concretes.append(cf)
+                cf.index = len(self._concretes)
+            out.append(cf)
+        return out
 
     def _build(self, params, variables: str):
         """Trace once: (ConcreteFunction, one flag per tf.Variable created: True if created in
@@ -376,6 +410,7 @@ class Function:
         _refuse_generators(self._python_function)
         name = f"__inference_{self._name}_{next(_uid)}"
         graph = FuncGraph(name)
+        graph.caller_stack = caller_stack()  # where the trace was called from (TF's traceback)
         builder = GraphBuilder(graph)
         created = []
         if variables == "singleton":
@@ -596,6 +631,23 @@ def _spec_of(value):
     if isinstance(value, dict):
         return {k: _spec_of(value[k]) for k in sorted(value)}
     return value
+
+
+def _as_specs(params) -> list:
+    """``params`` with each eager tensor or array (also inside lists, tuples, dicts) as a
+    TensorSpec: what tracing again needs, without keeping the call's values alive."""
+    def spec(value):
+        if type(value) is EagerTensor or isinstance(value, np.ndarray):
+            v = value if type(value) is EagerTensor else to_tensor(value)
+            return TensorSpec(v.shape, v.dtype)
+        if isinstance(value, list):
+            return [spec(v) for v in value]
+        if isinstance(value, tuple) and not hasattr(value, "_fields"):
+            return tuple(spec(v) for v in value)
+        if isinstance(value, dict):
+            return {k: spec(v) for k, v in value.items()}
+        return value
+    return [(n, k, spec(v)) for n, k, v in params]
 
 
 def _placeholders_for(value, name, builder, placeholders, leaf_specs, user_name=None):

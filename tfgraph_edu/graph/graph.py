@@ -240,6 +240,8 @@ class Graph:
         self._captures: dict[int, tuple[object, Tensor]] = {}
         self.variables = WeakVariables()
         self.outer_graph = None
+        # the user's frames (outermost first) that called the trace of this graph
+        self.caller_stack: tuple = ()
         self._control_stack: list[list[Operation]] = []
         self.node_limit: int | None = None  # None: graph/limits.py's MAX_NODES
         # gradient op name -> the name of the forward op it differentiates (filled by the
@@ -353,6 +355,17 @@ class Graph:
 
     def __repr__(self):
         return f"<tf.Graph {self.name!r} with {len(self.operations)} operations>"
+
+
+def op_stack(op) -> tuple:
+    """(filename, line, function) frames, outermost first, of where ``op`` was made: the
+    frames that called its function's trace (a branch or loop body: its outer graph's),
+    then the user's line that made it, as TF lists an op's traceback."""
+    g = op.graph
+    while g is not None and not g.caller_stack and g.outer_graph is not None:
+        g = g.outer_graph
+    caller = g.caller_stack if g is not None else ()
+    return caller + ((op.source,) if op.source is not None else ())
 
 
 class FuncGraph(Graph):

@@ -1,4 +1,5 @@
-"""``tf.keras.losses``: MeanSquaredError and SparseCategoricalCrossentropy (layer 10)."""
+"""``tf.keras.losses``: MeanSquaredError, SparseCategoricalCrossentropy and
+CategoricalCrossentropy (layer 10)."""
 
 from __future__ import annotations
 
@@ -66,10 +67,39 @@ class SparseCategoricalCrossentropy(Loss):
         return -reduction_ops.reduce_mean(picked)
 
 
+class CategoricalCrossentropy(Loss):
+    """One-hot (or soft) labels against logits (``from_logits=True``) or probabilities
+    (rescaled to sum to 1 and clipped to [1e-7, 1 - 1e-7], as Keras 3 does); mean over the
+    batch."""
+
+    name = "categorical_crossentropy"
+
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, **kwargs):
+        if kwargs or axis != -1:
+            raise NotImplementedError("tfgraph_edu's CategoricalCrossentropy takes from_logits "
+                                      "and label_smoothing only (axis=-1) yet.")
+        self.from_logits, self.label_smoothing = from_logits, float(label_smoothing)
+
+    def call(self, y_true, y_pred):
+        y_pred = to_tensor(y_pred)
+        y_true = math_ops.cast(to_tensor(y_true), y_pred.dtype)
+        if self.label_smoothing:
+            n = math_ops.cast(shape_ops.shape(y_true)[-1], y_pred.dtype)
+            y_true = y_true * (1.0 - self.label_smoothing) + self.label_smoothing / n
+        if self.from_logits:
+            log_probs = math_ops.log_softmax(y_pred)
+        else:
+            probs = y_pred / reduction_ops.reduce_sum(y_pred, axis=-1, keepdims=True)
+            log_probs = math_ops.log(math_ops.clip_by_value(probs, 1e-7, 1.0 - 1e-7))
+        return -reduction_ops.reduce_mean(reduction_ops.reduce_sum(y_true * log_probs,
+                                                                   axis=-1))
+
+
 _BY_NAME = {"mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
             "mae": lambda: _FunctionLoss(_mean_absolute_error),
             "mean_absolute_error": lambda: _FunctionLoss(_mean_absolute_error),
-            "sparse_categorical_crossentropy": SparseCategoricalCrossentropy}
+            "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
+            "categorical_crossentropy": CategoricalCrossentropy}
 
 
 def _mean_squared_error(y_true, y_pred):

@@ -141,6 +141,32 @@ class Adam(Optimizer):
         v.assign_sub(lr * m / (math_ops.sqrt(s) + self.epsilon))
 
 
+class RMSprop(Optimizer):
+    """Keras 3's RMSprop: a running mean of squared gradients scales each step (epsilon
+    inside the square root, as Keras 3 has it); with ``momentum``, steps accumulate."""
+
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
+                 centered=False, name=None, **kwargs):
+        _no_other_options(kwargs)
+        if centered:
+            raise NotImplementedError("tfgraph_edu does not implement RMSprop(centered=True) "
+                                      "yet.")
+        super().__init__(learning_rate, name)
+        self.rho, self.momentum, self.epsilon = float(rho), float(momentum), float(epsilon)
+        self._slot_names = ("velocity", "momentum") if self.momentum else ("velocity",)
+
+    def _apply(self, g, v, t):
+        vel = self._slot(v, "velocity")
+        vel.assign(self.rho * vel + (1.0 - self.rho) * math_ops.square(g))
+        increment = self._lr(v) * g / math_ops.sqrt(vel + self.epsilon)
+        if self.momentum:
+            m = self._slot(v, "momentum")
+            m.assign(self.momentum * m + increment)
+            v.assign_sub(m)
+        else:
+            v.assign_sub(increment)
+
+
 def _no_other_options(kwargs):
     if kwargs:
         raise NotImplementedError(f"tfgraph_edu's optimizers do not implement the options "
@@ -149,7 +175,7 @@ def _no_other_options(kwargs):
 
 def get(optimizer):
     if isinstance(optimizer, str):
-        return {"sgd": SGD, "adam": Adam}[optimizer.lower()]()
+        return {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop}[optimizer.lower()]()
     return optimizer
 
 

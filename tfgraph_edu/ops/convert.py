@@ -209,6 +209,17 @@ def to_numpy(value, dtype=None) -> np.ndarray:
         except ValueError:
             pass  # _infer's error below
     arr = _infer(value)
+    if dtype is not None and (t is list or t is tuple) and arr.dtype in _WIDE:
+        # Python floats read straight into the wider dtype asked for (TF: 0.1 in float64 is
+        # 0.1), never through float32
+        np_dt = getattr(_dt.as_dtype(dtype), "np_dtype", None)
+        if np_dt is not None and np_dt.kind in "fc" and np_dt.itemsize > arr.dtype.itemsize:
+            try:
+                wide = np.array(value, dtype=_WIDE[arr.dtype])
+            except (TypeError, ValueError):
+                wide = None
+            if wide is not None and wide.shape == arr.shape:
+                arr = wide
     if dtype is not None:
         arr = _cast_value(arr, _dt.as_dtype(dtype), value)
     elif arr.dtype == np.float32 and t is not np.ndarray and not isinstance(value, np.generic) \
@@ -228,6 +239,7 @@ def _refuse_float32_overflow(value):
 
 
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
+_WIDE = {np.dtype(np.float32): np.float64, np.dtype(np.complex64): np.complex128}
 
 
 # -- the Const op ------------------------------------------------------------------

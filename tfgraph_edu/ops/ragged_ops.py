@@ -6,8 +6,10 @@ tf.function argument or result, and the iterable of a ``for`` loop in a tf.funct
 over its rows), as in TF; printing follows TensorFlow.
 
 Deliberate departure: only one ragged dimension (2-D ragged tensors); arithmetic takes a
-scalar or a ragged tensor with the same row_splits; ``to_tensor`` runs eagerly only.  Anything
-else raises NotImplementedError naming the API.  ``tf.sparse`` lives in ``sparse_ops.py``.
+scalar, an ``[nrows, 1]`` tensor or a ragged tensor with the same row lengths; ``to_tensor``,
+slicing (``rt[i, j]``, ``rt[:, a:b]``, ``rt[a:b]``), the ``from_*`` factories, ``to_sparse``
+and ``bounding_shape`` run eagerly only.  Anything else raises NotImplementedError naming
+the API.  ``tf.sparse`` lives in ``sparse_ops.py``.
 """
 
 from __future__ import annotations
@@ -64,6 +66,12 @@ class RaggedTensorSpec(TypeSpec):
                 f"{self._ragged_rank}, tf.{self._row_splits_dtype.name})")
 
 
+def _formatter(x) -> str:
+    if isinstance(x, np.ndarray):
+        return np.array2string(x, separator=", ") if x.size else repr(x.tolist())
+    return str(x)
+
+
 def _eager(t) -> bool:
     return hasattr(t, "numpy")
 
@@ -89,6 +97,106 @@ class RaggedTensor(CompositeTensor):
     def from_row_lengths(cls, values, row_lengths, validate=True):
         lengths = np.asarray(convert.to_tensor(row_lengths, dtype=_dt.int64).numpy())
         return cls.from_row_splits(values, np.concatenate([[0], np.cumsum(lengths)]), validate)
+
+    @classmethod
+    def from_value_rowids(cls, values, value_rowids, nrows=None, validate=True):
+        ids = np.asarray(convert.to_tensor(value_rowids, dtype=_dt.int64).numpy())
+        n = int(nrows) if nrows is not None else (int(ids[-1]) + 1 if ids.size else 0)
+        if validate and (ids.ndim != 1 or np.any(np.diff(ids) < 0) or np.any(ids < 0)
+                         or (ids.size and ids[-1] >= n)):
+            raise InvalidArgumentError(None, None, "Arguments to from_value_rowids do not form "
+                                                   "a valid RaggedTensor")
+        lengths = np.bincount(ids, minlength=n)[:n] if ids.size else np.zeros(n, np.int64)
+        return cls.from_row_lengths(values, lengths, validate)
+
+    @classmethod
+    def from_row_starts(cls, values, row_starts, validate=True):
+        starts = np.asarray(convert.to_tensor(row_starts, dtype=_dt.int64).numpy())
+        n_values = convert.to_tensor(values).shape.dims[0]
+        return cls.from_row_splits(values, np.concatenate([starts, [n_values]]), validate)
+
+    @classmethod
+    def from_row_limits(cls, values, row_limits, validate=True):
+        limits = np.asarray(convert.to_tensor(row_limits, dtype=_dt.int64).numpy())
+        return cls.from_row_splits(values, np.concatenate([[0], limits]), validate)
+
+    @classmethod
+    def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True):
+        """Rows of one length; printed as TF prints it (a matrix), here a ragged dimension."""
+        values = convert.to_tensor(values)
+        width = int(uniform_row_length)
+        total = values.shape.dims[0]
+        n = int(nrows) if nrows is not None else (total // width if width else 0)
+        return cls.from_row_splits(values, np.arange(n + 1) * width, validate)
+
+    @classmethod
+    def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1):
+        """Rows of a 2-D tensor; ``padding`` (trailing values equal to it dropped) or
+        ``lengths`` (each row's length) shorten them, as TF's."""
+        if ragged_rank != 1:
+            raise NotImplementedError("tfgraph_edu's RaggedTensor.from_tensor takes "
+                                      "ragged_rank=1 yet.")
+        t = convert.to_tensor(tensor)
+        if t.shape.rank != 2 or not _eager(t):
+            raise NotImplementedError("tfgraph_edu's RaggedTensor.from_tensor takes an eager "
+                                      "2-D tensor yet.")
+        arr = t.numpy()
+        if lengths is not None and padding is not None:
+            raise ValueError("Specify lengths or padding, but not both")
+        if lengths is not None:
+            lens = np.asarray(convert.to_tensor(lengths, dtype=_dt.int64).numpy())
+        elif padding is not None:
+            pad = convert.to_tensor(padding, dtype=t.dtype).numpy()
+            lens = []
+            for row in arr:
+                keep = len(row)
+                while keep and row[keep - 1] == pad:
+                    keep -= 1
+                lens.append(keep)
+            lens = np.asarray(lens, np.int64)
+        else:
+            lens = np.full(arr.shape[0], arr.shape[1], np.int64)
+        return ragged_from_rows([row[:n] for row, n in zip(arr, lens)], t.dtype)
+
+    @classmethod
+    def from_sparse(cls, st_input, name=None, row_splits_dtype=_dt.int64):
+        """A 2-D SparseTensor's rows (its indices in row-major order, TF's requirement)."""
+        if not isinstance(st_input, SparseTensor):
+            raise TypeError(f"st_input must be a SparseTensor, got {type(st_input).__name__}")
+        idx = st_input.indices.numpy()
+        shape = st_input.dense_shape.numpy()
+        if len(shape) != 2:
+            raise ValueError("rank(st_input) must be 2.")
+        rows = idx[:, 0] if idx.size else np.zeros([0], np.int64)
+        if idx.size and (np.any(np.diff(rows) < 0) or np.any(
+                (np.diff(rows) == 0) & (np.diff(idx[:, 1]) <= 0))):
+            raise InvalidArgumentError(None, None, "SparseTensor is not right-ragged (its "
+                                                   "indices are not in row-major order)")
+        return cls.from_value_rowids(st_input.values, rows, nrows=int(shape[0]))
+
+    def bounding_shape(self, axis=None, name=None, out_type=None):
+        """``[nrows, longest row, ...]`` (int64), or one of its entries."""
+        self._need_eager("bounding_shape")
+        splits = self._row_splits.numpy()
+        lengths = np.diff(splits)
+        shape = [len(splits) - 1, int(lengths.max()) if lengths.size else 0]
+        shape += list(self._values.shape.dims[1:])
+        out = np.asarray(shape if axis is None else shape[axis], np.int64)
+        return _eager_const(out, out_type or _dt.int64)
+
+    def to_sparse(self, name=None):
+        """A SparseTensor of the values at ``[row, column]``, shape the bounding shape."""
+        self._need_eager("to_sparse")
+        if self._values.shape.rank != 1:
+            raise NotImplementedError("tfgraph_edu's RaggedTensor.to_sparse takes 2-D ragged "
+                                      "tensors yet.")
+        splits = self._row_splits.numpy()
+        lengths = np.diff(splits)
+        rows = np.repeat(np.arange(len(lengths)), lengths)
+        cols = np.arange(int(splits[-1])) - np.repeat(splits[:-1], lengths)
+        indices = np.stack([rows, cols], axis=1).astype(np.int64).reshape(-1, 2)
+        return SparseTensor(_eager_const(indices, _dt.int64), self._values,
+                            self.bounding_shape())
 
     values = property(lambda self: self._values)
     flat_values = property(lambda self: self._values)
@@ -128,10 +236,15 @@ class RaggedTensor(CompositeTensor):
         return [vals[splits[i]:splits[i + 1]].tolist() for i in range(len(splits) - 1)]
 
     def numpy(self):
+        """As TF's: rows of one length make one array, else an object array of rows."""
         if not _eager(self._values):
             raise ValueError("RaggedTensor.numpy() is only supported in eager mode.")
         vals, splits = self._values.numpy(), self._row_splits.numpy()
         rows = [vals[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
+        if not rows:
+            return np.zeros((0, 0) + vals.shape[1:], dtype=vals.dtype)
+        if len({len(r) for r in rows}) == 1:
+            return np.stack(rows)
         out = np.empty(len(rows), dtype=object)
         out[:] = rows
         return out
@@ -141,27 +254,44 @@ class RaggedTensor(CompositeTensor):
         if not _eager(self._values):
             raise NotImplementedError("tfgraph_edu's RaggedTensor.to_tensor runs eagerly only "
                                       "(not inside a tf.function) yet.")
-        rows = self.to_list()
-        width = max((len(r) for r in rows), default=0)
+        splits = self._row_splits.numpy()
+        nrows = len(splits) - 1
+        want_rows, want_width = (None, None) if shape is None else (
+            list(shape) + [None, None])[:2]
+        if shape is not None and len(list(shape)) > 2:
+            raise NotImplementedError("tfgraph_edu's RaggedTensor.to_tensor takes a shape of "
+                                      "two dimensions yet.")
+        # TF: a given shape drops rows and values past it, and pads up to it
+        n_out = nrows if want_rows is None else int(want_rows)
+        kept = range(min(nrows, n_out))
+        width = (max((int(splits[i + 1] - splits[i]) for i in kept), default=0)
+                 if want_width is None else int(want_width))
         vals = self._values.numpy()
         fill = default_value if default_value is not None else (
             b"" if vals.dtype == object else 0)
-        out = np.full((len(rows), width) + vals.shape[1:], fill, dtype=vals.dtype)
-        splits = self._row_splits.numpy()
-        for i in range(len(rows)):
-            out[i, :splits[i + 1] - splits[i]] = vals[splits[i]:splits[i + 1]]
+        out = np.full((n_out, width) + vals.shape[1:], fill, dtype=vals.dtype)
+        for i in kept:
+            n = min(int(splits[i + 1] - splits[i]), width)
+            out[i, :n] = vals[splits[i]:splits[i] + n]
         return _eager_const(out, self.dtype)
 
     # -- rows ----------------------------------------------------------------------------------
     def __getitem__(self, key):
-        if isinstance(key, tuple):
-            if len(key) > 1 and not (isinstance(key[1], slice) and key[1] == slice(None)):
-                raise ValueError("Cannot index into an inner ragged dimension.")
+        if isinstance(key, tuple) and len(key) == 1:
             key = key[0]
-        if isinstance(key, slice) or not (isinstance(key, (int, np.integer))
-                                          or convert.is_tensor(key)):
-            raise NotImplementedError("tfgraph_edu's RaggedTensor[...] takes one row index "
-                                      "(an int or a scalar tensor) yet.")
+        if isinstance(key, tuple):
+            if len(key) > 2:
+                raise NotImplementedError("tfgraph_edu's RaggedTensor[...] takes at most two "
+                                          "indices (one ragged dimension) yet.")
+            rows, cols = key
+            if isinstance(cols, slice) and cols == slice(None):
+                return self[rows]
+            return self._index_columns(rows, cols)
+        if isinstance(key, slice):
+            return self._row_slice(key)
+        if not (isinstance(key, (int, np.integer)) or convert.is_tensor(key)):
+            raise NotImplementedError("tfgraph_edu's RaggedTensor[...] takes a row index (an "
+                                      "int or a scalar tensor) or slices yet.")
         if isinstance(key, (int, np.integer)) and _eager(self._row_splits):
             n = int(self._row_splits.shape[0]) - 1
             if not -n <= key < n:
@@ -172,6 +302,35 @@ class RaggedTensor(CompositeTensor):
         start = self._row_splits[i]
         stop = self._row_splits[i + 1]
         return self._values[start:stop]
+
+    def _need_eager(self, api):
+        if not (_eager(self._values) and _eager(self._row_splits)):
+            raise NotImplementedError(f"tfgraph_edu's RaggedTensor {api} runs eagerly only "
+                                      "(not inside a tf.function) yet.")
+
+    def _rows_np(self):
+        vals, splits = self._values.numpy(), self._row_splits.numpy()
+        return [vals[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)], vals
+
+    def _row_slice(self, key):
+        """``rt[a:b:c]``: the rows picked, as a RaggedTensor (TF's)."""
+        self._need_eager("[a:b] of rows")
+        rows, vals = self._rows_np()
+        return ragged_from_rows(rows[key], self.dtype, vals.shape[1:])
+
+    def _index_columns(self, rows, cols):
+        """``rt[i, j]`` (a value), ``rt[rows, a:b]`` (each row sliced), as TF's."""
+        self._need_eager("[rows, columns]")
+        if isinstance(cols, slice):
+            picked = self[rows] if isinstance(rows, slice) else None
+            if picked is None:  # rt[i, a:b]: a row, then a slice of it
+                return self[rows][cols]
+            prow, vals = picked._rows_np()
+            return ragged_from_rows([r[cols] for r in prow], self.dtype, vals.shape[1:])
+        if isinstance(rows, slice) or not isinstance(cols, (int, np.integer)):
+            raise ValueError("Cannot index into an inner ragged dimension.")
+        row = self[rows]
+        return row[cols]
 
     def __iter__(self):
         if _eager(self._row_splits):
@@ -198,14 +357,38 @@ class RaggedTensor(CompositeTensor):
     def _elementwise(self, other, fn, api):
         if isinstance(other, RaggedTensor):
             if other._row_splits is not self._row_splits:
-                raise NotImplementedError(f"tfgraph_edu's RaggedTensor {api} RaggedTensor "
-                                          "needs both to share their row_splits yet.")
+                self._need_eager(f"{api} RaggedTensor with other row_splits")
+                other._need_eager(f"{api} RaggedTensor with other row_splits")
+                a, b = self._row_splits.numpy(), other._row_splits.numpy()
+                if a.shape != b.shape:
+                    raise InvalidArgumentError(
+                        None, None, "Condition x == y did not hold. The two ragged tensors "
+                        f"have different numbers of rows ({a.size - 1} and {b.size - 1}).")
+                if (a != b).any():  # TF's assert_equal message on the row_splits
+                    diff = np.nonzero(a != b)[0][:3]
+                    raise InvalidArgumentError(
+                        None, None, "Condition x == y did not hold.\n"
+                        f"Indices of first {diff.size} different values:\n{diff[:, None]}\n"
+                        f"Corresponding x values:\n{a[diff]}\n"
+                        f"Corresponding y values:\n{b[diff]}\n"
+                        f"First 3 elements of x:\n{a[:3]}\nFirst 3 elements of y:\n{b[:3]}")
             return RaggedTensor(fn(self._values, other._values), self._row_splits)
         other_t = convert.to_tensor(other, dtype=self.dtype) if not convert.is_tensor(
             other) else other
         if other_t.shape.rank != 0:
-            raise NotImplementedError(f"tfgraph_edu's RaggedTensor {api} takes a scalar or a "
-                                      "RaggedTensor with the same row_splits yet.")
+            dims = other_t.shape.dims
+            n = self.shape.dims[0]
+            if (self._values.shape.rank == 1 and dims is not None and len(dims) == 2
+                    and dims[1] == 1 and n is not None and dims[0] == n):
+                self._need_eager(f"{api} a column tensor")
+                # one value per row (an [nrows, 1] tensor): repeated along each row, as TF
+                lengths = np.diff(self._row_splits.numpy())
+                per_value = _eager_const(np.repeat(other_t.numpy()[:, 0], lengths),
+                                         other_t.dtype)
+                return RaggedTensor(fn(self._values, per_value), self._row_splits)
+            raise NotImplementedError(f"tfgraph_edu's RaggedTensor {api} takes a scalar, an "
+                                      "[nrows, 1] tensor or a RaggedTensor with the same row "
+                                      "lengths yet.")
         return RaggedTensor(fn(self._values, other_t), self._row_splits)
 
     def __add__(self, o):
@@ -233,7 +416,10 @@ class RaggedTensor(CompositeTensor):
         if not _eager(self._values):
             return (f"tf.RaggedTensor(values={self._values!s}, "
                     f"row_splits={self._row_splits!s})")
-        return f"<tf.RaggedTensor {self.to_list()!r}>"
+        # TF's layout: NumPy's array2string of numpy() (rows of one length print as a
+        # matrix, long rows wrap), every element as str()
+        with np.printoptions(formatter={"all": _formatter}):
+            return f"<tf.RaggedTensor {_formatter(self.numpy())}>"
 
     __str__ = __repr__
 
@@ -261,15 +447,18 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
                                   "nesting (one ragged dimension).")
     rows = [list(r) if isinstance(r, (list, tuple)) else [r] for r in pylist]
     flat = [x for r in rows for x in r]
+    kinds = {isinstance(x, (str, bytes)) for x in flat}
+    if len(kinds) > 1:  # TF's error for strings mixed with numbers
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     # constants of the current interpreter: Const nodes inside a tf.function, as in TF
     values = convert.constant(flat if flat else np.zeros([0], np.float32), dtype)
     splits = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(np.int64)
     return RaggedTensor(values, convert.constant(splits, _dt.int64))
 
 
-def ragged_from_rows(rows, dtype):
+def ragged_from_rows(rows, dtype, inner=()):
     """Rows of numpy arrays as a RaggedTensor (for ops whose batch result is ragged)."""
-    flat = np.concatenate(rows) if rows else np.zeros([0], dtype.np_dtype)
+    flat = np.concatenate(rows) if rows else np.zeros([0, *inner], dtype.np_dtype)
     if dtype is _dt.string:
         flat = np.asarray(flat, dtype=object)
     splits = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(np.int64)

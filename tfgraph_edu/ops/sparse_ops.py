@@ -455,11 +455,11 @@ def _reduce_kernel(indices, values, shape, axes, keep_dims=False, reducer="sum")
     ax = tuple(sorted({int(a) % rank for a in axes})) if axes.size else tuple(range(rank))
     if reducer == "sum":
         out = dense.sum(axis=ax, keepdims=bool(keep_dims)).astype(dense.dtype)
-    else:  # TF's SparseReduceMax: implicit zeros take part (an empty slice gives its lowest)
-        any_missing = (~seen).any(axis=ax, keepdims=bool(keep_dims))
+    else:  # TF's SparseReduceMax: the stored values only; a slice with none gives 0
+        none_seen = ~seen.any(axis=ax, keepdims=bool(keep_dims))
         out = dense.max(axis=ax, keepdims=bool(keep_dims)) if dense.size else dense.sum(
             axis=ax, keepdims=bool(keep_dims))
-        out = np.where(any_missing & (out < 0), np.zeros_like(out), out)
+        out = np.where(none_seen, np.zeros_like(out), out)
     return np.asarray(out, dtype=dense.dtype)
 
 

@@ -3,6 +3,7 @@
 Supported names: ``constant_folding``, ``arithmetic_optimization`` (also turns
 common-subexpression elimination on or off, as in Grappler),
 ``dependency_optimization``, ``loop_optimization`` (loop-invariant hoisting),
+``debug_stripper`` (off by default, as in TF: debugging ops do nothing),
 ``disable_model_pruning`` and ``disable_meta_optimizer`` (no pass runs).  Other
 Grappler names are accepted and reported as having no effect here.
 """
@@ -12,9 +13,10 @@ from __future__ import annotations
 import logging
 
 _KNOWN = {"constant_folding", "arithmetic_optimization", "dependency_optimization",
-          "loop_optimization", "disable_model_pruning", "disable_meta_optimizer"}
+          "loop_optimization", "disable_model_pruning", "disable_meta_optimizer",
+          "debug_stripper"}
 _GRAPPLER = {"layout_optimizer", "shape_optimization", "remapping", "function_optimization",
-             "debug_stripper", "scoped_allocator_optimization", "pin_to_host_optimization",
+             "scoped_allocator_optimization", "pin_to_host_optimization",
              "implementation_selector", "auto_mixed_precision", "min_graph_nodes",
              "auto_parallel"}
 _options: dict = {}
@@ -47,6 +49,8 @@ def enabled(name: str) -> bool:
         return False
     if name == "pruning":
         return not _options.get("disable_model_pruning", False)
+    if name == "debug_stripper":  # Grappler's default: off
+        return bool(_options.get("debug_stripper", False))
     if name == "common_subexpression":
         return _options.get("arithmetic_optimization", True)
     return _options.get(name, True)

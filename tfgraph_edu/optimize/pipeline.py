@@ -9,12 +9,15 @@ from . import options, rewrite
 from .arithmetic import simplify_arithmetic
 from .common_subexpression import eliminate_common_subexpressions
 from .constant_folding import fold_constants
+from .debug_stripper import strip_debug_ops
 from .dependency import optimize_dependencies
 from .loop_invariant import hoist_loop_invariants
 from .pruning import prune
 from .report import OptimizationReport, PassReport
 
 PIPELINE = [
+    ("debug_stripper", "debug_stripper", strip_debug_ops,
+     "before pruning (off unless set), so what only fed the checks is pruned too"),
     ("pruning", "pruning", prune,
      "first: no later pass should spend time on nodes nothing needs"),
     ("constant_folding", "constant_folding", fold_constants,

@@ -46,6 +46,7 @@ def _new_graph_like(graph):
     g = type(graph)(graph.name)
     g.outer_graph = getattr(graph, "outer_graph", None)
     g.base_scope = getattr(graph, "base_scope", "")
+    g.caller_stack = getattr(graph, "caller_stack", ())
     g._names_in_use = dict(graph._names_in_use)
     g.variables = type(graph.variables)(graph.variables)
     return g

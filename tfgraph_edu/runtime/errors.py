@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..errors import InvalidArgumentError, OpError
+from ..graph.graph import op_stack
 
 
 class _Value:
@@ -43,10 +44,11 @@ def kernel_message(op, values, exc) -> tuple[type, str]:
 def graph_execution_error(op, cls, message: str, function_name: str | None):
     """The error TF raises: where the node was defined, the kernel's message, the node."""
     lines = ["Graph execution error:", ""]
-    if op.source is not None:
-        filename, lineno, func = op.source
-        lines += [f"Detected at node {op.name} defined at (most recent call last):",
-                  f'  File "{filename}", line {lineno}, in {func}', ""]
+    stack = op_stack(op)
+    if stack:  # each frame, then the blank line where TF would show its code
+        lines.append(f"Detected at node {op.name} defined at (most recent call last):")
+        for filename, lineno, func in stack:
+            lines += [f'  File "{filename}", line {lineno}, in {func}', ""]
     lines.append(message.lstrip("\n"))
     suffix = f" [Op:{function_name}]" if function_name else ""
     lines.append(f"\t [[{{{{node {op.name}}}}}]]{suffix}")

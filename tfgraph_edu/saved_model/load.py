@@ -17,6 +17,7 @@ graph node limit, ``tfgraph_edu.graph.limits.MAX_NODES``, 200,000).
 
 from __future__ import annotations
 
+import collections.abc
 import json
 import re
 
@@ -48,7 +49,7 @@ MAX_GRAPH_DEPTH = 16  # branches inside loops inside branches...
 _ARRAY = re.compile(r"arrays/[0-9]{1,9}\.npy")
 _ATTR_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")  # TF: OpDef attrs, and "_"-internal ones
 _KINDS = {"POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD", "KEYWORD_ONLY"}
-_RESERVED = {"variables", "trainable_variables"}
+_RESERVED = {"variables", "trainable_variables", "signatures"}
 _NAME_ATTR = frozenset({"_user_specified_name"})  # TF's name of a function's argument
 
 
@@ -334,6 +335,20 @@ class _Loader:
                 "graph", "captures", "params", "n_args", "outputs")), variables)
                 for c in _list(concretes, "concrete functions")]
             setattr(loaded, name, LoadedFunction(name, fns))
+        signatures = {}
+        for name, c in _dict(self.m.get("signatures", {}), "Signatures").items():
+            _check(isinstance(name, str) and 0 < len(name) < 1000, "Bad signature name")
+            cf = self.concrete(_dict(c, "A signature", (
+                "graph", "captures", "params", "n_args", "outputs")), variables)
+            _check(all(kind == "spec" for _, kind, _ in cf._params)
+                   and next(iter(c["outputs"])) == "dict", "Bad signature")
+            signatures[name] = LoadedSignature(cf)
+        loaded.signatures = _SignatureMap(signatures)
+        for name, i in _dict(self.m.get("attributes", {}), "Attributes").items():
+            _check(isinstance(name, str) and name.isidentifier() and not name.startswith("_")
+                   and name not in _RESERVED and not hasattr(loaded, name),
+                   f"Bad attribute name {_short(name)}")
+            setattr(loaded, name, variables[_index(i, len(variables), "Variable")])
         return loaded
 
     def concrete(self, c, variables):
@@ -508,6 +523,79 @@ def _describe(tree) -> str:
         return "{" + ", ".join(f"{k!r}: {_describe(t)}" for k, t in tree[1]) + "}"
     inner = ", ".join(_describe(t) for t in tree[1])
     return f"[{inner}]" if kind == "list" else f"({inner}{',' if len(tree[1]) == 1 else ''})"
+
+
+class _SignatureMap(collections.abc.Mapping):
+    """``loaded.signatures``: the saved signatures by name (TF's class name and repr)."""
+
+    def __init__(self, signatures):
+        self._signatures = dict(signatures)
+
+    def __getitem__(self, key):
+        return self._signatures[key]
+
+    def __iter__(self):
+        return iter(self._signatures)
+
+    def __len__(self):
+        return len(self._signatures)
+
+    def __repr__(self):
+        return f"_SignatureMap({self._signatures!r})"
+
+
+class LoadedSignature:
+    """A saved signature: called with keyword arguments (one tensor per input), returns a
+    dict of tensors by output name, as TF's signature functions do."""
+
+    def __init__(self, cf):
+        self._cf = cf
+        self._names = [name for name, _, _ in cf._params]
+
+    def _spec(self, name, info):
+        from ..shapes import TensorSpec
+        return TensorSpec(info[0], info[1], name=name)
+
+    @property
+    def structured_input_signature(self):
+        return (), {name: self._spec(name, info) for name, _, info in self._cf._params}
+
+    @property
+    def structured_outputs(self):
+        (_, outs), = self._cf._outputs.items()
+        tensors = self._cf.outputs
+        return {k: self._spec(k, (tensors[o["output"]].shape, tensors[o["output"]].dtype))
+                for k, o in outs.items()}
+
+    def _text(self):
+        ins = ", ".join(f"{n}: {s!r}" for n, s in self.structured_input_signature[1].items())
+        outs = ", ".join(f"[{k!r}, {s!r}]" for k, s in self.structured_outputs.items())
+        return f"(*, {ins}) -> Dict[{outs}]"
+
+    def __repr__(self):
+        return f"<ConcreteFunction {self._text()} at 0x{id(self):X}>"
+
+    @filter_traceback
+    def __call__(self, *args, **kwargs):
+        if args and (len(args) != 1 or len(self._names) != 1 or kwargs):
+            raise TypeError(
+                "Binding inputs to tf.function failed due to `too many positional "
+                f"arguments`. Received args: {args!r} and kwargs: {kwargs!r} for signature: "
+                f"{self._text()}.\nCall a signature with keyword arguments, one per input: "
+                + ", ".join(f"{n}=..." for n in self._names) + ".")
+        if args:
+            kwargs = {self._names[0]: args[0]}
+        if sorted(kwargs) != sorted(self._names):
+            raise TypeError(
+                f"Binding inputs to tf.function failed: the signature {self._text()} takes "
+                f"the keyword arguments {self._names}, got {sorted(kwargs)}.")
+        leaves: list = []
+        feeds = self._cf.bind([kwargs[n] for n in self._names], leaves)
+        if feeds is None:
+            raise TypeError(
+                f"Binding inputs to tf.function failed: the arguments {kwargs!r} do not fit "
+                f"the signature {self._text()}.")
+        return self._cf.run(feeds, leaves)
 
 
 class LoadedFunction:

@@ -114,7 +114,7 @@ def _spec(value):
 
 def _functions(obj) -> dict[str, Function]:
     """The tf.functions of ``obj`` to save: those traced, and (as TF does on save) those
-    with an input_signature, traced now if they never were."""
+    with an input_signature, traced while saving if they never were."""
     out = {}
     candidates = []
     for name in dir(type(obj)):
@@ -126,9 +126,7 @@ def _functions(obj) -> dict[str, Function]:
         if isinstance(value, Function) and not name.startswith("_"):
             candidates.append((name, value))
     for name, fn in candidates:
-        if not fn.concrete_functions and fn.input_signature is not None:
-            fn.get_concrete_function()
-        if fn.concrete_functions:
+        if fn._traced or fn.input_signature is not None:
             out[name] = fn
     return out
 
@@ -185,7 +183,7 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
     # the old model or the new one, never a mix of their files
     staged = _files.staging_folder(target)
     try:
-        _save_into(obj, Path(staged))
+        _save_into(obj, Path(staged), _signatures(signatures))
         if os.path.isdir(target):  # keep what the user put beside an old model
             for name in sorted(set(os.listdir(target)) - _OURS):
                 _files.link_or_copy_tree(os.path.join(target, name), os.path.join(staged, name))
@@ -198,7 +196,78 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
     get_logger().info(f"Assets written to: {export_dir}/assets")
 
 
-def _save_into(obj, folder: Path) -> None:
+def _signatures(signatures) -> dict:
+    """``save``'s ``signatures``: a concrete function, a tf.function with an
+    input_signature, or a dict of them by name; as a dict (TF's default name
+    ``serving_default``), every input a tensor."""
+    from ..function.concrete import ConcreteFunction
+    if signatures is None:
+        return {}
+    if not isinstance(signatures, dict):
+        signatures = {"serving_default": signatures}
+    out = {}
+    for name, fn in signatures.items():
+        if isinstance(fn, Function) and fn.input_signature is not None:
+            fn = fn.get_concrete_function()
+        if not isinstance(fn, ConcreteFunction):
+            raise ValueError(
+                "Expected a TensorFlow function for which to generate a signature, but got "
+                f"{fn!r}. Only `tf.functions` with an input signature or concrete functions "
+                "can be used as a signature.")
+        for pname, _, spec in fn._params:
+            if not isinstance(spec, TensorSpec):
+                raise NotImplementedError(
+                    f"tfgraph_edu saves signatures whose inputs are all tensors; the "
+                    f"signature {name!r} has the argument {pname!r} = {spec!r}.")
+        out[str(name)] = fn
+    return out
+
+
+def _signature_outputs(cf, name) -> dict:
+    """A signature returns a dict, as TF's: a dict's own keys, else ``output_<i>``."""
+    result = cf.structured_outputs
+    if isinstance(result, dict):
+        items = list(result.items())
+    elif isinstance(result, (list, tuple)):
+        items = [(f"output_{i}", v) for i, v in enumerate(result)]
+    else:
+        items = [("output_0", result)]
+    tensors = list(cf.outputs)
+    out = {}
+    for key, value in items:
+        if not (hasattr(value, "op") and hasattr(value, "value_index")):
+            raise ValueError(
+                f"Got a non-Tensor value {value!r} for key {key!r} in the output of the "
+                f"function {name} used to generate the SavedModel signature. Outputs for "
+                "functions used as signatures must be a single Tensor, a sequence of Tensors, "
+                "or a dictionary from string to Tensor.")
+        out[str(key)] = {"output": tensors.index(value)}
+    return {"dict": out}
+
+
+def _concrete_entry(writer, cf, var_index, outputs) -> dict:
+    captures = []
+    for outer, _ in cf.graph.captures:
+        if id(outer) in var_index:
+            captures.append({"variable": var_index[id(outer)]})
+        elif getattr(getattr(outer, "_value", None), "var_dtype", None) is not None:
+            raise AssertionError(  # TF's class and gist: a variable the module does not track
+                f"Tried to export a function which references an 'untracked' resource. "
+                f"The function {cf.name} captures a tf.Variable that is not an attribute "
+                "of the object saved (or of one it tracks): assign it to an attribute.")
+        else:
+            captures.append({"constant": writer.array(outer.numpy())})
+    writer.graph(_as_graph_function(cf))
+    return {
+        "graph": cf.name,
+        "params": [{"name": n, "kind": k, **_spec(v)} for n, k, v in cf._params],
+        "n_args": len(cf._arg_placeholders),
+        "captures": captures,
+        "outputs": outputs,
+    }
+
+
+def _save_into(obj, folder: Path, signatures=None) -> None:
     from ..train.checkpoint import _walk_vars
     writer = _Writer(folder)
     variables = list(obj.variables)
@@ -209,24 +278,14 @@ def _save_into(obj, folder: Path) -> None:
     var_index = {id(v._handle): i for i, v in enumerate(variables)}
     functions = {}
     for name, fn in sorted(_functions(obj).items()):
-        concretes = []
-        for cf in fn.concrete_functions:
-            captures = []
-            for outer, _ in cf.graph.captures:
-                if id(outer) in var_index:
-                    captures.append({"variable": var_index[id(outer)]})
-                else:
-                    captures.append({"constant": writer.array(outer.numpy())})
-            writer.graph(_as_graph_function(cf))
-            concretes.append({
-                "graph": cf.name,
-                "params": [{"name": n, "kind": k, **_spec(v)} for n, k, v in cf._params],
-                "n_args": len(cf._arg_placeholders),
-                "captures": captures,
-                "outputs": _structure(cf.structured_outputs, list(cf.outputs)),
-            })
+        concretes = [_concrete_entry(writer, cf, var_index,
+                                     _structure(cf.structured_outputs, list(cf.outputs)))
+                     for cf in fn._saving_traces()]  # traced again, as TF does
         functions[name] = concretes
-    if not functions:
+    saved_signatures = {name: _concrete_entry(writer, cf, var_index,
+                                              _signature_outputs(cf, name))
+                        for name, cf in (signatures or {}).items()}
+    if not functions and not saved_signatures:
         raise ValueError("Nothing to save: the module has no traced tf.functions. Call them "
                          "(or get_concrete_function) before saving.")
     manifest = {
@@ -235,6 +294,11 @@ def _save_into(obj, folder: Path) -> None:
                        "trainable": v.trainable, "value": writer.array(v.numpy())}
                       for v in variables],
         "functions": functions,
+        "signatures": saved_signatures,
+        # the module's own tf.Variable attributes, restored as attributes by load (as TF's)
+        "attributes": {name: var_index[id(value._handle)] for name, value in vars(obj).items()
+                       if isinstance(value, Variable) and id(value._handle) in var_index
+                       and name.isidentifier() and not name.startswith("_")},
         "graphs": writer.graphs,
     }
     (folder / "saved_model.json").write_text(json.dumps(manifest, indent=1))

@@ -19,7 +19,7 @@ from .. import dtypes as _dt
 from ..eager import tape as _tape
 from ..eager.tensor import EagerTensor
 from ..errors import OpError
-from ..graph.graph import Graph, Tensor
+from ..graph.graph import Graph, Tensor, op_stack
 from ..graph.naming import check_scope_name, sanitize
 from ..ops import _core, debug_ops, graph_ops
 from ..ops._core import type_name
@@ -61,6 +61,24 @@ def user_frame(depth: int = 2):
 
 
 _SOURCES: dict[tuple, tuple] = {}
+
+
+def caller_stack(depth: int = 2) -> tuple:
+    """Every frame outside tfgraph_edu that is running, outermost first (AutoGraph's
+    generated code mapped back to the user's lines): where a trace was called from."""
+    frames = []
+    f = sys._getframe(depth)
+    while f is not None:
+        name = f.f_code.co_filename
+        mapped = GENERATED_SOURCES.get(name)
+        if mapped is not None:
+            origin = mapped.get(f.f_lineno)
+            if origin is not None:
+                frames.append(origin)
+        elif not name.startswith(_PACKAGE_DIR):
+            frames.append((name, f.f_lineno, f.f_code.co_name))
+        f = f.f_back
+    return tuple(reversed(frames))
 
 
 def _scalar_array(x, dtype) -> np.ndarray:
@@ -270,10 +288,12 @@ class GraphBuilder:
         # TensorFlow 2.21's class and message for a tensor leaked out of another trace;
         # raised as it is (not "in user code"), as TF does
         defined = ""
-        if t.op.source:
-            file, line, *func = t.op.source
-            defined = (f"\n\n{t!r} was defined here:\n    File \"{file}\", line {line}"
-                       + (f", in {func[0]}" if func and func[0] else ""))
+        stack = op_stack(t.op)
+        if stack:
+            defined = f"\n\n{t!r} was defined here:" + "".join(
+                f"\n    File \"{file}\", line {line}" + (f", in {func[0]}" if func and func[0]
+                                                       else "")
+                for file, line, *func in stack)
         exc = TypeError(
             f"{t!r} is out of scope and cannot be used here. Use return values, explicit "
             "Python locals or TensorFlow collections to access it.\nPlease see "
