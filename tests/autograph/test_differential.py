@@ -261,7 +261,10 @@ TF_REFUSALS = ("must also have a return statement", "must also be initialized",
                # tensor branch, read afterwards (UnboundLocalError)
                "is used before assignment",
                # issue 22, TF 2.21 too: a SparseTensor whose dense shape changes in a loop
-               "before the loop, but shape")
+               "before the loop, but shape",
+               # TF 2.21 too: a loop-else leaves the function unconverted, so Python iterates a
+               # symbolic RaggedTensor row by row past its last row (ValueError)
+               "of dimension 0 out of bounds")
 
 
 def _outcome(call):
