@@ -194,6 +194,8 @@ def _source_of(fn):
         lines, start = inspect.getsourcelines(code)
     except (OSError, TypeError) as exc:
         raise ConversionError(f"could not get source code ({exc})") from None
+    if not "".join(lines).strip():  # Python 3.13 answers a blank line for exec'd code
+        raise ConversionError("could not get source code")
     return textwrap.dedent("".join(lines)), start, inspect.getsourcefile(code) or \
         code.co_filename
 
