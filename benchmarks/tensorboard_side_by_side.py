@@ -44,6 +44,11 @@ import tempfile
 import time
 from pathlib import Path
 
+try:  # run as a script (benchmarks/ on sys.path) or imported from the repository's root
+    from _mlp_step import SOURCE as MLP_SOURCE
+except ImportError:
+    from benchmarks._mlp_step import SOURCE as MLP_SOURCE
+
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(__file__).parent / "artifacts"
 JS = (Path(__file__).with_name("_side_by_side.js")).read_text()
@@ -84,23 +89,7 @@ def f(x, y):
 args = (tf.constant(np.ones((8, 3), 'float32')), tf.constant(np.ones((8, 1), 'float32')))
 result = f(*args)
 """),
-    "mlp": ("an MLP train step (Keras, SGD)", """\
-model = tf.keras.Sequential([tf.keras.layers.Dense(16, activation='relu'),
-                             tf.keras.layers.Dense(3)])
-opt = tf.keras.optimizers.SGD(0.1)
-loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
-
-@tf.function
-def f(x, y):
-    with tf.GradientTape() as tape:
-        loss = loss_fn(y, model(x))
-    grads = tape.gradient(loss, model.trainable_variables)
-    opt.apply_gradients(zip(grads, model.trainable_variables))
-    return loss
-
-args = (tf.constant(np.random.rand(8, 4).astype('float32')), tf.constant(np.arange(8) % 3))
-result = f(*args)
-"""),
+    "mlp": ("an MLP train step (Keras, SGD)", MLP_SOURCE),
     "chain": ("a 5,000-op chain", """\
 @tf.function(autograph=False)
 def f(x):
