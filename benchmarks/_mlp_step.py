@@ -30,8 +30,12 @@ result = f(*args)
 
 
 def mlp_train_step(tf, filename: str = "<mlp_train_step>"):
-    """The step's ``tf.function``, built with the module ``tf`` and called once."""
+    """The step's ``tf.function``, built with the module ``tf`` and called once.  The text is
+    put in ``linecache`` under ``filename`` so that AutoGraph finds the function's source."""
+    import linecache
+
     import numpy as np
+    linecache.cache[filename] = (len(SOURCE), None, SOURCE.splitlines(True), filename)
     ns = {"tf": tf, "np": np}
     exec(compile(SOURCE, filename, "exec"), ns)  # noqa: S102 - SOURCE above, our own text
     return ns["f"]
