@@ -13,7 +13,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
 from ..shapes import TensorShape
-from . import convert, creation_ops, identity_ops, math_ops, reduction_ops, shape_ops
+from . import convert, creation_ops, identity_ops, math_ops, reduction_ops, shape_ops, winograd
 from ._core import bind, define, shape_error
 from ._rules import fmt, same
 
@@ -231,6 +231,18 @@ def _check_nhwc(data_format):
 _PATCH_BYTES = 64 << 20
 
 
+# Big float32 3x3 stride-1 layers (and their two gradients) take Winograd's F(4x4, 3x3) instead:
+# 4x fewer multiplications, at the price of float32 rounding in its transforms (a few 1e-6 of the
+# output's size), so only from _WINOGRAD_MACS multiply-adds and _WINOGRAD_CHANNELS channels on.
+_WINOGRAD_MACS = 50_000_000
+_WINOGRAD_CHANNELS = 16
+
+
+def _winograd(dtype, kh, kw, ci, co, sh, sw, n, oh, ow):
+    return (dtype == np.float32 and kh == kw == 3 and sh == sw == 1
+            and min(ci, co) >= _WINOGRAD_CHANNELS and n * oh * ow * 9 * ci * co >= _WINOGRAD_MACS)
+
+
 def _filter_rows(kh, kw, ci, n, oh, ow, itemsize):
     """Row blocks of the filter whose patch matrices fit in _PATCH_BYTES: [(start, stop)]."""
     if n * oh * ow * kh * kw * ci * itemsize <= _PATCH_BYTES:
@@ -255,6 +267,8 @@ def _conv_kernel(x, w, strides, padding, data_format="NHWC", dilations=None):
     if min(n, oh, ow, co) <= 0:
         return np.zeros((n, oh, ow, co), dtype=x.dtype)
     xp = _padded(x, pads)
+    if _winograd(x.dtype, kh, kw, ci, co, sh, sw, n, oh, ow):
+        return winograd.conv3x3(xp, w, oh, ow)
     out = None
     for i0, i1 in _filter_rows(kh, kw, ci, n, oh, ow, x.itemsize):
         part = _patches(xp, (i0, i1), kw, sh, sw, oh, ow) @ w[i0:i1].reshape(-1, co)
@@ -299,6 +313,12 @@ def _conv_input_grad_kernel(input_sizes, w, dy, strides, padding, data_format="N
     sh, sw, oh, ow, pads = _geometry(shape, kh, kw, strides, padding)
     pt, pb, pl, pr = pads
     n = shape[0]
+    if _winograd(dy.dtype, kh, kw, ci, co, sh, sw, n, oh, ow):
+        # stride 1: the input's gradient is the convolution of the output's gradient, padded to
+        # the full overlap, with the filter turned half a turn and its channels swapped
+        dyp = np.pad(dy, ((0, 0), (kh - 1 - pt, kh - 1 - pb), (kw - 1 - pl, kw - 1 - pr), (0, 0)))
+        return winograd.conv3x3(dyp, np.ascontiguousarray(w[::-1, ::-1].transpose(0, 1, 3, 2)),
+                                shape[1], shape[2])
     dxp = np.zeros((n, shape[1] + pt + pb, shape[2] + pl + pr, shape[3]), dy.dtype)
     if min(n, oh, ow, co) > 0:
         dy2 = dy.reshape(n * oh * ow, co)
@@ -317,6 +337,8 @@ def _conv_filter_grad_kernel(x, filter_sizes, dy, strides, padding, data_format=
     sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, strides, padding)
     n = x.shape[0]
     dw = np.zeros((kh, kw, ci, co), dtype=x.dtype)
+    if min(n, oh, ow, co) > 0 and _winograd(x.dtype, kh, kw, ci, co, sh, sw, n, oh, ow):
+        return winograd.filter_grad3x3(_padded(x, pads), dy)
     if min(n, oh, ow, co) > 0:
         xp = _padded(x, pads)
         dy2 = dy.reshape(n * oh * ow, co)
