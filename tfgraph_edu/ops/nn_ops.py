@@ -8,7 +8,6 @@ does; the op's gradient multiplies that saved backprop by the incoming gradient.
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
@@ -225,7 +224,7 @@ def _check_nhwc(data_format):
 
 
 # Convolutions are matrix products over patches (im2col): the (N*OH*OW, KH*KW*C) matrix of
-# every output position's window, built from a strided view in one copy, times the filter as
+# every output position's window, built with one strided copy per filter tap, times the filter as
 # a (KH*KW*C, CO) matrix.  One BLAS call does the work of the whole layer; when the patches would
 # take more than _PATCH_BYTES, they are built one filter row at a time (KH calls).
 _PATCH_BYTES = 64 << 20
@@ -254,10 +253,11 @@ def _patches(xp, rows, kw, sh, sw, oh, ow):
     """The windows of padded ``xp`` under filter rows ``rows`` as a (N*OH*OW, R*KW*C) matrix."""
     i0, i1 = rows
     n, c = xp.shape[0], xp.shape[3]
-    band = xp[:, i0:i1 + sh * (oh - 1)]
-    v = sliding_window_view(band, (i1 - i0, kw), axis=(1, 2))   # N, H', W', C, R, KW
-    v = v[:, :sh * (oh - 1) + 1:sh, :sw * (ow - 1) + 1:sw]
-    return v.transpose(0, 1, 2, 4, 5, 3).reshape(n * oh * ow, (i1 - i0) * kw * c)
+    cols = np.empty((n, oh, ow, i1 - i0, kw, c), xp.dtype)
+    for i in range(i0, i1):  # one strided copy per filter tap (channels stay contiguous)
+        for j in range(kw):
+            cols[:, :, :, i - i0, j] = _window(xp, i, j, sh, sw, oh, ow)
+    return cols.reshape(n * oh * ow, (i1 - i0) * kw * c)
 
 
 def _conv_kernel(x, w, strides, padding, data_format="NHWC", dilations=None):
