@@ -11,9 +11,10 @@ keep the buffers under ``CHUNK_BYTES``.
 The filter's gradient uses the same identity with the roles of ``A`` and ``G`` swapped
 (the transposition principle): ``dW = G^T [sum over tiles (B^T d B) * (A dY A^T)] G``.
 
-The transforms round in float32, so results differ from a direct sum by a few 1e-6 of the
-output's magnitude (measured in tests); ``nn_ops`` uses this only for float32 layers large
-enough that nobody reads their last digits, and the direct patch-matrix product otherwise.
+The transforms round in float32, so results differ from a direct sum by up to a few 1e-6 of
+the output's largest value (TF's oneDNN: about 1e-6; measured in tests and the README);
+``nn_ops`` uses this only for float32 layers large enough that nobody reads their last
+digits, and the direct patch-matrix product otherwise.
 """
 
 from __future__ import annotations
@@ -24,13 +25,17 @@ M, R = 4, 3          # output tile, filter size
 ALPHA = M + R - 1    # input tile (6)
 CHUNK_BYTES = 4 << 20     # about what a core's L2 cache holds: the steps of a chunk stay in it
 
-# The interpolation points 0, 1, -1, 2, -2 and infinity (Lavin and Gray, 2016).
-_BT = np.array([[4, 0, -5, 0, 1, 0], [0, -4, -4, 1, 1, 0], [0, 4, -4, -1, 1, 0],
-                [0, -2, -1, 2, 1, 0], [0, 2, -1, -2, 1, 0], [0, 4, 0, -5, 0, 1]], np.float64)
-_G = np.array([[1 / 4, 0, 0], [-1 / 6, -1 / 6, -1 / 6], [-1 / 6, 1 / 6, -1 / 6],
-               [1 / 24, 1 / 12, 1 / 6], [1 / 24, -1 / 12, 1 / 6], [0, 0, 1]], np.float64)
-_AT = np.array([[1, 1, 1, 1, 1, 0], [0, 1, -1, 2, -2, 0], [0, 1, 1, 4, 4, 0],
-                [0, 1, -1, 8, -8, 1]], np.float64)
+# The Toom-Cook matrices of the interpolation points 0, 1, -1, 1/2, -2 and infinity; with 1/2 in
+# place of the usual 2, the float32 rounding of the transforms is about three times smaller
+# (Barabasz et al., 2018).  Exact identity, checked in tests: for every input index t, output
+# index i and filter index j, sum over s of AT[i, s] G[s, j] BT[s, t] is 1 if t == i + j, else 0.
+_BT = np.array([[1, -3 / 2, -2, 3 / 2, 1, 0], [0, -1, 1 / 2, 5 / 2, 1, 0],
+                [0, 1, -5 / 2, 1 / 2, 1, 0], [0, -2, -1, 2, 1, 0],
+                [0, 1 / 2, -1, -1 / 2, 1, 0], [0, 1, -3 / 2, -2, 3 / 2, 1]], np.float64)
+_G = np.array([[1, 0, 0], [1 / 3, 1 / 3, 1 / 3], [-1 / 3, 1 / 3, -1 / 3],
+               [-16 / 15, -8 / 15, -4 / 15], [1 / 15, -2 / 15, 4 / 15], [0, 0, 1]], np.float64)
+_AT = np.array([[1, 1, 1, 1, 1, 0], [0, 1, -1, 1 / 2, -2, 0], [0, 1, 1, 1 / 4, 4, 0],
+                [0, 1, -1, 1 / 8, -8, 1]], np.float64)
 # 2-D transforms as one matrix on flattened tiles: (B^T d B) flattened = kron(B^T, B^T) d.
 _BB = np.kron(_BT, _BT).astype(np.float32)      # 36 x 36, input tiles
 _AA = np.kron(_AT, _AT).astype(np.float32)      # 16 x 36, back to output tiles
