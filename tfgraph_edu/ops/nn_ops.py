@@ -401,10 +401,12 @@ def _pool_kernel(x, ksize, strides, padding, data_format="NHWC"):
     kh, kw = ksize[1], ksize[2]
     sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, strides, padding)
     xp = _padded(x, pads, -np.inf)
-    out = np.full((x.shape[0], oh, ow, x.shape[3]), -np.inf, dtype=x.dtype)
+    out = np.empty((x.shape[0], oh, ow, x.shape[3]), dtype=x.dtype)
+    np.copyto(out, _window(xp, 0, 0, sh, sw, oh, ow))  # the first tap, then the others' max
     for i in range(kh):
         for j in range(kw):
-            np.maximum(out, _window(xp, i, j, sh, sw, oh, ow), out=out)
+            if i or j:
+                np.maximum(out, _window(xp, i, j, sh, sw, oh, ow), out=out)
     return out
 
 
