@@ -110,11 +110,14 @@ def _numeric(x0, w0, stride, padding, which):
     return g
 
 
+@pytest.mark.parametrize("chunk", ["whole", "one tile row at a time"])
 @pytest.mark.parametrize("xs, co, padding", [((2, 6, 7, 3), 4, "SAME"), ((1, 9, 5, 2), 3, "VALID"),
                                              ((3, 4, 4, 1), 2, "SAME")])
-def test_winograd_layers_match_the_definition(monkeypatch, xs, co, padding):
+def test_winograd_layers_match_the_definition(monkeypatch, xs, co, padding, chunk):
     # float32 3x3 stride-1 layers from these sizes on take Winograd's F(4x4, 3x3); the sizes here
     # are not multiples of the 4x4 tile, so the ragged last tiles are checked too
+    if chunk != "whole":
+        monkeypatch.setattr(winograd, "CHUNK_BYTES", 0)
     monkeypatch.setattr(nn_ops, "_WINOGRAD_MACS", 0)
     monkeypatch.setattr(nn_ops, "_WINOGRAD_CHANNELS", 1)
     calls = []
