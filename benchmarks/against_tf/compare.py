@@ -2,9 +2,10 @@
 
 Runs only in the separate environment ``make bench-tf`` creates (``.venv-tf``, with
 ``tensorflow-cpu`` and ``jax``); TensorFlow is never a dependency of tfgraph_edu.
-Every figure is a ratio to tfgraph_edu's graph mode (its eager mode on the Keras-call, Conv2D
-and MaxPool rows; median over interleaved rounds, spread in brackets); below 1 means the other system is faster. ``--only TEXT`` measures
-only the rows whose label contains TEXT (e.g. ``--only conv2d``).
+Every figure is a ratio to tfgraph_edu's graph mode (its eager mode on the Keras-call,
+Conv2D and MaxPool rows; median over interleaved rounds, spread in brackets); below 1 means
+the other system is faster. ``--only TEXT`` measures only the rows whose label contains TEXT
+(e.g. ``--only conv2d``).
 """
 
 from __future__ import annotations
