@@ -12,6 +12,7 @@ from .. import dtypes as _dt
 from .. import nest
 from ..errors import InvalidArgumentError
 from ..ops import shape_ops
+from ..ops.composite import CompositeTensor
 from ..ops.convert import to_tensor
 from .cond_while import while_loop
 from .tensor_array import TensorArray
@@ -36,6 +37,9 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
         raise TypeError(f"fn must be callable, got {fn!r:.80}")
     if fn_output_signature is None:
         fn_output_signature = dtype
+    if any(isinstance(x, CompositeTensor) for x in nest.flatten(elems)):
+        raise NotImplementedError("tfgraph_edu's tf.map_fn does not implement composite elems "
+                                  "(tf.experimental.ExtensionType, ragged, sparse) yet.")
     flat_in = [to_tensor(x) for x in nest.flatten(elems)]
     if not flat_in:
         raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. "

@@ -18,6 +18,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..ops import convert
 from ..ops._core import using_interpreter
+from ..ops.extension_type import ExtensionType, ExtensionTypeSpec
 from ..shapes import TensorShape, TensorSpec
 from . import structure as _nest
 
@@ -66,9 +67,18 @@ def _spec_of(arr, batch_dims=0) -> TensorSpec:
 def _to_flat_arrays(value):
     """A nested value of Python/numpy/tensors as (structure spec, flat numpy arrays)."""
     leaves = _nest.flatten(value)
+    _refuse_extension_types(leaves)
     arrays = [np.asarray(convert.to_tensor(v).numpy()) if convert.is_tensor(v)
               else np.asarray(convert.to_numpy(v)) for v in leaves]
     return arrays
+
+
+def _refuse_extension_types(leaves):
+    for v in leaves:
+        if isinstance(v, (ExtensionType, ExtensionTypeSpec)):
+            raise NotImplementedError(
+                "tfgraph_edu's tf.data does not carry tf.experimental.ExtensionType values yet "
+                f"(got a {type(v).__qualname__}); pass its tensor fields instead.")
 
 
 class Dataset:
@@ -183,6 +193,7 @@ class Dataset:
     def from_generator(generator, output_types=None, output_shapes=None, args=None,
                        output_signature=None, name=None):
         """Elements from a Python generator function, called afresh for every pass."""
+        _refuse_extension_types(_nest.flatten(output_signature))
         if output_signature is None:
             if output_types is None:
                 raise TypeError("The `output_signature` argument must be set.")

@@ -293,6 +293,8 @@ def to_tensor(value, dtype=None, name=None, dtype_hint=None):
         raise NotImplementedError(
             "tfgraph_edu does not pass a tf.RaggedTensor to this op yet (TensorFlow runs its "
             "ragged version): use the ragged tensor's flat_values, or to_tensor() eagerly.")
+    if isinstance(value, range):  # TF converts a range as the list of its numbers
+        value = list(value)
     if isinstance(value, (list, tuple)):
         tensors = _tensors_in(value, [])
         if tensors:

@@ -89,6 +89,11 @@ def _structure(value, tensors):
         return {"output": tensors.index(value)}
     if value is None or isinstance(value, (bool, int, float, str)):
         return {"value": value}
+    if hasattr(value, "_type_spec"):
+        raise NotImplementedError(
+            f"tfgraph_edu's tf.saved_model.save does not save a function returning a "
+            f"{type(value).__name__} (a composite value such as a tf.experimental.ExtensionType)"
+            " yet; return its tensors instead.")
     raise ValueError(f"Cannot save an output of type {type(value).__name__}")
 
 
