@@ -193,6 +193,8 @@ INT_BOUNDS = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
 def to_numpy(value, dtype=None) -> np.ndarray:
     """``value`` as a numpy array by TF's conversion rules, optionally cast to ``dtype``."""
     t = type(value)
+    if t is range:  # TF converts a range as the list of its numbers
+        value, t = list(value), list
     if dtype is not None and (t is float or t is int):  # fast path: scalar into a known dtype
         np_dt = getattr(dtype, "np_dtype", None)
         if np_dt is not None and (np_dt.kind == "f" or (

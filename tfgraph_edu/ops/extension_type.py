@@ -437,6 +437,7 @@ class ExtensionType(CompositeTensor, metaclass=ExtensionTypeMetaclass):
     """Base of user-defined extension types (``tf.experimental.ExtensionType``)."""
 
     _tf_extension_type_do_not_transform_this_class = True
+    _loop_shape_free = True  # loops carry its components as they are (no composite shape)
 
     def __init__(self, *args, **kwargs):
         if type(self) is ExtensionType:
@@ -566,6 +567,16 @@ class ExtensionTypeSpec(TypeSpec):
             elif _key_of(a) != _key_of(b):
                 return False
         return True
+
+    def _first_incompatible(self, other):
+        """(theirs, mine): the first pair of tensor specs of ``other`` and this spec that
+        do not match, or None."""
+        if type(other) is not type(self):
+            return None
+        for a, b in zip(other._component_specs(), self._component_specs()):
+            if a.dtype is not b.dtype or not b.shape.is_compatible_with(a.shape):
+                return a, b
+        return None
 
     def _component_specs(self) -> list:
         out = []
