@@ -603,8 +603,64 @@ class ExtensionTypeSpec(TypeSpec):
         raise AttributeError(f"{type(self).__qualname__!r} object has no attribute {name!r}")
 
 
+    def _with_component_specs(self, specs):
+        """This spec with its tensor specs replaced by ``specs`` (in component order)."""
+        it = iter(specs)
+
+        def swap(v):
+            if isinstance(v, Mapping):
+                by_key = {k: swap(v[k]) for k in sorted(v)}
+                return ImmutableDict((k, by_key[k]) for k in v)
+            if isinstance(v, tuple):
+                return tuple(swap(x) for x in v)
+            if isinstance(v, TensorSpec):
+                return next(it)
+            if isinstance(v, ExtensionTypeSpec):
+                return v._with_component_specs([next(it) for _ in v._component_specs()])
+            if isinstance(v, TypeSpec):
+                raise NotImplementedError(f"tfgraph_edu cannot re-shape a {type(v).__name__} "
+                                          "inside an extension type yet.")
+            return v
+        return _make(type(self), {k: swap(v) for k, v in self._fields_dict().items()})
+
+
 class BatchableExtensionTypeSpec(ExtensionTypeSpec):
-    """The spec of a :class:`BatchableExtensionType`."""
+    """The spec of a :class:`BatchableExtensionType`: batching adds a first dimension to
+    each tensor field and ``tf.TensorShape`` field (and batches nested batchable types)."""
+
+    def _map_batch(self, tensor_fn, shape_fn, nested):
+        def each(v):
+            if isinstance(v, Mapping):
+                return ImmutableDict((k, each(x)) for k, x in v.items())
+            if isinstance(v, tuple):
+                return tuple(each(x) for x in v)
+            if isinstance(v, TensorSpec):
+                return TensorSpec(tensor_fn(v.shape), v.dtype)
+            if isinstance(v, TensorShape):
+                return shape_fn(v)
+            if isinstance(v, BatchableExtensionTypeSpec):
+                return nested(v)
+            if isinstance(v, TypeSpec):
+                raise NotImplementedError(f"tfgraph_edu cannot batch a {type(v).__name__} "
+                                          "inside an extension type yet.")
+            return v
+        return _make(type(self), {k: each(v) for k, v in self._fields_dict().items()})
+
+    def _batch(self, batch_size):
+        """The spec of a batch of ``batch_size`` (None: unknown) such values."""
+        def add(shape):
+            return TensorShape([batch_size]).concatenate(shape)
+        return self._map_batch(add, add, lambda v: v._batch(batch_size))
+
+    def _unbatch(self):
+        """The spec of one value of a batch of such values."""
+        def drop(shape):
+            if shape.rank is None:
+                return TensorShape(None)
+            if shape.rank == 0:
+                raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+            return TensorShape(shape.dims[1:])
+        return self._map_batch(drop, drop, lambda v: v._unbatch())
 
 
 def type_spec_from_value(value):
