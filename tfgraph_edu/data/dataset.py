@@ -349,6 +349,10 @@ class OwnedIterator:
             raise StopIteration
         return _eager(self._value.get_next(), self.element_spec)
 
+    def next(self):
+        """``next(iterator)`` under its old name (TF keeps it; StopIteration at the end)."""
+        return self.__next__()
+
     def get_next(self):
         """The next element; past the end, ``tf.errors.OutOfRangeError`` as in TF."""
         from ..tracing.graph_builder import building_graph
