@@ -438,6 +438,7 @@ class ExtensionType(CompositeTensor, metaclass=ExtensionTypeMetaclass):
 
     _tf_extension_type_do_not_transform_this_class = True
     _loop_shape_free = True  # loops carry its components as they are (no composite shape)
+    _expands_in_nest = True  # tf.nest's expand_composites=True flattens it into its tensors
 
     def __init__(self, *args, **kwargs):
         if type(self) is ExtensionType:
