@@ -14,8 +14,10 @@ from ..ops.extension_type import (  # noqa: F401
     BatchableExtensionTypeSpec,
     ExtensionType,
     ExtensionTypeSpec,
+    as_dict,
 )
 
-extension_type = _Namespace("experimental.extension_type")
+extension_type = _Namespace("experimental.extension_type", as_dict=as_dict)
+del as_dict
 
 __getattr__ = _module_getattr("experimental", __name__)

@@ -664,6 +664,11 @@ class BatchableExtensionTypeSpec(ExtensionTypeSpec):
         return self._map_batch(drop, drop, lambda v: v._unbatch())
 
 
+def as_dict(value):
+    """``tf.experimental.extension_type.as_dict``: the fields of an extension type value."""
+    return dict(value._fields_dict())
+
+
 def type_spec_from_value(value):
     """``tf.type_spec_from_value``: the spec of a tensor or composite value."""
     if isinstance(value, CompositeTensor):
