@@ -63,12 +63,14 @@ def _install(api):
 
 def _dispatch(api, name, args, kwargs):
     for handler, checks in reversed(_API_HANDLERS.get(id(api), [])):
+        params = inspect.signature(handler).parameters
+        given = kwargs if "name" in params else {k: v for k, v in kwargs.items() if k != "name"}
         try:
-            bound = inspect.signature(handler).bind(*args, **kwargs)
+            bound = inspect.signature(handler).bind(*args, **given)
         except TypeError:
             continue
         if _matches(bound.arguments, checks):
-            return handler(*args, **kwargs)
+            return handler(*args, **given)
     if name in UNARY and args:
         x = args[0]
         for handler, t in reversed(_UNARY):
@@ -142,6 +144,24 @@ def _matches(arguments, checks) -> bool:
     return found
 
 
+def _check_signature(api, handler):
+    """TF's rule: the handler has the API's parameters (names and kinds, in order), unless it
+    takes only ``*args, **kwargs``."""
+    theirs = inspect.signature(handler)
+    kinds = [p.kind for p in theirs.parameters.values()]
+    if kinds == [inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD]:
+        return
+    mine = inspect.signature(api)
+    if "name" in mine.parameters and "name" not in theirs.parameters:  # TF adds it (a scope)
+        mine = mine.replace(parameters=[p for n, p in mine.parameters.items() if n != "name"])
+    same = len(mine.parameters) == len(theirs.parameters) and all(
+        a.name == b.name and a.kind == b.kind
+        for a, b in zip(mine.parameters.values(), theirs.parameters.values()))
+    if not same:
+        raise ValueError(f"Dispatch function's signature {theirs} does not match API's "
+                         f"signature {mine}.")
+
+
 def _checks(handler) -> dict:
     checks = {}
     for name, p in inspect.signature(handler).parameters.items():
@@ -159,6 +179,7 @@ def dispatch_for_api(api, *signatures):
                                   "signature from the handler's type annotations only.")
 
     def decorator(handler):
+        _check_signature(_ORIGINALS.get(id(api), api), handler)
         checks = _checks(handler)
         original = _install(api)
         _API_HANDLERS.setdefault(id(original), []).append((handler, checks))
