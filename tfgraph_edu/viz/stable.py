@@ -309,6 +309,7 @@ def _room(old: Layout, kind: str, name: str, rect, placed, grow_down: float):
 
 
 MARGIN = 18.0  # points: how close a move may bring two things that were farther apart
+SMALL = 2.0  # points: room freed that is not worth moving anything for
 
 
 def _ancestors(s: Structure, parent: str) -> list[str]:
@@ -364,7 +365,7 @@ def _largest(ok, target: float) -> float:
             lo = mid
         else:
             hi = mid
-    return lo
+    return lo if abs(lo) >= SMALL else 0.0
 
 
 CORRIDOR = 54.0  # points: how far from the line between its ends an edge avoids nodes
@@ -566,11 +567,11 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
             return None
     # closing up what the new thing frees (a fold): the blocks below move up, those beside move
     # in, as far as they stay clear of everything
-    if placed[1] > y0:
+    if placed[1] > y0 + SMALL:
         down = _largest(lambda d: clear(arrange(left, right, d, rows)), y0 - placed[1])
-    if left == 0.0 and placed[0] > x0:
+    if left == 0.0 and placed[0] > x0 + SMALL:
         left = _largest(lambda d: clear(arrange(d, right, down, rows)), x0 - placed[0])
-    if right == 0.0 and placed[2] < x1:
+    if right == 0.0 and placed[2] < x1 - SMALL:
         right = _largest(lambda d: clear(arrange(left, d, down, rows)), placed[2] - x1)
     shift, pos, moved, boxes = arrange(left, right, down, rows)
 
@@ -578,6 +579,8 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
     # moved apart) unless that now runs through a node or the new thing; the rest Graphviz's
     # spline router routes around the nodes
     obstacles = {n: _node_rect(new, n, *pos[n], *sizes[n]) for n in new.nodes}
+    ends = {n: (x - w / 2, y - h / 2, x + w / 2, y + h / 2)  # where edges start and end
+            for n, ((x, y), (w, h)) in ((n, (pos[n], sizes[n])) for n in new.nodes)}
     routes: dict[int, tuple[str, str | None]] = {}
     count: dict[tuple[str, str], int] = {}
     keys: dict[int, tuple[str, str, int]] = {}
@@ -598,14 +601,14 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
                 if not crosses(r[0], block):
                     routes[i] = r
     routed = [i for _, _, i in new.edges if i not in routes]
-    found = _route(new, obstacles, routed)
+    found = _route(new, ends, routed)
     if len(found) < len(routed):
         return None
     for i in routed:  # one through a node further off than the router looked: all nodes
         tail, head = keys[i][:2]
         block = np.array([b for n, b in obstacles.items() if n not in (tail, head)])
         if crosses(found[i][0], block):
-            found.update(_route(new, obstacles, [i], everything=True))
+            found.update(_route(new, ends, [i], everything=True))
     routes.update(found)
     done = run_graphviz("neato", pinned_dot(new, pos, boxes, routes))
     if done is None:
