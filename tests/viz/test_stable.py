@@ -85,12 +85,16 @@ def _clusters_of(s: stable.Structure, parent: str) -> list[str]:
     return out
 
 
-def _route_points(pos: str, steps: int = 25) -> list[tuple[float, float]]:
-    """Points along a Graphviz edge route (a cubic B-spline: 1 + 3k control points)."""
+def _route_points(pos: str, every: float = 2.0) -> list[tuple[float, float]]:
+    """Points along a Graphviz edge route (a cubic B-spline: 1 + 3k control points), about
+    ``every`` points apart."""
     p = [tuple(float(v) for v in t.split(",")[:2]) for t in pos.split()
          if not t.startswith(("e,", "s,"))]
     out = []
     for i in range(0, len(p) - 3, 3):
+        length = sum(((p[i + j + 1][0] - p[i + j][0]) ** 2
+                      + (p[i + j + 1][1] - p[i + j][1]) ** 2) ** 0.5 for j in range(3))
+        steps = max(8, int(length / every))
         for k in range(steps + 1):
             t = k / steps
             c = ((1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t * t, t ** 3)

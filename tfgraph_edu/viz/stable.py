@@ -325,15 +325,19 @@ def _node_rect(s: Structure, name: str, x: float, y: float, w: float, h: float):
     return (x - w / 2, y - h / 2, x + w / 2, y + h / 2 + _tab(s, "node", name))
 
 
-def _bezier_points(pos: str, steps: int = 20) -> np.ndarray:
-    """Points along an edge route (Graphviz's cubic B-spline control points)."""
+def _bezier_points(pos: str, every: float = 3.0) -> np.ndarray:
+    """Points along an edge route (Graphviz's cubic B-spline control points), about ``every``
+    points apart."""
     tokens = [t for t in pos.split() if not t.startswith(("e,", "s,"))]
     p = np.array([[float(v) for v in t.split(",")[:2]] for t in tokens])
     if len(p) < 4:
         return p
-    t = np.linspace(0.0, 1.0, steps)[:, None]
-    out = [(1 - t) ** 3 * p[i] + 3 * (1 - t) ** 2 * t * p[i + 1] + 3 * (1 - t) * t * t
-           * p[i + 2] + t ** 3 * p[i + 3] for i in range(0, len(p) - 3, 3)]
+    out = []
+    for i in range(0, len(p) - 3, 3):
+        length = float(np.hypot(*np.diff(p[i:i + 4], axis=0).T).sum())
+        t = np.linspace(0.0, 1.0, max(8, int(length / every) + 1))[:, None]
+        out.append((1 - t) ** 3 * p[i] + 3 * (1 - t) ** 2 * t * p[i + 1]
+                   + 3 * (1 - t) * t * t * p[i + 2] + t ** 3 * p[i + 3])
     return np.concatenate(out)
 
 
