@@ -267,6 +267,7 @@ def stable_layout(page, fn, scopes: list[str], shots: list | None = None) -> lis
             new MouseEvent('dblclick', { bubbles: true })); }""", title)
         sent = page.evaluate("window.sent")
         assert sent == [{"type": "toggle_scope", "scope": scope}], sent
+        depth = len(viewer._history.shown)  # noqa: SLF001 - the layouts kept for undoing
         start = time.perf_counter()
         viewer.toggle(scope)  # laid out again, as the widget's worker does
         ms = (time.perf_counter() - start) * 1e3
@@ -281,7 +282,7 @@ def stable_layout(page, fn, scopes: list[str], shots: list | None = None) -> lis
                        if there and anchor else float("inf"))
         b.update(step=step, scope=scope, ms=ms, positions=after, before=before,
                  crossings=page.evaluate(f"window.tfgCrossings({host})"),
-                 undo=len(viewer._history.shown) == 1 and k > 0)  # noqa: SLF001
+                 undo=len(viewer._history.shown) == depth - 1)  # noqa: SLF001
         gap = ""
         width, height = _extent(page.evaluate(f"window.tfgBoxes({host})"))
         if step == "open":
@@ -323,10 +324,15 @@ def stable_runs(page, fn) -> None:
     for scopes in STABLE_RUNS:
         steps += stable_layout(page, fn, scopes)
     moved = [d for s in steps for d in s["dist"]]
+    opened = [d for s in steps if s["step"] == "open" for d in s["dist"]]
+    folded = [d for s in steps if s["step"] == "fold" and not s["undo"] for d in s["dist"]]
     bands = ", ".join(f"{s['gap']:.0f} px ({s['gap_area']:,.0f} px\u00b2)"
                       for s in steps if "gap" in s and not s["undo"])
     print(f"in all {len(steps)} toggles: nodes moved mean {statistics.mean(moved):.0f} px, "
-          f"largest {max(moved):.0f} px; edges through another node's box: "
+          f"largest {max(moved):.0f} px (openings: mean {statistics.mean(opened):.0f} px, "
+          f"{sum(d < 2 for d in opened)} of {len(opened)} stayed put; folds that were not "
+          f"undos, closing up: mean {statistics.mean(folded):.0f} px); edges through another "
+          "node's box: "
           f"{sum(len(s['crossings']) for s in steps)}; kernel at most "
           f"{max(s['ms'] for s in steps):.0f} ms a toggle (target 1,000 ms); folds that were "
           f"not undos left empty bands of {bands}")
