@@ -230,9 +230,10 @@ def stable_layout(page, fn, scopes: list[str], shots: list | None = None) -> lis
     """Toggle ``scopes`` of ``fn``'s graph one after the other, each by a double-click on its
     box (opening) or its frame (folding) in the page, laid out again in the kernel as the
     widget does and handed to the page.
-    Prints, per toggle, how the nodes outside it moved on screen: the blocks that moved alike,
-    how far nodes moved relative to their block, the distances in all, how far the toggled
-    thing's top middle moved (the viewer keeps it in place); the edges drawn through another
+    Prints, per toggle, how the nodes outside it moved in the drawing (on screen, less the
+    view's pan): the blocks that moved alike, how far nodes moved relative to their block, the
+    distances in all; how far the view panned (the viewer keeps the toggled thing's top middle
+    in place, panning sideways only to show an opened frame whole); the edges drawn through another
     node's box; the kernel's time; after a fold, the empty band it left: how much less height
     it gave back than the opening of that scope took (on screen, as the viewer keeps the zoom),
     and that band's area across the drawing.
@@ -277,10 +278,18 @@ def stable_layout(page, fn, scopes: list[str], shots: list | None = None) -> lis
         page.wait_for_timeout(300)
         after = page.evaluate(POSITIONS)
         there = page.evaluate(TOP_MIDDLE, then)
-        b = blocks(before, after, box if step == "fold" else scope)
-        b["anchor"] = (((there[0] - anchor[0]) ** 2 + (there[1] - anchor[1]) ** 2) ** 0.5
-                       if there and anchor else float("inf"))
-        b.update(step=step, scope=scope, ms=ms, positions=after, before=before,
+        # the view may pan sideways to show an opened frame whole: the moves within the drawing
+        # are the moves on screen less that pan (the toggled thing's top middle, kept in place)
+        pan = (there[0] - anchor[0], there[1] - anchor[1]) if there and anchor else (0.0, 0.0)
+        inner = {t: (x - pan[0], y - pan[1]) for t, (x, y) in after.items()}
+        b = blocks(before, inner, box if step == "fold" else scope)
+        b["anchor"] = (pan[0] ** 2 + pan[1] ** 2) ** 0.5 if there and anchor else float("inf")
+        outline = page.evaluate(f"window.tfgBoxes({host})")[then]
+        pane = page.evaluate(f"(() => {{ const r = {host}.querySelector('.tfg-canvas')"
+                             ".getBoundingClientRect(); return [r.left, r.right]; })()")
+        b.update(step=step, scope=scope, ms=ms, positions=after, before=before, pan=pan,
+                 whole=outline[0] >= pane[0] - 1 and outline[2] <= pane[1] + 1,
+                 fits=outline[2] - outline[0] <= pane[1] - pane[0] - 24,
                  crossings=page.evaluate(f"window.tfgCrossings({host})"),
                  undo=len(viewer._history.shown) == depth - 1)  # noqa: SLF001
         gap = ""
@@ -305,7 +314,8 @@ def stable_layout(page, fn, scopes: list[str], shots: list | None = None) -> lis
               f"relative to their block at most {b['relative']:.1f} px; in all moved mean "
               f"{statistics.mean(moved):.0f} px, median {statistics.median(moved):.0f} px, "
               f"largest {max(moved):.0f} px, {sum(m < 2 for m in moved)} stayed put (< 2 px); "
-              f"the toggled thing's top middle moved {b['anchor']:.1f} px; "
+              f"the view panned by ({pan[0]:+.0f}, {pan[1]:+.0f}) px"
+              f"{' to show it whole' if abs(pan[0]) >= 2 else ''}; "
               f"{len(b['crossings'])} edge(s) through another node's box; kernel "
               f"{ms:.0f} ms{gap}")
     return out
