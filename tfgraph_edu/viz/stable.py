@@ -10,19 +10,23 @@ every other node.  Here a toggle is *composed* into the drawing already shown in
    ``While`` node for its cluster - that is the change;
 2. the new thing alone is laid out by ``dot`` (a small graph: fast) and placed with its top
    middle where the top middle of the old thing was;
-3. the rest makes room: nodes whose centre is below the old thing's bottom edge move down by
-   what the new thing is taller; nodes whose centre is left of its left edge move left (right
-   of its right edge: right) by as much as the new thing needs on that side to clear what is
-   level with it.  Each move is one step of a monotone function of a node's centre, so nodes
-   and clusters that did not overlap still do not, and the nodes fall into at most 3 x 2 blocks
-   that keep their relative positions exactly (the column above the old thing does not move);
-   clusters stretch to hold their members;
-4. ``neato -n2`` draws the result: every node pinned at its position, every cluster at its
-   box, edges that kept both ends' offsets keep their route, the others are routed anew.
+3. the rest moves in at most 3 x 2 rigid blocks (left of the old thing, its column, right of
+   it; level with or above it, below it), each a step of a monotone function of a node's
+   centre: when the new thing is bigger, what lies below moves down by what it is taller and
+   what is level with it moves aside as far as it needs to clear it (what lies above moves
+   not at all when that keeps everything clear, else whole columns move); when it is smaller
+   (a fold), the blocks below move up and those beside move in by the room it freed, as far
+   as nothing comes closer to anything than it was or than ``MARGIN``.  Every arrangement is
+   checked for overlaps before it is used; clusters keep their padding around their members;
+4. edges inside the new thing keep dot's routes; the others keep their old routes (stretched
+   where their ends moved apart) unless that now runs through a node's box or the new thing;
+   the rest are routed by Graphviz's spline router around the nodes near each of them
+   (:func:`_route`), and ``neato -n2`` draws it all pinned.
 
-Anything else (a series opened into loose nodes, a "… more" page, several changes at once)
-returns None and the caller lays the whole graph out again.  Folding back what was just
-opened is exact: the caller keeps the previous :class:`Layout` (see :class:`History`).
+Anything else (a series opened into loose nodes, a "… more" page, several changes at once, an
+arrangement that would overlap) returns None and the caller lays the whole graph out again.
+Folding back what was just opened is exact: the caller keeps the previous :class:`Layout`
+(see :class:`History`).
 """
 
 from __future__ import annotations
