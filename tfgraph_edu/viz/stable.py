@@ -379,25 +379,30 @@ def _largest(ok, target: float) -> float:
 CORRIDOR = 54.0  # points: how far from the line between its ends an edge avoids nodes
 
 
-def _route(s: Structure, rects: dict, edges: list[int],
+def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = None,
            everything: bool = False) -> dict[int, tuple[str, str | None]]:
     """Routes for the edges on lines ``edges`` of ``s`` by Graphviz's spline router, around the
-    nodes (each as its box ``rects``: x0, y0, x1, y1) near the line between the edge's ends;
-    one small graph per edge, all in one run of ``neato -n2`` (the router's time grows with the
-    cube of the corners it avoids, so a graph of the nearby nodes is much faster than one of all).
+    nodes (each as its box ``rects``: x0, y0, x1, y1) near the line between the edge's ends,
+    and around the ``frames`` (cluster -> box) there that hold neither end (each frame as one
+    box, in place of what it holds); one small graph per edge, all in one run of ``neato -n2``
+    (the router's time grows with the cube of the corners it avoids, so a graph of what is
+    near is much faster than one of all).  ``everything``: around all of them.
     An edge Graphviz gave no route is left out."""
     program = shutil.which("neato")
     if program is None or not edges:
         return {}
-    names = list(rects)
-    boxes = np.array([rects[n] for n in names])
+    frames = frames or {}
+    names = list(rects) + list(frames)
+    boxes = np.array([rects[n] for n in rects] + [frames[c] for c in frames])
+    up = {n: _ancestors(s, s.nodes[n][0]) for n in rects}
+    up.update({c: _ancestors(s, s.clusters[c][0]) for c in frames})
     token = {n: _QUOTED.match(s.lines[i].strip()).group(0) for n, (_, i) in s.nodes.items()}
     ends = {i: (t, h) for t, h, i in s.edges}
     text = []
     for i in edges:
         tail, head = ends[i]
         a, b = rects[tail], rects[head]
-        # the nodes near the straight line between the ends' centres
+        # what is near the straight line between the ends' centres
         t = np.linspace(0.0, 1.0, 64)[:, None]
         line = (1 - t) * [(a[0] + a[2]) / 2, (a[1] + a[3]) / 2] + t * [(b[0] + b[2]) / 2,
                                                                     (b[1] + b[3]) / 2]
@@ -405,11 +410,26 @@ def _route(s: Structure, rects: dict, edges: list[int],
         near = everything | ((x > boxes[:, 0] - CORRIDOR) & (x < boxes[:, 2] + CORRIDOR)
                              & (y > boxes[:, 1] - CORRIDOR)
                              & (y < boxes[:, 3] + CORRIDOR)).any(axis=0)
-        near[names.index(tail)] = near[names.index(head)] = True
+        mine = set(up[tail]) | set(up[head])  # the frames the edge leaves or enters
         text.append(f'digraph "{i}" {{ splines=true;')
         text += s.lines[1:s.header]
+        k = 0
         for j in np.flatnonzero(near):
             n = names[j]
+            if n in (tail, head) or n in mine or (frames and not set(up[n]) <= mine):
+                continue  # an end, a frame of an end, or inside a frame drawn as one box
+            x0, y0, x1, y1 = boxes[j]
+            if n in rects:
+                name = token[n]
+            else:
+                name, k = f"frame {k}", k + 1
+                while name in s.nodes:  # a name none of the graph's nodes has
+                    name += "'"
+                name = f'"{name}"'
+            text.append(f'{name} [pos="{(x0 + x1) / 2:.2f},{(y0 + y1) / 2:.2f}" '
+                        f'width={(x1 - x0) / 72:.4f} height={(y1 - y0) / 72:.4f} fixedsize=true '
+                        'shape=box label=""];')
+        for n in (tail, head):
             x0, y0, x1, y1 = rects[n]
             text.append(f'{token[n]} [pos="{(x0 + x1) / 2:.2f},{(y0 + y1) / 2:.2f}" '
                         f'width={(x1 - x0) / 72:.4f} height={(y1 - y0) / 72:.4f} fixedsize=true '
@@ -609,14 +629,23 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
                 if not crosses(r[0], block):
                     routes[i] = r
     routed = [i for _, _, i in new.edges if i not in routes]
-    found = _route(new, ends, routed)
+    found = _route(new, ends, routed, boxes)
     if len(found) < len(routed):
         return None
-    for i in routed:  # one through a node further off than the router looked: all nodes
+
+    def through(i: int) -> bool:  # whether edge i's route runs through another node's box
         tail, head = keys[i][:2]
-        block = np.array([b for n, b in obstacles.items() if n not in (tail, head)])
-        if crosses(found[i][0], block):
-            found.update(_route(new, ends, [i], everything=True))
+        return i in found and crosses(found[i][0], np.array(
+            [b for n, b in obstacles.items() if n not in (tail, head)]))
+
+    # one through a node further off than the router looked: around everything, then (when
+    # the frames leave it no way) around all nodes only
+    again = [i for i in routed if through(i)]
+    if again:
+        found.update(_route(new, ends, again, boxes, everything=True))
+        again = [i for i in again if through(i)]
+    if again:
+        found.update(_route(new, ends, again, everything=True))
     routes.update(found)
     done = run_graphviz("neato", pinned_dot(new, pos, boxes, routes))
     if done is None:
