@@ -18,10 +18,10 @@ every other node.  Here a toggle is *composed* into the drawing already shown in
    (a fold), the blocks below move up and those beside move in by the room it freed, as far
    as nothing comes closer to anything than it was or than ``MARGIN``.  Every arrangement is
    checked for overlaps before it is used; clusters keep their padding around their members;
-4. edges inside the new thing keep dot's routes; the others keep their old routes (stretched
-   where their ends moved apart) unless that now runs through a node's box or the new thing;
-   the rest are routed by Graphviz's spline router around the nodes near each of them
-   (:func:`_route`), and ``neato -n2`` draws it all pinned.
+4. edges inside the new thing keep dot's routes; the others whose ends moved alike keep their
+   old routes unless they now run through a node's box or the new thing; the rest are routed
+   by Graphviz's spline router around the nodes and frames near each of them (:func:`_route`),
+   and ``neato -n2`` draws it all pinned.
 
 Anything else (a series opened into loose nodes, a "… more" page, several changes at once, an
 arrangement that would overlap) returns None and the caller lays the whole graph out again.
@@ -246,31 +246,6 @@ def _shift_route(pos: str, dx: float, dy: float) -> str:
     return " ".join(out)
 
 
-def _stretch(route: tuple[str, str | None], at_tail, at_head, shift) -> tuple[str, str | None]:
-    """An edge's route and label position moved with its ends: the first point with the tail,
-    the last and the arrow's tip with the head, every point between by ``shift`` (the move of
-    whatever is at that point), so a route that passed beside what changed still does."""
-    pos, xlp = route
-    if at_tail == at_head:
-        return _shift_route(pos, *at_tail), _shift_point(xlp, *at_tail)
-    tokens = pos.split()
-    last = max(i for i, t in enumerate(tokens) if not t.startswith(("e,", "s,")))
-    first = min(i for i, t in enumerate(tokens) if not t.startswith(("e,", "s,")))
-    out = []
-    for i, token in enumerate(tokens):
-        if token.startswith("e,") or i == last:
-            out.append(_shift_route(token, *at_head))
-        elif token.startswith("s,") or i == first:
-            out.append(_shift_route(token, *at_tail))
-        else:
-            x, y = (float(v) for v in token.split(",")[:2])
-            out.append(_shift_route(token, *shift(x, y)))
-    if xlp:
-        x, y = (float(v) for v in xlp.split(",")[:2])
-        xlp = _shift_point(xlp, *shift(x, y))
-    return " ".join(out), xlp
-
-
 def _shift_point(p: str | None, dx: float, dy: float) -> str | None:
     if not p:
         return None
@@ -384,7 +359,8 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
     """Routes for the edges on lines ``edges`` of ``s`` by Graphviz's spline router, around the
     nodes (each as its box ``rects``: x0, y0, x1, y1) near the line between the edge's ends,
     and around the ``frames`` (cluster -> box) there that hold neither end (each frame as one
-    box, in place of what it holds); one small graph per edge, all in one run of ``neato -n2``
+    box, in place of what it holds); one small graph per edge (per pair of nodes: edges between
+    the same two are drawn apart), all in one run of ``neato -n2``
     (the router's time grows with the cube of the corners it avoids, so a graph of what is
     near is much faster than one of all).  ``everything``: around all of them.
     An edge Graphviz gave no route is left out."""
@@ -398,9 +374,12 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
     up.update({c: _ancestors(s, s.clusters[c][0]) for c in frames})
     token = {n: _QUOTED.match(s.lines[i].strip()).group(0) for n, (_, i) in s.nodes.items()}
     ends = {i: (t, h) for t, h, i in s.edges}
+    groups: dict[frozenset, list[int]] = {}  # edges between the same two nodes: one graph,
+    for i in edges:                           # where Graphviz draws them apart
+        groups.setdefault(frozenset(ends[i]), []).append(i)
     text = []
-    for i in edges:
-        tail, head = ends[i]
+    for g, group in enumerate(groups.values()):
+        tail, head = ends[group[0]]
         a, b = rects[tail], rects[head]
         # what is near the straight line between the ends' centres
         t = np.linspace(0.0, 1.0, 64)[:, None]
@@ -411,7 +390,7 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
                              & (y > boxes[:, 1] - CORRIDOR)
                              & (y < boxes[:, 3] + CORRIDOR)).any(axis=0)
         mine = set(up[tail]) | set(up[head])  # the frames the edge leaves or enters
-        text.append(f'digraph "{i}" {{ splines=true;')
+        text.append(f'digraph "{g}" {{ splines=true;')
         text += s.lines[1:s.header]
         k = 0
         for j in np.flatnonzero(near):
@@ -434,7 +413,7 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
             text.append(f'{token[n]} [pos="{(x0 + x1) / 2:.2f},{(y0 + y1) / 2:.2f}" '
                         f'width={(x1 - x0) / 72:.4f} height={(y1 - y0) / 72:.4f} fixedsize=true '
                         'shape=box label=""];')
-        text += [s.lines[i], "}"]
+        text += [s.lines[i] for i in group] + ["}"]
     done = subprocess.run([program, "-n2", "-Tjson"], input="\n".join(text).encode("utf-8"),
                           capture_output=True, check=False)
     if done.returncode != 0:
@@ -447,16 +426,21 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
         if at >= len(raw):
             break
         data, at = decoder.raw_decode(raw, at)
-        i = int(data["name"])
-        tail = ends[i][0]
+        group = list(groups.values())[int(data["name"])]
+        tail = ends[group[0]][0]
         nodes, _, routes = _geometry(data)
-        if tail not in nodes or not routes:
+        if tail not in nodes:
             continue
         # Graphviz moved the drawing to start at (0, 0): moved back
         x0, y0, x1, y1 = rects[tail]
         dx, dy = (x0 + x1) / 2 - nodes[tail][0], (y0 + y1) / 2 - nodes[tail][1]
-        pos, xlp = next(iter(routes.values()))
-        out[i] = (_shift_route(pos, dx, dy), _shift_point(xlp, dx, dy))
+        count: dict[tuple[str, str], int] = {}
+        for i in group:  # the k-th edge from a tail to a head, in the order written
+            k = count.get(ends[i], 0)
+            count[ends[i]] = k + 1
+            if (*ends[i], k) in routes:
+                pos, xlp = routes[(*ends[i], k)]
+                out[i] = (_shift_route(pos, dx, dy), _shift_point(xlp, dx, dy))
     return out
 
 
@@ -601,11 +585,11 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
         left = _largest(lambda d: clear(arrange(d, right, down, rows)), x0 - placed[0])
     if right == 0.0 and placed[2] < x1 - SMALL:
         right = _largest(lambda d: clear(arrange(left, d, down, rows)), placed[2] - x1)
-    shift, pos, moved, boxes = arrange(left, right, down, rows)
+    _, pos, moved, boxes = arrange(left, right, down, rows)
 
-    # edges: inside the new thing as dot drew them; others kept (stretched where their ends
-    # moved apart) unless that now runs through a node or the new thing; the rest Graphviz's
-    # spline router routes around the nodes
+    # edges: inside the new thing as dot drew them; others whose ends moved alike keep their
+    # route unless it now runs through a node or the new thing; the rest Graphviz's spline
+    # router routes around the nodes and frames
     obstacles = {n: _node_rect(new, n, *pos[n], *sizes[n]) for n in new.nodes}
     ends = {n: (x - w / 2, y - h / 2, x + w / 2, y + h / 2)  # where edges start and end
             for n, ((x, y), (w, h)) in ((n, (pos[n], sizes[n])) for n in new.nodes)}
@@ -620,10 +604,10 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
             r = sub_edges_pos.get((tail, head, k))
             if r is not None:
                 routes[i] = (_shift_route(r[0], mx, my), _shift_point(r[1], mx, my))
-        elif tail in moved and head in moved:
-            r = old.edges.get((tail, head, k))
+        elif tail in moved and head in moved and moved[tail] == moved[head]:
+            r = old.edges.get((tail, head, k))  # both ends moved alike: the route with them
             if r is not None:
-                r = _stretch(r, moved[tail], moved[head], shift)
+                r = (_shift_route(r[0], *moved[tail]), _shift_point(r[1], *moved[tail]))
                 block = np.array([b for n, b in obstacles.items() if n not in (tail, head)]
                                  + [placed])
                 if not crosses(r[0], block):
