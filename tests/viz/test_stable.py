@@ -288,3 +288,39 @@ def test_the_pinned_drawing_keeps_graphviz_s_titles_and_classes():
     assert '<g id="clust' in svg and "<title>cluster_first</title>" in svg
     assert 'class="node tfg&#45;op' in svg and 'class="edge tfg&#45;dtype"' in svg
     assert 'class="node tfg&#45;box"' in svg  # the scopes still folded
+
+
+def _through_frames(layout: stable.Layout, inset: float = 4.0) -> list[tuple[str, str, str]]:
+    """(tail, head, cluster) for each edge whose route passes through a frame holding neither
+    of its ends."""
+    s, out = layout.structure, []
+    for (tail, head, _), (pos, _) in layout.edges.items():
+        mine = set(_clusters_of(s, s.nodes[tail][0])) | set(_clusters_of(s, s.nodes[head][0]))
+        points = _route_points(pos, 4.0)
+        for c, (x0, y0, x1, y1) in layout.clusters.items():
+            if c not in mine and any(x0 + inset < x < x1 - inset and y0 + inset < y < y1 - inset
+                                     for x, y in points):
+                out.append((tail, head, c))
+    return out
+
+
+def test_an_mlp_step_s_scopes_opened_and_folded_in_turn_read_like_a_fresh_drawing():
+    """The MLP train step of the viewer benchmark: its model and loss scopes opened, then folded
+    in the same order (neither fold undoes the last toggle): every drawing composed, no edge
+    through a node or through a frame holding neither of its ends, each fold giving back the
+    height its opening took."""
+    from benchmarks.viewer_in_browser import mlp_train_step
+
+    viewer = GraphViewer(mlp_train_step())
+    assert {"sequential", "sparse_categorical_crossentropy"} <= set(viewer.collapsed)
+    heights = [_height(viewer._history.current())]
+    for k, name in enumerate(["sequential", "sparse_categorical_crossentropy"] * 2):
+        viewer.toggle(name)
+        layout = viewer._history.current()
+        assert len(viewer._history.shown) == k + 2, name  # composed, not laid out anew
+        _reads_well(layout)
+        assert not _through_frames(layout), (name, _through_frames(layout))
+        heights.append(_height(layout))
+    taken = [heights[1] - heights[0], heights[2] - heights[1]]
+    given = [heights[2] - heights[3], heights[3] - heights[4]]
+    assert all(g >= t - 1.0 for t, g in zip(taken, given)), (taken, given)
