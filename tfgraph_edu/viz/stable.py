@@ -145,7 +145,7 @@ def run_graphviz(engine: str, dot: str, svg: bool = True) -> tuple[str, dict] | 
     with tempfile.TemporaryDirectory(prefix="tfgraph_edu-layout-") as tmp:
         out_json = Path(tmp) / "out.json"
         out_svg = Path(tmp) / "out.svg"
-        args = [program] + (["-n2"] if engine == "neato" else []) + ["-Tjson", f"-o{out_json}"]
+        args = [program] + (["-n2"] if engine == "neato" else []) + ["-Tjson0", f"-o{out_json}"]
         if svg:
             args += ["-Tsvg", f"-o{out_svg}"]
         done = subprocess.run(args, input=dot.encode("utf-8"), capture_output=True, check=False)
@@ -304,11 +304,14 @@ def _node_rect(s: Structure, name: str, x: float, y: float, w: float, h: float):
     return (x - w / 2, y - h / 2, x + w / 2, y + h / 2 + _tab(s, "node", name))
 
 
-def _bezier_points(pos: str, every: float = 3.0) -> np.ndarray:
-    """Points along an edge route (Graphviz's cubic B-spline control points), about ``every``
-    points apart."""
-    tokens = [t for t in pos.split() if not t.startswith(("e,", "s,"))]
-    p = np.array([[float(v) for v in t.split(",")[:2]] for t in tokens])
+def _controls(pos: str) -> np.ndarray:
+    """An edge route's control points (Graphviz's cubic B-spline, no arrow tip)."""
+    return np.array([[float(v) for v in t.split(",")[:2]] for t in pos.split()
+                     if not t.startswith(("e,", "s,"))])
+
+
+def _bezier_points(p: np.ndarray, every: float = 3.0) -> np.ndarray:
+    """Points along a route with control points ``p``, about ``every`` points apart."""
     if len(p) < 4:
         return p
     out = []
@@ -322,9 +325,19 @@ def _bezier_points(pos: str, every: float = 3.0) -> np.ndarray:
 
 def crosses(pos: str, rects: np.ndarray, inset: float = 1.0) -> bool:
     """Whether an edge route passes through any of ``rects`` (rows x0, y0, x1, y1)."""
+    return _hits(_controls(pos), rects, inset)
+
+
+def _hits(p: np.ndarray, rects: np.ndarray, inset: float = 1.0) -> bool:
+    """Whether the route with control points ``p`` passes through any of ``rects``."""
+    if not len(rects) or not len(p):
+        return False
+    lo, hi = p.min(axis=0), p.max(axis=0)  # the curve stays in its control points' box
+    rects = rects[(rects[:, 0] < hi[0]) & (rects[:, 2] > lo[0]) & (rects[:, 1] < hi[1])
+                  & (rects[:, 3] > lo[1])]
     if not len(rects):
         return False
-    pts = _bezier_points(pos)
+    pts = _bezier_points(p)
     x, y = pts[:, 0][:, None], pts[:, 1][:, None]
     inside = ((x > rects[:, 0] + inset) & (x < rects[:, 2] - inset)
               & (y > rects[:, 1] + inset) & (y < rects[:, 3] - inset))
@@ -414,7 +427,7 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
                         f'width={(x1 - x0) / 72:.4f} height={(y1 - y0) / 72:.4f} fixedsize=true '
                         'shape=box label=""];')
         text += [s.lines[i] for i in group] + ["}"]
-    done = subprocess.run([program, "-n2", "-Tjson"], input="\n".join(text).encode("utf-8"),
+    done = subprocess.run([program, "-n2", "-Tjson0"], input="\n".join(text).encode("utf-8"),
                           capture_output=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(done.stderr.decode("utf-8", "replace").strip() or
@@ -491,9 +504,19 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
              for name in new.nodes}
 
     # the clusters around the new thing and the others keep their padding around their members
+    def members(s: Structure) -> dict[str, tuple[list[str], list[str]]]:
+        out: dict[str, tuple[list[str], list[str]]] = {}
+        for n, (p, _) in s.nodes.items():
+            out.setdefault(p, ([], []))[0].append(n)
+        for c, (p, _, _) in s.clusters.items():
+            out.setdefault(p, ([], []))[1].append(c)
+        return out
+
+    held = {id(old.structure): members(old.structure), id(new): members(new)}
+
     def members_box(s: Structure, cluster, rect_of, box_of):
-        rects = [rect_of(n) for n, (p, _) in s.nodes.items() if p == cluster]
-        rects += [box_of(c) for c, (p, _, _) in s.clusters.items() if p == cluster]
+        nodes, clusters = held[id(s)].get(cluster, ([], []))
+        rects = [rect_of(n) for n in nodes] + [box_of(c) for c in clusters]
         rects = [r for r in rects if r is not None]
         if not rects:
             return None
@@ -593,6 +616,21 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
     obstacles = {n: _node_rect(new, n, *pos[n], *sizes[n]) for n in new.nodes}
     ends = {n: (x - w / 2, y - h / 2, x + w / 2, y + h / 2)  # where edges start and end
             for n, ((x, y), (w, h)) in ((n, (pos[n], sizes[n])) for n in new.nodes)}
+    order = list(obstacles)
+    rects = np.array([obstacles[n] for n in order])
+    at = {n: j for j, n in enumerate(order)}
+    moves = np.array([moved.get(n, (np.nan, np.nan)) for n in order])
+
+    def through(pos: str, tail: str, head: str, move=None) -> bool:
+        """Whether a route runs through another node's box (with ``move``: a route that moved
+        so, through the new thing or a node that did not move so: nothing else can be in it)."""
+        rows = np.ones(len(order), dtype=bool)
+        if move is not None:
+            rows = ~((moves[:, 0] == move[0]) & (moves[:, 1] == move[1]))
+        rows[at[tail]] = rows[at[head]] = False
+        p = _controls(pos)
+        return _hits(p, rects[rows]) or (move is not None and _hits(p, np.array([placed])))
+
     routes: dict[int, tuple[str, str | None]] = {}
     count: dict[tuple[str, str], int] = {}
     keys: dict[int, tuple[str, str, int]] = {}
@@ -608,26 +646,22 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
             r = old.edges.get((tail, head, k))  # both ends moved alike: the route with them
             if r is not None:
                 r = (_shift_route(r[0], *moved[tail]), _shift_point(r[1], *moved[tail]))
-                block = np.array([b for n, b in obstacles.items() if n not in (tail, head)]
-                                 + [placed])
-                if not crosses(r[0], block):
+                if not through(r[0], tail, head, moved[tail]):
                     routes[i] = r
     routed = [i for _, _, i in new.edges if i not in routes]
     found = _route(new, ends, routed, boxes)
     if len(found) < len(routed):
         return None
 
-    def through(i: int) -> bool:  # whether edge i's route runs through another node's box
-        tail, head = keys[i][:2]
-        return i in found and crosses(found[i][0], np.array(
-            [b for n, b in obstacles.items() if n not in (tail, head)]))
+    def bad(i: int) -> bool:
+        return i in found and through(found[i][0], *keys[i][:2])
 
     # one through a node further off than the router looked: around everything, then (when
     # the frames leave it no way) around all nodes only
-    again = [i for i in routed if through(i)]
+    again = [i for i in routed if bad(i)]
     if again:
         found.update(_route(new, ends, again, boxes, everything=True))
-        again = [i for i in again if through(i)]
+        again = [i for i in again if bad(i)]
     if again:
         found.update(_route(new, ends, again, everything=True))
     routes.update(found)
