@@ -355,7 +355,7 @@ def _largest(ok, target: float) -> float:
     if ok(target):
         return target
     lo, hi = 0.0, target
-    for _ in range(6):
+    for _ in range(5):
         mid = (lo + hi) / 2
         if ok(mid):
             lo = mid
@@ -589,7 +589,14 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
         now = np.array([_node_rect(new, n, *pos[n], *sizes[n]) if n in new.nodes else
                         boxes[n] if n else (placed[0], placed[1], placed[2], placed[3] + came_tab)
                         for n in things])
-        return not ((_separation(now, now) < need) & ~holds).any()
+        # two things that moved alike stay as far apart as they were: only the pairs with one
+        # that moved otherwise than most things are measured
+        delta = np.round(now - was, 3)
+        _, which, counts = np.unique(delta, axis=0, return_inverse=True, return_counts=True)
+        rows = np.flatnonzero(which.ravel() != np.argmax(counts))
+        if not len(rows):
+            return True
+        return not ((_separation(now[rows], now) < need[rows]) & ~holds[rows]).any()
 
     # making room: what lies below moves down by what the new thing is taller, left and right
     # by what it needs to clear what is level with it; above it nothing moves if that is clear
