@@ -324,17 +324,26 @@ def stable_layout(page, fn, scopes: list[str], shots: list | None = None) -> lis
     return out
 
 
-STABLE_RUNS = [["sequential", "sequential"],  # opened, folded back (the drawing before)
-               ["sparse_categorical_crossentropy"] * 2,  # its gradients inside
-               # two opened, then folded in the same order: neither fold undoes the last toggle
-               ["sequential", "sparse_categorical_crossentropy", "sequential",
-                "sparse_categorical_crossentropy"]]
+def mlp_scopes(fn) -> tuple[str, str]:
+    """The model's and the loss's scopes of ``mlp_train_step``'s graph, folded at first
+    (``sequential`` and ``sparse_categorical_crossentropy``, numbered when the process made
+    such a model or loss before)."""
+    folded = GraphViewer(fn).collapsed
+    return (next(c for c in folded if c.startswith("sequential")),
+            next(c for c in folded if c.startswith("sparse_categorical_crossentropy")))
+
+
+def stable_plan(model: str, loss: str) -> list[list[str]]:
+    """The toggle runs measured: a scope opened and folded back (the drawing before), for the
+    model and for the loss (its gradients inside); both opened, then folded in the same order
+    (neither fold undoes the last toggle)."""
+    return [[model, model], [loss, loss], [model, loss, model, loss]]
 
 
 def stable_runs(page, fn) -> None:
     """The stable-layout runs of the MLP train step, and a summary over all their toggles."""
     steps = []
-    for scopes in STABLE_RUNS:
+    for scopes in stable_plan(*mlp_scopes(fn)):
         steps += stable_layout(page, fn, scopes)
     moved = [d for s in steps for d in s["dist"]]
     opened = [d for s in steps if s["step"] == "open" for d in s["dist"]]

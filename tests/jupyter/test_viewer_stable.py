@@ -23,18 +23,23 @@ pytestmark = [pytest.mark.browser,
 def test_toggling_scopes_keeps_the_drawing_in_place_and_readable():
     from playwright.sync_api import sync_playwright
 
-    from benchmarks.viewer_in_browser import mlp_train_step, page_with_viewer, stable_layout
+    from benchmarks.viewer_in_browser import (
+        mlp_scopes,
+        mlp_train_step,
+        page_with_viewer,
+        stable_layout,
+    )
     fn = mlp_train_step()
+    model, loss = mlp_scopes(fn)  # sequential_1, ... when the process made a model before
     ARTIFACTS.mkdir(exist_ok=True)
-    loss = "sparse_categorical_crossentropy"
     with sync_playwright() as p:
         browser, page = page_with_viewer(p)
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        back = stable_layout(page, fn, ["sequential", "sequential"])
+        back = stable_layout(page, fn, [model, model])
         shots = [ARTIFACTS / f"stable_{n}.png" for n in
                  ("before", "sequential_open", "loss_open", "sequential_folded", "loss_folded")]
-        steps = stable_layout(page, fn, ["sequential", loss, "sequential", loss], shots)
+        steps = stable_layout(page, fn, [model, loss, model, loss], shots)
         browser.close()
     assert not errors, errors
     for s in back + steps:
