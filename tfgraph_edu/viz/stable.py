@@ -368,14 +368,14 @@ CORRIDOR = 54.0  # points: how far from the line between its ends an edge avoids
 
 
 def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = None,
-           everything: bool = False) -> dict[int, tuple[str, str | None]]:
+           reach: float = CORRIDOR) -> dict[int, tuple[str, str | None]]:
     """Routes for the edges on lines ``edges`` of ``s`` by Graphviz's spline router, around the
     nodes (each as its box ``rects``: x0, y0, x1, y1) near the line between the edge's ends,
     and around the ``frames`` (cluster -> box) there that hold neither end (each frame as one
     box, in place of what it holds); one small graph per edge (per pair of nodes: edges between
     the same two are drawn apart), all in one run of ``neato -n2``
     (the router's time grows with the cube of the corners it avoids, so a graph of what is
-    near is much faster than one of all).  ``everything``: around all of them.
+    near is much faster than one of all).  ``reach``: how far from the line "near" is.
     An edge Graphviz gave no route is left out."""
     program = shutil.which("neato")
     if program is None or not edges:
@@ -399,9 +399,8 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
         line = (1 - t) * [(a[0] + a[2]) / 2, (a[1] + a[3]) / 2] + t * [(b[0] + b[2]) / 2,
                                                                     (b[1] + b[3]) / 2]
         x, y = line[:, 0][:, None], line[:, 1][:, None]
-        near = everything | ((x > boxes[:, 0] - CORRIDOR) & (x < boxes[:, 2] + CORRIDOR)
-                             & (y > boxes[:, 1] - CORRIDOR)
-                             & (y < boxes[:, 3] + CORRIDOR)).any(axis=0)
+        near = ((x > boxes[:, 0] - reach) & (x < boxes[:, 2] + reach)
+                & (y > boxes[:, 1] - reach) & (y < boxes[:, 3] + reach)).any(axis=0)
         mine = set(up[tail]) | set(up[head])  # the frames the edge leaves or enters
         text.append(f'digraph "{g}" {{ splines=true;')
         text += s.lines[1:s.header]
@@ -663,14 +662,15 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
     def bad(i: int) -> bool:
         return i in found and through(found[i][0], *keys[i][:2])
 
-    # one through a node further off than the router looked: around everything, then (when
-    # the frames leave it no way) around all nodes only
+    # one through a node further off than the router looked: around what is four times as
+    # far, then (when the frames leave it no way) around the nodes only (never around all
+    # nodes of a big drawing: the router's time grows with the cube of the corners)
     again = [i for i in routed if bad(i)]
     if again:
-        found.update(_route(new, ends, again, boxes, everything=True))
+        found.update(_route(new, ends, again, boxes, reach=4 * CORRIDOR))
         again = [i for i in again if bad(i)]
     if again:
-        found.update(_route(new, ends, again, everything=True))
+        found.update(_route(new, ends, again, reach=4 * CORRIDOR))
     routes.update(found)
     done = run_graphviz("neato", pinned_dot(new, pos, boxes, routes))
     if done is None:
