@@ -29,12 +29,15 @@ result = f(*args)
 """
 
 
-def mlp_train_step(tf, filename: str = "<mlp_train_step>"):
-    """The step's ``tf.function``, built with the module ``tf`` and called once.  The text is
-    put in ``linecache`` under ``filename`` so that AutoGraph finds the function's source."""
+def mlp_train_step(tf=None, filename: str = "<mlp_train_step>"):
+    """The step's ``tf.function``, built with the module ``tf`` (tfgraph_edu when None) and
+    called once.  The text is put in ``linecache`` under ``filename`` so that AutoGraph finds
+    the function's source."""
     import linecache
 
     import numpy as np
+    if tf is None:
+        import tfgraph_edu as tf
     linecache.cache[filename] = (len(SOURCE), None, SOURCE.splitlines(True), filename)
     ns = {"tf": tf, "np": np}
     exec(compile(SOURCE, filename, "exec"), ns)  # noqa: S102 - SOURCE above, our own text
