@@ -6,7 +6,7 @@ As in TensorFlow 2, ``==`` is element-wise, tensors are unhashable (use
 
 from __future__ import annotations
 
-from . import indexing_ops, math_ops
+from . import indexing_ops, math_ops, numpy_behavior
 from ._core import bind
 from .convert import TensorBase
 
@@ -32,22 +32,45 @@ class Reference:
         return f"<Reference wrapping {self._obj!r}>"
 
 
+_NUMPY = numpy_behavior.STATE  # once NumPy behaviour is on, operands take NumPy's dtype
+
+
 def _r(fn, name):
-    return lambda self, other: fn(other, self, name=name)
+    def reflected(self, other):
+        if _NUMPY.enabled:
+            self, other = numpy_behavior.promote_operands(self, other)
+        return fn(other, self, name=name)
+    return reflected
 
 
 def _named(opdef, name):
     """``x <op> y`` as one bind with TensorFlow's node name for the operator (``add``…)."""
     def method(self, other):
+        if _NUMPY.enabled:
+            self, other = numpy_behavior.promote_operands(self, other)
         return bind(opdef, (self, other), None, name)
 
     def reflected(self, other):
+        if _NUMPY.enabled:
+            self, other = numpy_behavior.promote_operands(self, other)
         return bind(opdef, (other, self), None, name)
     return method, reflected
 
 
 def _fn(fn, name):
-    return (lambda self, other: fn(self, other, name=name)), _r(fn, name)
+    def method(self, other):
+        if _NUMPY.enabled:
+            self, other = numpy_behavior.promote_operands(self, other)
+        return fn(self, other, name=name)
+    return method, _r(fn, name)
+
+
+def _compare(fn):
+    def method(self, other):
+        if _NUMPY.enabled:
+            self, other = numpy_behavior.promote_operands(self, other)
+        return fn(self, other)
+    return method
 
 
 class TensorOperators(TensorBase):
@@ -64,10 +87,10 @@ class TensorOperators(TensorBase):
     __mod__, __rmod__ = _named(math_ops.FloorMod, "mod")
     __pow__, __rpow__ = _named(math_ops.Pow, "pow")
     __matmul__, __rmatmul__ = _fn(math_ops.matmul, None)
-    __gt__ = math_ops.greater
-    __ge__ = math_ops.greater_equal
-    __lt__ = math_ops.less
-    __le__ = math_ops.less_equal
+    __gt__ = _compare(math_ops.greater)
+    __ge__ = _compare(math_ops.greater_equal)
+    __lt__ = _compare(math_ops.less)
+    __le__ = _compare(math_ops.less_equal)
 
     def __eq__(self, other):
         try:
@@ -106,7 +129,16 @@ class TensorOperators(TensorBase):
         return math_ops.logical_not(self)
 
     def __getitem__(self, key):
+        if _NUMPY.enabled:
+            return numpy_behavior.getitem(self, key)
         return indexing_ops.getitem(self, key)
+
+    def __getattr__(self, name):
+        # only for names the tensor lacks: TF's hint for NumPy methods before they are on;
+        # any other name gets Python's own error (or the one its property raised)
+        if name in numpy_behavior.HINTED and not _NUMPY.enabled:
+            raise numpy_behavior.missing_attribute(self, name)
+        return object.__getattribute__(self, name)
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
