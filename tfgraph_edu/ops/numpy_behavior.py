@@ -113,16 +113,19 @@ def default_float() -> _dt.DType:
 def promote_operands(x, y):
     """``x <op> y`` on tensors once NumPy behaviour is on ('legacy' mode): both converted to
     NumPy's result dtype (``int32 + 1.5`` is float64, ``float32 + 2`` float32)."""
+    for v in (x, y):  # ragged and sparse operands go their own way, as in TF
+        if convert.is_tf_type(v) and not convert.is_tensor(v) and not hasattr(v, "_as_tensor"):
+            return x, y
     target = result_type(x, y)
     return _to(x, target), _to(y, target)
 
 
 def _to(v, dtype):
     from . import math_ops
-    if convert.is_tensor(v):
+    if convert.is_tf_type(v):  # a tensor, or a variable read as one
+        v = convert.to_tensor(v)
         return v if v.dtype == dtype else math_ops.cast(v, dtype)
-    return convert.to_tensor(np.asarray(v).astype(dtype.as_numpy_dtype)
-                             if not convert.is_tf_type(v) else v, dtype=dtype)
+    return convert.to_tensor(np.asarray(v).astype(dtype.as_numpy_dtype), dtype=dtype)
 
 
 # -- indexing ----------------------------------------------------------------------------------
