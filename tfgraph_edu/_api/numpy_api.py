@@ -476,6 +476,301 @@ def cumsum(a, axis=None, dtype=None):
     return reduction_ops.cumsum(t, axis)
 
 
+# -- more of NumPy's array functions -------------------------------------------------------------
+def atleast_1d(*arys):
+    return _atleast(arys, 1)
+
+
+def atleast_2d(*arys):
+    return _atleast(arys, 2)
+
+
+def atleast_3d(*arys):
+    return _atleast(arys, 3)
+
+
+def _atleast(arys, n):
+    out = []
+    for a in arys:
+        t = asarray(a)
+        rank = t.shape.rank
+        if rank < n:  # NumPy: a scalar -> [[x]]; a row -> [row]; 3-d adds a last axis too
+            new = [1] * (n - rank) + t.shape.as_list() if n < 3 or rank == 0 else (
+                [1] + t.shape.as_list() + [1] if rank == 1 else t.shape.as_list() + [1])
+            t = shape_ops.reshape(t, new)
+        out.append(t)
+    return out[0] if len(out) == 1 else out
+
+
+def vstack(tup):
+    return concatenate([atleast_2d(a) for a in tup], 0)
+
+
+def hstack(tup):
+    parts = [atleast_1d(a) for a in tup]
+    return concatenate(parts, 0 if parts[0].shape.rank == 1 else 1)
+
+
+def dstack(tup):
+    return concatenate([atleast_3d(a) for a in tup], 2)
+
+
+def append(arr, values, axis=None):
+    if axis is None:
+        return concatenate([ravel(arr), ravel(values)], 0)
+    return concatenate([arr, values], axis)
+
+
+def tile(A, reps):  # noqa: N803 - NumPy's name
+    a = asarray(A)
+    reps = [int(r) for r in ([reps] if isinstance(reps, int | np.integer) else reps)]
+    rank = a.shape.rank
+    if len(reps) > rank:
+        a = shape_ops.reshape(a, [1] * (len(reps) - rank) + a.shape.as_list())
+    reps = [1] * (a.shape.rank - len(reps)) + reps
+    return shape_ops.tile(a, reps)
+
+
+def _axes_of(t, axis):
+    if axis is None:
+        return list(builtins.range(t.shape.rank))
+    return [axis] if isinstance(axis, int | np.integer) else list(axis)
+
+
+def flip(m, axis=None):
+    t = asarray(m)
+    return shape_ops.reverse(t, _axes_of(t, axis))
+
+
+def fliplr(m):
+    return flip(m, 1)
+
+
+def flipud(m):
+    return flip(m, 0)
+
+
+def roll(a, shift, axis=None):
+    t = asarray(a)
+    if axis is None:
+        return shape_ops.reshape(shape_ops.roll(ravel(t), shift, 0), shape_ops.shape(t))
+    return shape_ops.roll(t, shift, axis)
+
+
+def swapaxes(a, axis1, axis2):
+    t = asarray(a)
+    perm = list(builtins.range(t.shape.rank))
+    axis1, axis2 = axis1 % len(perm), axis2 % len(perm)
+    perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
+    return shape_ops.transpose(t, perm)
+
+
+def moveaxis(a, source, destination):
+    t = asarray(a)
+    rank = t.shape.rank
+    src = [s % rank for s in ([source] if isinstance(source, int) else source)]
+    dst = [d % rank for d in ([destination] if isinstance(destination, int) else destination)]
+    perm = [i for i in builtins.range(rank) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        perm.insert(d, s)
+    return shape_ops.transpose(t, perm)
+
+
+def sort(a, axis=-1, kind="quicksort", order=None):  # noqa: ARG001 - NumPy's signature
+    t = asarray(a)
+    if axis is None:
+        t, axis = ravel(t), 0
+    from ..ops import sort_ops
+    return sort_ops.sort(t, axis)
+
+
+def argsort(a, axis=-1, kind="quicksort", order=None):  # noqa: ARG001 - NumPy's signature
+    t = asarray(a)
+    if axis is None:
+        t, axis = ravel(t), 0
+    from ..ops import sort_ops
+    return math_ops.cast(sort_ops.argsort(t, axis, stable=True), _dt.int64)
+
+
+def take(a, indices, axis=None):
+    t = asarray(a)
+    if axis is None:
+        t, axis = ravel(t), 0
+    return indexing_ops.gather(t, asarray(indices), axis=axis)
+
+
+def split(ary, indices_or_sections, axis=0):
+    t = asarray(ary)
+    if isinstance(indices_or_sections, int | np.integer):
+        return concat_ops.split(t, int(indices_or_sections), axis)
+    n = t.shape.as_list()[axis]
+    edges = [0, *[int(i) for i in indices_or_sections], n]
+    return concat_ops.split(t, [b - a for a, b in zip(edges, edges[1:])], axis)
+
+
+def outer(a, b):
+    a, b = _promote(a, b)
+    return math_ops.multiply(shape_ops.reshape(a, [-1, 1]), shape_ops.reshape(b, [1, -1]))
+
+
+def inner(a, b):
+    a, b = _promote(a, b)
+    if a.shape.rank == 0 or b.shape.rank == 0:
+        return math_ops.multiply(a, b)
+    return linalg_ops.tensordot(a, b, [[a.shape.rank - 1], [b.shape.rank - 1]])
+
+
+def einsum(subscripts, *operands, **kwargs):
+    if kwargs:
+        raise NotImplementedError(f"tnp.einsum's {sorted(kwargs)} arguments are not "
+                                  "implemented in tfgraph_edu yet")
+    return linalg_ops.einsum(subscripts, *_promote(*operands))
+
+
+def count_nonzero(a, axis=None):
+    return math_extra_ops.count_nonzero(asarray(a), _axis(axis), dtype=_dt.int64)
+
+
+def isnan(x):
+    return math_extra_ops.is_nan(_float(x))
+
+
+def _log_base(x, base):
+    """ln(x) / ln(base), with ln(base) a float64 as in TF's tnp: a float32 ``x`` gives float64
+    (the float32 logarithm divided in float64)."""
+    t = math_ops.log(_float(x))
+    if not t.dtype.is_complex:
+        t = math_ops.cast(t, _dt.float64)
+    return math_ops.truediv(t, asarray(np.log(base), t.dtype))
+
+
+def log2(x):
+    return _log_base(x, 2.0)
+
+
+def log10(x):
+    return _log_base(x, 10.0)
+
+
+def around(a, decimals=0):
+    """Rounded half to even (as NumPy and TF); ``decimals`` digits kept."""
+    t = asarray(a)
+    if not t.dtype.is_floating:
+        return t
+    if not decimals:
+        return math_extra_ops.round(t)
+    scale = asarray(10.0 ** decimals, t.dtype)
+    return math_ops.truediv(math_extra_ops.round(math_ops.multiply(t, scale)), scale)
+
+
+round = around  # noqa: A001 - NumPy's name
+
+
+def fabs(x):
+    return math_ops.abs(asarray(x))
+
+
+def positive(x):
+    return asarray(x)
+
+
+def logical_xor(x1, x2):
+    return math_ops.logical_xor(*_promote(x1, x2))
+
+
+def meshgrid(*xi, indexing="xy", **kwargs):
+    if kwargs:
+        raise NotImplementedError(f"tnp.meshgrid's {sorted(kwargs)} arguments are not "
+                                  "implemented in tfgraph_edu yet")
+    return list(shape_ops.meshgrid(*[asarray(x) for x in xi], indexing=indexing))
+
+
+def pad(array, pad_width, mode, constant_values=0):  # noqa: A002 - NumPy's name
+    if mode != "constant":
+        raise NotImplementedError(f"tnp.pad with mode={mode!r} is not implemented in "
+                                  "tfgraph_edu yet (mode='constant' is)")
+    from ..ops import pad_ops
+    # TF's tnp takes pad_width as the [rank, 2] paddings only (not NumPy's short forms)
+    widths = asarray(pad_width, np.int32)
+    if widths.shape.rank != 2 or widths.shape.as_list()[1] != 2:
+        from ..errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, "paddings must be a matrix with 2 columns: "
+                                   f"{widths.shape.as_list()}; give tnp.pad one [before, "
+                                   "after] pair per axis")
+    return pad_ops.pad(asarray(array), widths, constant_values=constant_values)
+
+
+def average(a, axis=None, weights=None):
+    if weights is None:
+        return mean(a, axis)
+    a, w = _promote(_float(a), weights)
+    if axis is None:
+        return math_ops.truediv(reduction_ops.reduce_sum(math_ops.multiply(a, w)),
+                                reduction_ops.reduce_sum(w))
+    if w.shape.rank == 1 and a.shape.rank > 1:  # weights along one axis
+        shape = [1] * a.shape.rank
+        shape[axis] = -1
+        w = shape_ops.reshape(w, shape)
+    return math_ops.truediv(reduction_ops.reduce_sum(math_ops.multiply(a, w), axis),
+                            reduction_ops.reduce_sum(w * ones_like(a, w.dtype), axis))
+
+
+def ptp(a, axis=None, keepdims=False):
+    return math_ops.subtract(amax(a, axis, keepdims), amin(a, axis, keepdims))
+
+
+def diff(a, n=1, axis=-1):
+    t = asarray(a)
+    for _ in builtins.range(n):
+        rank = t.shape.rank
+        ax = axis % rank
+        hi = tuple(builtins.slice(1, None) if i == ax else builtins.slice(None)
+                   for i in builtins.range(rank))
+        lo = tuple(builtins.slice(None, -1) if i == ax else builtins.slice(None)
+                   for i in builtins.range(rank))
+        t = math_ops.subtract(indexing_ops.getitem(t, hi), indexing_ops.getitem(t, lo))
+    return t
+
+
+def diag(v, k=0):
+    if k:
+        raise NotImplementedError("tnp.diag with k != 0 is not implemented in tfgraph_edu yet")
+    t = asarray(v)
+    if t.shape.rank == 1:
+        return linalg_ops.matrix_diag(t)
+    if t.shape.rank == 2:
+        rows, cols = t.shape.as_list()
+        if rows != cols:
+            t = indexing_ops.getitem(t, (builtins.slice(0, builtins.min(rows, cols)),
+                                         builtins.slice(0, builtins.min(rows, cols))))
+        return linalg_ops.matrix_diag_part(t)
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+def trace(a):
+    return reduction_ops.reduce_sum(diag(a))
+
+
+def nonzero(a):
+    """The indices of the non-zero elements, one int64 vector per axis."""
+    t = asarray(a)
+    found = indexing_ops.where(math_ops.not_equal(t, zeros_like(t)))
+    return tuple(indexing_ops.getitem(found, (builtins.slice(None), i))
+                 for i in builtins.range(t.shape.rank))
+
+
+def isscalar(num):
+    return np.isscalar(num) or convert.is_tf_type(num) and asarray(num).shape.rank == 0
+
+
+def iscomplexobj(x):
+    return asarray(x).dtype.is_complex
+
+
+def isrealobj(x):
+    return not iscomplexobj(x)
+
+
 # -- the NumPy methods tensors get once NumPy behaviour is on ----------------------------------
 def _m_reshape(self, *args, order="C"):
     newshape = args[0] if len(args) == 1 else list(args)
