@@ -75,8 +75,6 @@ OUT_OF_SCOPE = (
      "TF1 graphs and sessions (tf.compat.v1)"),
     (r"(?:tf\.compat\.v1\.[\s\S]*){3}", "built on TF1's API (tf.compat.v1)"),
     (r"tf_upgrade_v2", "the tf_upgrade_v2 script"),
-    (r"dtype_conversion_mode\s*=\s*[\"'](?:all|safe)", "TF's new type promotion (the 'all' "
-     "and 'safe' dtype conversion modes, weak tensors): not implemented, enabling them raises"),
 )
 # Cells matching one of these are out of scope; a notebook with 30% or more such cells is out
 # of scope as a whole (its subject is what they do): (pattern, reason)

@@ -57,11 +57,6 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
     """Tensors get NumPy's methods (``.T``, ``.reshape``, ``.astype``…), operators promote
     their operands as NumPy does, and indexing follows NumPy ('legacy' dtype conversion)."""
     numpy_behavior.check_mode(dtype_conversion_mode)
-    if dtype_conversion_mode in ("safe", "all"):
-        raise NotImplementedError(
-            f"tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="
-            f"'{dtype_conversion_mode}'): TF's new type promotion modes are not implemented in "
-            "tfgraph_edu yet; the default 'legacy' mode is.")
     if dtype_conversion_mode == "off":
         raise NotImplementedError(
             "tnp.experimental_enable_numpy_behavior(dtype_conversion_mode='off') is not "
@@ -86,12 +81,17 @@ def _np_dtype(dtype):
 
 def asarray(a, dtype=None):
     """A tensor of ``a``: a tensor as it is (cast to ``dtype`` if given), other values with
-    tnp's dtypes (Python int int64, float float64)."""
+    tnp's dtypes (Python int int64, float float64; in the 'all'/'safe' modes TF's weak int32
+    and float32)."""
+    if numpy_behavior.STATE.flexible and dtype is None and not convert.is_tf_type(a) and \
+            not isinstance(a, np.ndarray | np.generic) and not _holds_tensor(a):
+        return convert.constant(a)  # weak, as tf.constant makes it in these modes
     dtype = _np_dtype(dtype)
     if convert.is_tf_type(a):
         t = convert.to_tensor(a)
         return t if dtype is None or t.dtype == dtype else math_ops.cast(t, dtype)
     if isinstance(a, list | tuple) and convert.holds_graph_tensor(a) or _holds_tensor(a):
+        _not_flexible("tnp.asarray of a list holding tensors")
         t = convert.to_tensor(a)
         target = dtype or result_type(a)
         return t if t.dtype == target else math_ops.cast(t, target)
@@ -100,6 +100,12 @@ def asarray(a, dtype=None):
     if value.dtype.kind in "SUO":
         return convert.constant(value)
     return convert.constant(value.astype(target.as_numpy_dtype), dtype=target)
+
+
+def _asarray(a, dtype=None):
+    """``asarray`` inside the other tnp functions, which the 'all'/'safe' modes do not have."""
+    _not_flexible("this tnp function")
+    return asarray(a, dtype)
 
 
 def _holds_tensor(a) -> bool:
@@ -120,22 +126,33 @@ asanyarray = asarray
 
 def copy(a):
     from ..ops import identity_ops
-    return identity_ops.identity(asarray(a))
+    return identity_ops.identity(_asarray(a))
 
 
 def _float(x):
     """``x`` as a tensor, ints and bools as the default float (float64)."""
-    t = asarray(x)
+    _not_flexible("tnp's float functions")
+    t = _asarray(x)
     if not (t.dtype.is_floating or t.dtype.is_complex):
         t = math_ops.cast(t, numpy_behavior.default_float())
     return t
 
 
+def _not_flexible(what):
+    if numpy_behavior.STATE.flexible:
+        raise NotImplementedError(
+            f"{what} under dtype_conversion_mode='{numpy_behavior.STATE.mode}' is not "
+            "implemented in tfgraph_edu yet (tnp.asarray/array of Python values, tf.constant, "
+            "the operators, tf.add/subtract/multiply/divide/pow/maximum/minimum, tf.abs and "
+            "tf.negative are); use the default 'legacy' mode.")
+
+
 def _promote(*values):
+    _not_flexible("tnp's promotion of several operands")
     target = result_type(*values)
     out = []
     for v in values:
-        t = asarray(v) if not convert.is_tf_type(v) else convert.to_tensor(v)
+        t = _asarray(v) if not convert.is_tf_type(v) else convert.to_tensor(v)
         out.append(t if t.dtype == target else math_ops.cast(t, target))
     return out
 
@@ -148,10 +165,12 @@ def _shape(shape):
 
 
 def zeros(shape, dtype=float):
+    _not_flexible("this tnp function")
     return creation_ops.zeros(_shape(shape), dtype=_np_dtype(dtype))
 
 
 def ones(shape, dtype=float):
+    _not_flexible("this tnp function")
     return creation_ops.ones(_shape(shape), dtype=_np_dtype(dtype))
 
 
@@ -159,23 +178,23 @@ empty = zeros
 
 
 def full(shape, fill_value, dtype=None):
-    value = asarray(fill_value, dtype)
+    value = _asarray(fill_value, dtype)
     return shape_ops.broadcast_to(value, _shape(shape))
 
 
 def zeros_like(a, dtype=None):
-    a = asarray(a)
+    a = _asarray(a)
     return creation_ops.zeros_like(a, dtype=_np_dtype(dtype) or a.dtype)
 
 
 def ones_like(a, dtype=None):
-    a = asarray(a)
+    a = _asarray(a)
     return creation_ops.ones_like(a, dtype=_np_dtype(dtype) or a.dtype)
 
 
 def full_like(a, fill_value, dtype=None):
-    a = asarray(a)
-    return shape_ops.broadcast_to(asarray(fill_value, _np_dtype(dtype) or a.dtype),
+    a = _asarray(a)
+    return shape_ops.broadcast_to(_asarray(fill_value, _np_dtype(dtype) or a.dtype),
                                   shape_ops.shape(a))
 
 
@@ -183,6 +202,7 @@ empty_like = zeros_like
 
 
 def eye(N, M=None, k=0, dtype=float):  # noqa: N803 - NumPy's names
+    _not_flexible("this tnp function")
     if k:
         raise NotImplementedError("tnp.eye with k != 0 is not implemented in tfgraph_edu yet")
     return linalg_ops.eye(N, M, dtype=_np_dtype(dtype))
@@ -198,7 +218,7 @@ def arange(start, stop=None, step=1, dtype=None):
         start, stop = 0, start
     target = _np_dtype(dtype) or result_type(start, stop, step)
     work = target if target.is_floating or target.is_integer else _dt.float64
-    out = creation_ops.range_(asarray(start, work), asarray(stop, work), asarray(step, work),
+    out = creation_ops.range_(_asarray(start, work), _asarray(stop, work), _asarray(step, work),
                               dtype=work)
     return out if work == target else math_ops.cast(out, target)
 
@@ -209,25 +229,25 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axi
                                   "implemented in tfgraph_edu yet")
     target = _np_dtype(dtype) or _dt.float64
     work = target if target.is_floating else _dt.float64
-    out = math_extra_ops.linspace(asarray(start, work), asarray(stop, work), num, axis=axis)
+    out = math_extra_ops.linspace(_asarray(start, work), _asarray(stop, work), num, axis=axis)
     return out if work == target else math_ops.cast(out, target)
 
 
 # -- shapes ------------------------------------------------------------------------------------
 def shape(a):
-    return asarray(a).shape
+    return _asarray(a).shape
 
 
 def size(a):
-    return np.int64(asarray(a).shape.num_elements())
+    return np.int64(_asarray(a).shape.num_elements())
 
 
 def ndim(a):
-    return asarray(a).shape.rank
+    return _asarray(a).shape.rank
 
 
 def reshape(a, newshape, order="C"):
-    a = asarray(a)
+    a = _asarray(a)
     if order == "F":
         rank = a.shape.rank
         flipped = shape_ops.reshape(shape_ops.transpose(a, list(builtins.range(rank))[::-1]),
@@ -239,23 +259,23 @@ def reshape(a, newshape, order="C"):
 
 
 def ravel(a):
-    return shape_ops.reshape(asarray(a), [-1])
+    return shape_ops.reshape(_asarray(a), [-1])
 
 
 def transpose(a, axes=None):
-    return shape_ops.transpose(asarray(a), axes)
+    return shape_ops.transpose(_asarray(a), axes)
 
 
 def expand_dims(a, axis):
-    return shape_ops.expand_dims(asarray(a), axis)
+    return shape_ops.expand_dims(_asarray(a), axis)
 
 
 def squeeze(a, axis=None):
-    return shape_ops.squeeze(asarray(a), axis)
+    return shape_ops.squeeze(_asarray(a), axis)
 
 
 def broadcast_to(array, shape):  # noqa: A002 - NumPy's name
-    return shape_ops.broadcast_to(asarray(array), shape)
+    return shape_ops.broadcast_to(_asarray(array), shape)
 
 
 def concatenate(arys, axis=0):
@@ -267,7 +287,7 @@ def stack(arrays, axis=0):
 
 
 def where(condition, x=None, y=None):
-    condition = math_ops.cast(asarray(condition), _dt.bool)
+    condition = math_ops.cast(_asarray(condition), _dt.bool)
     if x is None and y is None:
         raise NotImplementedError("tnp.where with only a condition is not implemented in "
                                   "tfgraph_edu yet")
@@ -337,7 +357,7 @@ reciprocal = _unary_float(math_extra_ops.reciprocal, "1 / x; ints give float64."
 
 def _unary(fn, doc):
     def op(x):
-        return fn(asarray(x))
+        return fn(_asarray(x))
     op.__doc__ = doc
     return op
 
@@ -382,8 +402,8 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = _promote(a, b)
     a, b = _float(a), _float(b)
     close = math_ops.less_equal(math_ops.abs(math_ops.subtract(a, b)),
-                                math_ops.add(asarray(atol, a.dtype),
-                                             math_ops.multiply(asarray(rtol, a.dtype),
+                                math_ops.add(_asarray(atol, a.dtype),
+                                             math_ops.multiply(_asarray(rtol, a.dtype),
                                                                math_ops.abs(b))))
     if equal_nan:
         close = math_ops.logical_or(close, math_ops.logical_and(math_extra_ops.is_nan(a),
@@ -408,28 +428,28 @@ def _to_int64(t):
 
 
 def sum(a, axis=None, dtype=None, keepdims=False):  # noqa: A001 - NumPy's name
-    t = asarray(a, dtype) if dtype is not None else _to_int64(asarray(a))
+    t = _asarray(a, dtype) if dtype is not None else _to_int64(_asarray(a))
     return reduction_ops.reduce_sum(t, _axis(axis), keepdims=builtins.bool(keepdims))
 
 
 def prod(a, axis=None, dtype=None, keepdims=False):
-    t = asarray(a, dtype) if dtype is not None else _to_int64(asarray(a))
+    t = _asarray(a, dtype) if dtype is not None else _to_int64(_asarray(a))
     return reduction_ops.reduce_prod(t, _axis(axis), keepdims=builtins.bool(keepdims))
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     if out is not None:
         raise ValueError("Setting out is not supported.")
-    t = asarray(a, dtype) if dtype is not None else _float(a)
+    t = _asarray(a, dtype) if dtype is not None else _float(a)
     return reduction_ops.reduce_mean(t, _axis(axis), keepdims=builtins.bool(keepdims))
 
 
 def amax(a, axis=None, keepdims=False):
-    return reduction_ops.reduce_max(asarray(a), _axis(axis), keepdims=builtins.bool(keepdims))
+    return reduction_ops.reduce_max(_asarray(a), _axis(axis), keepdims=builtins.bool(keepdims))
 
 
 def amin(a, axis=None, keepdims=False):
-    return reduction_ops.reduce_min(asarray(a), _axis(axis), keepdims=builtins.bool(keepdims))
+    return reduction_ops.reduce_min(_asarray(a), _axis(axis), keepdims=builtins.bool(keepdims))
 
 
 max = amax  # noqa: A001 - NumPy's name
@@ -437,7 +457,7 @@ min = amin  # noqa: A001 - NumPy's name
 
 
 def var(a, axis=None, dtype=None, keepdims=False):
-    t = asarray(a, dtype) if dtype is not None else _float(a)
+    t = _asarray(a, dtype) if dtype is not None else _float(a)
     return reduction_ops.reduce_variance(t, _axis(axis), keepdims=builtins.bool(keepdims))
 
 
@@ -446,31 +466,31 @@ def std(a, axis=None, keepdims=False):
 
 
 def all(a, axis=None, keepdims=False):  # noqa: A001 - NumPy's name
-    t = math_ops.cast(asarray(a), _dt.bool)
+    t = math_ops.cast(_asarray(a), _dt.bool)
     return reduction_ops.reduce_all(t, _axis(axis), keepdims=builtins.bool(keepdims))
 
 
 def any(a, axis=None, keepdims=False):  # noqa: A001 - NumPy's name
-    t = math_ops.cast(asarray(a), _dt.bool)
+    t = math_ops.cast(_asarray(a), _dt.bool)
     return reduction_ops.reduce_any(t, _axis(axis), keepdims=builtins.bool(keepdims))
 
 
 def argmax(a, axis=None):
-    t = asarray(a)
+    t = _asarray(a)
     if axis is None:
         t, axis = shape_ops.reshape(t, [-1]), 0
     return reduction_ops.argmax(t, axis)
 
 
 def argmin(a, axis=None):
-    t = asarray(a)
+    t = _asarray(a)
     if axis is None:
         t, axis = shape_ops.reshape(t, [-1]), 0
     return reduction_ops.argmin(t, axis)
 
 
 def cumsum(a, axis=None, dtype=None):
-    t = asarray(a, dtype) if dtype is not None else _to_int64(asarray(a))
+    t = _asarray(a, dtype) if dtype is not None else _to_int64(_asarray(a))
     if axis is None:
         t, axis = shape_ops.reshape(t, [-1]), 0
     return reduction_ops.cumsum(t, axis)
@@ -492,7 +512,7 @@ def atleast_3d(*arys):
 def _atleast(arys, n):
     out = []
     for a in arys:
-        t = asarray(a)
+        t = _asarray(a)
         rank = t.shape.rank
         if rank < n:  # NumPy: a scalar -> [[x]]; a row -> [row]; 3-d adds a last axis too
             new = [1] * (n - rank) + t.shape.as_list() if n < 3 or rank == 0 else (
@@ -522,7 +542,7 @@ def append(arr, values, axis=None):
 
 
 def tile(A, reps):  # noqa: N803 - NumPy's name
-    a = asarray(A)
+    a = _asarray(A)
     reps = [int(r) for r in ([reps] if isinstance(reps, int | np.integer) else reps)]
     rank = a.shape.rank
     if len(reps) > rank:
@@ -538,7 +558,7 @@ def _axes_of(t, axis):
 
 
 def flip(m, axis=None):
-    t = asarray(m)
+    t = _asarray(m)
     return shape_ops.reverse(t, _axes_of(t, axis))
 
 
@@ -551,14 +571,14 @@ def flipud(m):
 
 
 def roll(a, shift, axis=None):
-    t = asarray(a)
+    t = _asarray(a)
     if axis is None:
         return shape_ops.reshape(shape_ops.roll(ravel(t), shift, 0), shape_ops.shape(t))
     return shape_ops.roll(t, shift, axis)
 
 
 def swapaxes(a, axis1, axis2):
-    t = asarray(a)
+    t = _asarray(a)
     perm = list(builtins.range(t.shape.rank))
     axis1, axis2 = axis1 % len(perm), axis2 % len(perm)
     perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
@@ -566,7 +586,7 @@ def swapaxes(a, axis1, axis2):
 
 
 def moveaxis(a, source, destination):
-    t = asarray(a)
+    t = _asarray(a)
     rank = t.shape.rank
     src = [s % rank for s in ([source] if isinstance(source, int) else source)]
     dst = [d % rank for d in ([destination] if isinstance(destination, int) else destination)]
@@ -577,7 +597,7 @@ def moveaxis(a, source, destination):
 
 
 def sort(a, axis=-1, kind="quicksort", order=None):  # noqa: ARG001 - NumPy's signature
-    t = asarray(a)
+    t = _asarray(a)
     if axis is None:
         t, axis = ravel(t), 0
     from ..ops import sort_ops
@@ -585,7 +605,7 @@ def sort(a, axis=-1, kind="quicksort", order=None):  # noqa: ARG001 - NumPy's si
 
 
 def argsort(a, axis=-1, kind="quicksort", order=None):  # noqa: ARG001 - NumPy's signature
-    t = asarray(a)
+    t = _asarray(a)
     if axis is None:
         t, axis = ravel(t), 0
     from ..ops import sort_ops
@@ -593,14 +613,14 @@ def argsort(a, axis=-1, kind="quicksort", order=None):  # noqa: ARG001 - NumPy's
 
 
 def take(a, indices, axis=None):
-    t = asarray(a)
+    t = _asarray(a)
     if axis is None:
         t, axis = ravel(t), 0
-    return indexing_ops.gather(t, asarray(indices), axis=axis)
+    return indexing_ops.gather(t, _asarray(indices), axis=axis)
 
 
 def split(ary, indices_or_sections, axis=0):
-    t = asarray(ary)
+    t = _asarray(ary)
     if isinstance(indices_or_sections, int | np.integer):
         return concat_ops.split(t, int(indices_or_sections), axis)
     n = t.shape.as_list()[axis]
@@ -628,7 +648,7 @@ def einsum(subscripts, *operands, **kwargs):
 
 
 def count_nonzero(a, axis=None):
-    return math_extra_ops.count_nonzero(asarray(a), _axis(axis), dtype=_dt.int64)
+    return math_extra_ops.count_nonzero(_asarray(a), _axis(axis), dtype=_dt.int64)
 
 
 def isnan(x):
@@ -641,7 +661,7 @@ def _log_base(x, base):
     t = math_ops.log(_float(x))
     if not t.dtype.is_complex:
         t = math_ops.cast(t, _dt.float64)
-    return math_ops.truediv(t, asarray(np.log(base), t.dtype))
+    return math_ops.truediv(t, _asarray(np.log(base), t.dtype))
 
 
 def log2(x):
@@ -654,12 +674,12 @@ def log10(x):
 
 def around(a, decimals=0):
     """Rounded half to even (as NumPy and TF); ``decimals`` digits kept."""
-    t = asarray(a)
+    t = _asarray(a)
     if not t.dtype.is_floating:
         return t
     if not decimals:
         return math_extra_ops.round(t)
-    scale = asarray(10.0 ** decimals, t.dtype)
+    scale = _asarray(10.0 ** decimals, t.dtype)
     return math_ops.truediv(math_extra_ops.round(math_ops.multiply(t, scale)), scale)
 
 
@@ -667,11 +687,11 @@ round = around  # noqa: A001 - NumPy's name
 
 
 def fabs(x):
-    return math_ops.abs(asarray(x))
+    return math_ops.abs(_asarray(x))
 
 
 def positive(x):
-    return asarray(x)
+    return _asarray(x)
 
 
 def logical_xor(x1, x2):
@@ -682,7 +702,7 @@ def meshgrid(*xi, indexing="xy", **kwargs):
     if kwargs:
         raise NotImplementedError(f"tnp.meshgrid's {sorted(kwargs)} arguments are not "
                                   "implemented in tfgraph_edu yet")
-    return list(shape_ops.meshgrid(*[asarray(x) for x in xi], indexing=indexing))
+    return list(shape_ops.meshgrid(*[_asarray(x) for x in xi], indexing=indexing))
 
 
 def pad(array, pad_width, mode, constant_values=0):  # noqa: A002 - NumPy's name
@@ -691,13 +711,13 @@ def pad(array, pad_width, mode, constant_values=0):  # noqa: A002 - NumPy's name
                                   "tfgraph_edu yet (mode='constant' is)")
     from ..ops import pad_ops
     # TF's tnp takes pad_width as the [rank, 2] paddings only (not NumPy's short forms)
-    widths = asarray(pad_width, np.int32)
+    widths = _asarray(pad_width, np.int32)
     if widths.shape.rank != 2 or widths.shape.as_list()[1] != 2:
         from ..errors import InvalidArgumentError
         raise InvalidArgumentError(None, None, "paddings must be a matrix with 2 columns: "
                                    f"{widths.shape.as_list()}; give tnp.pad one [before, "
                                    "after] pair per axis")
-    return pad_ops.pad(asarray(array), widths, constant_values=constant_values)
+    return pad_ops.pad(_asarray(array), widths, constant_values=constant_values)
 
 
 def average(a, axis=None, weights=None):
@@ -720,7 +740,7 @@ def ptp(a, axis=None, keepdims=False):
 
 
 def diff(a, n=1, axis=-1):
-    t = asarray(a)
+    t = _asarray(a)
     for _ in builtins.range(n):
         rank = t.shape.rank
         ax = axis % rank
@@ -735,7 +755,7 @@ def diff(a, n=1, axis=-1):
 def diag(v, k=0):
     if k:
         raise NotImplementedError("tnp.diag with k != 0 is not implemented in tfgraph_edu yet")
-    t = asarray(v)
+    t = _asarray(v)
     if t.shape.rank == 1:
         return linalg_ops.matrix_diag(t)
     if t.shape.rank == 2:
@@ -753,18 +773,18 @@ def trace(a):
 
 def nonzero(a):
     """The indices of the non-zero elements, one int64 vector per axis."""
-    t = asarray(a)
+    t = _asarray(a)
     found = indexing_ops.where(math_ops.not_equal(t, zeros_like(t)))
     return tuple(indexing_ops.getitem(found, (builtins.slice(None), i))
                  for i in builtins.range(t.shape.rank))
 
 
 def isscalar(num):
-    return np.isscalar(num) or convert.is_tf_type(num) and asarray(num).shape.rank == 0
+    return np.isscalar(num) or convert.is_tf_type(num) and _asarray(num).shape.rank == 0
 
 
 def iscomplexobj(x):
-    return asarray(x).dtype.is_complex
+    return _asarray(x).dtype.is_complex
 
 
 def isrealobj(x):

@@ -7,10 +7,14 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._missing import module_getattr as _module_getattr
-from ..ops import math_ops, random_ops
+from ..ops import math_ops, numpy_behavior, random_ops
 
 
 def _size(size):
+    if numpy_behavior.STATE.flexible:
+        raise NotImplementedError("tnp.random under dtype_conversion_mode="
+                                  f"'{numpy_behavior.STATE.mode}' is not implemented in "
+                                  "tfgraph_edu yet; use the default 'legacy' mode.")
     if size is None:
         return []
     if isinstance(size, int | np.integer):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import numbers
+import weakref
 
 import numpy as np
 
@@ -21,12 +22,13 @@ MODES = ("off", "legacy", "safe", "all")
 
 
 class _State:
-    __slots__ = ("enabled", "prefer_float32", "mode")
+    __slots__ = ("enabled", "prefer_float32", "mode", "flexible")
 
     def __init__(self):
         self.enabled = False
         self.prefer_float32 = False
         self.mode = "off"
+        self.flexible = False  # the 'all' or 'safe' mode (weak tensors)
 
 
 STATE = _State()
@@ -55,6 +57,8 @@ def switch_on(prefer_float32: bool, mode: str) -> None:
     STATE.enabled = True
     STATE.prefer_float32 = builtins.bool(prefer_float32)
     STATE.mode = mode
+    STATE.flexible = mode in ("all", "safe")
+    convert.WEAK_CONSTANTS = weak_constant if STATE.flexible else None
 
 
 def switch_off() -> None:
@@ -62,6 +66,8 @@ def switch_off() -> None:
     STATE.enabled = False
     STATE.prefer_float32 = False
     STATE.mode = "off"
+    STATE.flexible = False
+    convert.WEAK_CONSTANTS = None
 
 
 # -- dtypes ------------------------------------------------------------------------------------
@@ -173,3 +179,154 @@ def getitem(tensor, key):
         raise InvalidArgumentError(None, None, str(e)) from None
     flat = shape_ops.reshape(tensor, [-1])
     return indexing_ops.gather(flat, convert.constant(positions, dtype=_dt.int64))
+
+
+# -- the 'all' and 'safe' modes: TF's flexible type promotion with weak tensors ----------------
+# A Python number (or list of them) made a tensor without a dtype is "weak": its dtype gives
+# way to the other operand's. The lattice below is TF 2.21's result of tf.add for every pair
+# (recorded under TF; `*` marks a weak dtype, `X` a TypeError), one row per left operand.
+_ORDER = ("b u8 i8 i16 i32 i64 f16 f32 f64 c64 c128 i32* i64* f32* f64* c64* c128*").split()
+_ALL = """
+b    b    u8   i8   i16  i32  i64  f16  f32  f64  c64  c128 i32* i64* f32* f64* X    c128*
+u8   u8   u8   i16  i16  i32  i64  f16  f32  f64  c64  c128 u8   u8   f64* f64* X    c128*
+i8   i8   i16  i8   i16  i32  i64  f16  f32  f64  c64  c128 i8   i8   f64* f64* X    c128*
+i16  i16  i16  i16  i16  i32  i64  f16  f32  f64  c64  c128 i16  i16  f64* f64* X    c128*
+i32  i32  i32  i32  i32  i32  i64  f16  f32  f64  c64  c128 i32  i32  f64* f64* X    c128*
+i64  i64  i64  i64  i64  i64  i64  f16  f32  f64  c64  c128 i64  i64  f64* f64* X    c128*
+f16  f16  f16  f16  f16  f16  f16  f16  f32  f64  c64  c128 f16  f16  f16  f16  X    c64
+f32  f32  f32  f32  f32  f32  f32  f32  f32  f64  c64  c128 f32  f32  f32  f32  X    c64
+f64  f64  f64  f64  f64  f64  f64  f64  f64  f64  c128 c128 f64  f64  f64  f64  X    c128
+c64  c64  c64  c64  c64  c64  c64  c64  c64  c128 c64  c128 c64  c64  c64  c64  X    c64
+c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 X    c128
+i32* i32* u8   i8   i16  i32  i64  f16  f32  f64  c64  c128 i32* i64* f32* f64* X    c128*
+i64* i64* u8   i8   i16  i32  i64  f16  f32  f64  c64  c128 i64* i64* f32* f64* X    c128*
+f32* f32* f64* f64* f64* f64* f64* f16  f32  f64  c64  c128 f32* f32* f32* f64* X    c128*
+f64* f64* f64* f64* f64* f64* f64* f16  f32  f64  c64  c128 f64* f64* f64* f64* X    c128*
+c64* X    X    X    X    X    X    X    X    X    X    X    X    X    X    X    X    X
+c128* c128* c128* c128* c128* c128* c128* c64 c64 c128 c64 c128 c128* c128* c128* c128* X c128*
+"""
+# the pairs SAFE mode refuses on top of those (left, right; both orders are refused)
+_UNSAFE = """c128+i64 c128*+f16 c128*+f32 c128*+i64 c64+f64 c64+i32 c64+i64 f16+i16 f16+i32
+f16+i64 f32+i32 f32+i64 f32*+i16 f32*+i32 f32*+i64 f32*+i8 f32*+u8 f64+i64 f64*+i64 i8+u8"""
+_NAMES = {"b": "bool", "u8": "uint8", "i8": "int8", "i16": "int16", "i32": "int32",
+          "i64": "int64", "f16": "float16", "f32": "float32", "f64": "float64",
+          "c64": "complex64", "c128": "complex128"}
+_TABLES: dict = {}
+
+
+def _tables():
+    if not _TABLES:
+        rows = [line.split() for line in _ALL.strip().splitlines()]
+        table = {(a, b): cell for row in rows for a, b, cell in
+                 ((row[0], b, c) for b, c in zip(_ORDER, row[1:]))}
+        _TABLES["all"] = table
+        safe = dict(table)
+        for pair in _UNSAFE.split():
+            a, b = pair.split("+")
+            if b in _ORDER:
+                safe[a, b] = safe[b, a] = "X"
+        _TABLES["safe"] = safe
+    return _TABLES
+
+
+_WEAK: dict = {}
+
+
+def is_weak(t) -> bool:
+    ref = _WEAK.get(id(t)) if _WEAK else None
+    return ref is not None and ref() is t
+
+
+def mark_weak(t):
+    """Marks the tensor ``t`` weak (its dtype yields to the other operand's); returns it."""
+    key = id(t)
+    _WEAK[key] = weakref.ref(t, lambda _r, key=key: _WEAK.pop(key, None))
+    return t
+
+
+def flexible() -> bool:
+    return STATE.mode in ("all", "safe")
+
+
+def _code(dtype, weak) -> str:
+    short = {v: k for k, v in _NAMES.items()}.get(dtype.name)
+    if short is None:
+        raise NotImplementedError(f"tfgraph_edu's dtype_conversion_mode='{STATE.mode}' does not "
+                                  f"implement {dtype.name} operands yet")
+    return short + ("*" if weak else "")
+
+
+def _operand(v):
+    """(tensor, weak) of one operand under flexible promotion."""
+    if convert.is_tensor(v):
+        return v, is_weak(v)
+    if convert.is_tf_type(v):
+        return convert.to_tensor(v), False
+    if isinstance(v, np.ndarray | np.generic):
+        return convert.constant(v), False
+    t = convert.constant(v)  # a Python value: weak (but bools, as TF)
+    return t, t.dtype != _dt.bool
+
+
+def flexible_operands(x, y):
+    """``x`` and ``y`` converted to TF's flexible result dtype, and whether the result is
+    weak; a pair the mode refuses raises TF's TypeError."""
+    from . import math_ops
+    for v in (x, y):  # ragged and sparse operands go their own way
+        if convert.is_tf_type(v) and not convert.is_tensor(v) and not hasattr(v, "_as_tensor"):
+            return x, y, False
+    (tx, wx), (ty, wy) = _operand(x), _operand(y)
+    cell = _tables()[STATE.mode][_code(tx.dtype, wx), _code(ty.dtype, wy)]
+    if cell == "X":
+        raise TypeError(
+            f"In promotion mode PromoMode.{STATE.mode.upper()}, implicit dtype promotion "
+            f"between ({tx.dtype}, weak={wx}) and ({ty.dtype}, weak={wy}) is disallowed. You "
+            "need to explicitly specify the dtype in your op, or relax your dtype promotion "
+            "rules (such as from SAFE mode to ALL mode).")
+    target = _dt.as_dtype(_NAMES[cell.rstrip("*")])
+    tx = tx if tx.dtype == target else math_ops.cast(tx, target)
+    ty = ty if ty.dtype == target else math_ops.cast(ty, target)
+    return tx, ty, cell.endswith("*")
+
+
+def binary(fn, x, y, *rest):
+    """``fn(x, y)`` with the operands promoted by the mode switched on (NumPy's in 'legacy',
+    TF's lattice in 'all'/'safe', where a weak result is marked)."""
+    if STATE.mode in ("all", "safe"):
+        x, y, weak = flexible_operands(x, y)
+        out = fn(x, y, *rest)
+        return mark_weak(out) if weak and out.dtype != _dt.bool else out
+    x, y = promote_operands(x, y)
+    return fn(x, y, *rest)
+
+
+def unary(fn, x, *rest):
+    """``fn(x)`` in the 'all'/'safe' modes: a weak operand (or a Python number) gives a weak
+    result."""
+    t, weak = _operand(x)
+    out = fn(t, *rest)
+    return mark_weak(out) if weak else out
+
+
+def weak_constant(t, value):
+    """``tf.constant(value)`` of a Python value in the 'all'/'safe' modes is weak."""
+    if isinstance(value, np.ndarray | np.generic) or t.dtype == _dt.bool or \
+            t.dtype == _dt.string:
+        return t
+    if isinstance(value, list | tuple) and not builtins.all(
+            isinstance(v, builtins.bool | int | float | complex | list | tuple)
+            and not isinstance(v, np.generic) for v in value):
+        return t
+    return mark_weak(t)
+
+
+def assign_value(value, dtype):
+    """A value assigned to a variable of ``dtype`` in the 'all'/'safe' modes: cast when TF's
+    lattice promotes the pair to the variable's dtype (an int16 into an int32 variable)."""
+    from . import math_ops
+    if not convert.is_tensor(value) or value.dtype == dtype:
+        return value
+    cell = _tables()[STATE.mode].get((_code(dtype, False), _code(value.dtype, is_weak(value))))
+    if cell is not None and cell.rstrip("*") == _code(dtype, False):
+        return math_ops.cast(value, dtype)
+    return value

@@ -38,7 +38,7 @@ _NUMPY = numpy_behavior.STATE  # once NumPy behaviour is on, operands take NumPy
 def _r(fn, name):
     def reflected(self, other):
         if _NUMPY.enabled:
-            self, other = numpy_behavior.promote_operands(self, other)
+            return numpy_behavior.binary(lambda b, a: fn(a, b, name=name), self, other)
         return fn(other, self, name=name)
     return reflected
 
@@ -47,12 +47,14 @@ def _named(opdef, name):
     """``x <op> y`` as one bind with TensorFlow's node name for the operator (``add``…)."""
     def method(self, other):
         if _NUMPY.enabled:
-            self, other = numpy_behavior.promote_operands(self, other)
+            return numpy_behavior.binary(lambda a, b: bind(opdef, (a, b), None, name),
+                                         self, other)
         return bind(opdef, (self, other), None, name)
 
     def reflected(self, other):
         if _NUMPY.enabled:
-            self, other = numpy_behavior.promote_operands(self, other)
+            return numpy_behavior.binary(lambda b, a: bind(opdef, (a, b), None, name),
+                                         self, other)
         return bind(opdef, (other, self), None, name)
     return method, reflected
 
@@ -60,7 +62,7 @@ def _named(opdef, name):
 def _fn(fn, name):
     def method(self, other):
         if _NUMPY.enabled:
-            self, other = numpy_behavior.promote_operands(self, other)
+            return numpy_behavior.binary(lambda a, b: fn(a, b, name=name), self, other)
         return fn(self, other, name=name)
     return method, _r(fn, name)
 
@@ -68,7 +70,7 @@ def _fn(fn, name):
 def _compare(fn):
     def method(self, other):
         if _NUMPY.enabled:
-            self, other = numpy_behavior.promote_operands(self, other)
+            return numpy_behavior.binary(fn, self, other)
         return fn(self, other)
     return method
 
