@@ -11,6 +11,7 @@ from ._core import bind, const_input, define, ignoring_float_errors, shape_error
 from ._rules import binary, broadcast_shapes, compare, fmt, same
 
 _NUMPY = numpy_behavior.STATE  # tnp's dtype conversion mode ('all'/'safe': weak tensors)
+_NUMPY_VALUES = (np.ndarray, np.generic)
 
 F, N = _dt.FLOATS, _dt.NUMERIC
 NB = _dt.REAL_AND_BOOL
@@ -164,7 +165,7 @@ def add(x, y, name=None):
     """Returns x + y element-wise (op ``AddV2``), with broadcasting."""
     if _NUMPY.flexible:  # TF's flexible promotion (weak tensors)
         return numpy_behavior.binary(_binder(AddV2), x, y, name)
-    if isinstance(x, np.ndarray | np.generic):  # TF's tf.add converts x on its own first
+    if isinstance(x, _NUMPY_VALUES):  # TF's tf.add converts x on its own first
         from . import convert
         x = convert.constant(x)
     return bind(AddV2, (x, y), None, name)
