@@ -85,6 +85,11 @@ def test_operators_promote_as_numpy(numpy_on):
     _same(t / t, "float64", [[1.0, 1.0], [1.0, 1.0]])
     _same(1.5 - t, "float64", [[0.5, -0.5], [-1.5, -2.5]])
     _same(t @ tf.constant([[1.0], [2.0]]), "float64", [[5.0], [11.0]])
+    v = tf.constant([1, 2])  # comparisons promote too (recorded from TF 2.21)
+    _same(v == 1.5, "bool", [False, False])
+    _same(v != 1.5, "bool", [True, True])
+    _same(v == tf.constant([1.0, 2.0]), "bool", [True, True])
+    _same(v == np.array([1.0, 2.5]), "bool", [True, False])
     # the guide's table (recorded from TF 2.21)
     names = {}
     values = [tnp.asarray(1, dtype=d) for d in (tnp.int32, tnp.int64, tnp.float32, tnp.float64)]

@@ -96,12 +96,16 @@ class TensorOperators(TensorBase):
 
     def __eq__(self, other):
         try:
+            if _NUMPY.enabled and other is not None:
+                return numpy_behavior.binary(math_ops.equal, self, other)
             return math_ops.equal(self, other)
         except (TypeError, ValueError):
             return False
 
     def __ne__(self, other):
         try:
+            if _NUMPY.enabled and other is not None:
+                return numpy_behavior.binary(math_ops.not_equal, self, other)
             return math_ops.not_equal(self, other)
         except (TypeError, ValueError):
             return True
