@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from .._missing import module_getattr as _module_getattr
+from ..eager.variables import Variable as _Variable
 from ..ops import (
     concat_ops,
     convert,
@@ -52,6 +53,11 @@ def promote_types(type1, type2):
     return np.promote_types(_dt.as_dtype(type1).as_numpy_dtype, _dt.as_dtype(type2).as_numpy_dtype)
 
 
+# the classes whose operators promote once NumPy behaviour is on: tensors', and the copy of
+# them that tf.Variable's class is made from
+_OPERATOR_CLASSES = (_TensorOperators, _Variable.__bases__[0])
+
+
 # -- switching NumPy behaviour on --------------------------------------------------------------
 def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mode="legacy"):
     """Tensors get NumPy's methods (``.T``, ``.reshape``, ``.astype``…), operators promote
@@ -62,6 +68,8 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
             "tnp.experimental_enable_numpy_behavior(dtype_conversion_mode='off') is not "
             "implemented in tfgraph_edu yet; the default 'legacy' mode is.")
     numpy_behavior.switch_on(prefer_float32, dtype_conversion_mode)
+    for cls in _OPERATOR_CLASSES:
+        numpy_behavior.install_operators(cls)
     for name, value in _METHODS.items():
         setattr(_TensorOperators, name, value)
 
@@ -69,6 +77,8 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
 def _disable_numpy_behavior():
     """Undo the switch (for tests; TensorFlow itself has no way back)."""
     numpy_behavior.switch_off()
+    for cls in _OPERATOR_CLASSES:
+        numpy_behavior.uninstall_operators(cls)
     for name in _METHODS:
         if name in _TensorOperators.__dict__:
             delattr(_TensorOperators, name)

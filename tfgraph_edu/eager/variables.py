@@ -18,7 +18,7 @@ from . import tape as _tape
 from .tensor import EagerTensor
 
 _SKIP = {"__slots__", "__module__", "__dict__", "__weakref__", "__doc__", "__qualname__",
-         "__hash__", "__getitem__", "__init_subclass__"}
+         "__hash__", "__getitem__", "__init_subclass__", "__getattr__"}
 _OPERATORS = {k: v for k, v in vars(TensorOperators).items()
               if k.startswith("__") and k not in _SKIP}
 _uid = itertools.count()

@@ -330,3 +330,57 @@ def assign_value(value, dtype):
     if cell is not None and cell.rstrip("*") == _code(dtype, False):
         return math_ops.cast(value, dtype)
     return value
+
+
+# -- the operators once NumPy behaviour is on ---------------------------------------------------
+# Switching on wraps the tensor classes' operators (as TF patches its Tensor class), so that
+# nothing is added to them while it is off.
+_BINARY_OPERATORS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+                     "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
+                     "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__gt__",
+                     "__ge__", "__lt__", "__le__")
+_ORIGINAL: dict = {}
+
+
+def _promoting(original):
+    def operator(self, other):
+        return binary(original, self, other)
+    operator.__name__ = original.__name__
+    operator.__doc__ = original.__doc__
+    return operator
+
+
+def _promoting_equality(original, when_none):
+    def operator(self, other):
+        if other is None:
+            return when_none
+        try:
+            return binary(original, self, other)
+        except (TypeError, ValueError):
+            return original(self, other)  # the class's own answer (False / True)
+    return operator
+
+
+def install_operators(cls) -> None:
+    """Operators of ``cls`` (the tensors', or the copy variables hold) promote their operands
+    by the mode switched on; a tensor's getitem is NumPy's. Done once per class;
+    ``uninstall_operators`` restores them (tests)."""
+    if cls in _ORIGINAL:
+        return
+    saved = _ORIGINAL[cls] = {}
+    for name in (*_BINARY_OPERATORS, "__eq__", "__ne__", "__getitem__"):
+        if name in cls.__dict__:
+            saved[name] = cls.__dict__[name]
+    for name in _BINARY_OPERATORS:
+        if name in saved:
+            setattr(cls, name, _promoting(saved[name]))
+    if "__eq__" in saved:
+        cls.__eq__ = _promoting_equality(saved["__eq__"], False)
+        cls.__ne__ = _promoting_equality(saved["__ne__"], True)
+    if "__getitem__" in saved:
+        cls.__getitem__ = getitem
+
+
+def uninstall_operators(cls) -> None:
+    for name, value in _ORIGINAL.pop(cls, {}).items():
+        setattr(cls, name, value)

@@ -32,47 +32,22 @@ class Reference:
         return f"<Reference wrapping {self._obj!r}>"
 
 
-_NUMPY = numpy_behavior.STATE  # once NumPy behaviour is on, operands take NumPy's dtype
-
-
 def _r(fn, name):
-    def reflected(self, other):
-        if _NUMPY.enabled:
-            return numpy_behavior.binary(lambda b, a: fn(a, b, name=name), self, other)
-        return fn(other, self, name=name)
-    return reflected
+    return lambda self, other: fn(other, self, name=name)
 
 
 def _named(opdef, name):
     """``x <op> y`` as one bind with TensorFlow's node name for the operator (``add``…)."""
     def method(self, other):
-        if _NUMPY.enabled:
-            return numpy_behavior.binary(lambda a, b: bind(opdef, (a, b), None, name),
-                                         self, other)
         return bind(opdef, (self, other), None, name)
 
     def reflected(self, other):
-        if _NUMPY.enabled:
-            return numpy_behavior.binary(lambda b, a: bind(opdef, (a, b), None, name),
-                                         self, other)
         return bind(opdef, (other, self), None, name)
     return method, reflected
 
 
 def _fn(fn, name):
-    def method(self, other):
-        if _NUMPY.enabled:
-            return numpy_behavior.binary(lambda a, b: fn(a, b, name=name), self, other)
-        return fn(self, other, name=name)
-    return method, _r(fn, name)
-
-
-def _compare(fn):
-    def method(self, other):
-        if _NUMPY.enabled:
-            return numpy_behavior.binary(fn, self, other)
-        return fn(self, other)
-    return method
+    return (lambda self, other: fn(self, other, name=name)), _r(fn, name)
 
 
 class TensorOperators(TensorBase):
@@ -89,23 +64,19 @@ class TensorOperators(TensorBase):
     __mod__, __rmod__ = _named(math_ops.FloorMod, "mod")
     __pow__, __rpow__ = _named(math_ops.Pow, "pow")
     __matmul__, __rmatmul__ = _fn(math_ops.matmul, None)
-    __gt__ = _compare(math_ops.greater)
-    __ge__ = _compare(math_ops.greater_equal)
-    __lt__ = _compare(math_ops.less)
-    __le__ = _compare(math_ops.less_equal)
+    __gt__ = math_ops.greater
+    __ge__ = math_ops.greater_equal
+    __lt__ = math_ops.less
+    __le__ = math_ops.less_equal
 
     def __eq__(self, other):
         try:
-            if _NUMPY.enabled and other is not None:
-                return numpy_behavior.binary(math_ops.equal, self, other)
             return math_ops.equal(self, other)
         except (TypeError, ValueError):
             return False
 
     def __ne__(self, other):
         try:
-            if _NUMPY.enabled and other is not None:
-                return numpy_behavior.binary(math_ops.not_equal, self, other)
             return math_ops.not_equal(self, other)
         except (TypeError, ValueError):
             return True
@@ -135,14 +106,13 @@ class TensorOperators(TensorBase):
         return math_ops.logical_not(self)
 
     def __getitem__(self, key):
-        if _NUMPY.enabled:
-            return numpy_behavior.getitem(self, key)
         return indexing_ops.getitem(self, key)
 
     def __getattr__(self, name):
-        # only for names the tensor lacks: TF's hint for NumPy methods before they are on;
-        # any other name gets Python's own error (or the one its property raised)
-        if name in numpy_behavior.HINTED and not _NUMPY.enabled:
+        # only for names the tensor lacks: TF's hint for NumPy methods before they are on
+        # (tnp.experimental_enable_numpy_behavior); other names get Python's own error, or
+        # the one their property raised
+        if name in numpy_behavior.HINTED and not numpy_behavior.STATE.enabled:
             raise numpy_behavior.missing_attribute(self, name)
         return object.__getattribute__(self, name)
 
