@@ -54,6 +54,18 @@ def test_modes():
     assert not hasattr(tf.constant(1), "T")
 
 
+def test_switching_off_restores_tfs_operators():
+    tnp.experimental_enable_numpy_behavior()
+    _same(tf.constant([1, 2]) + 1.5, "float64", [2.5, 3.5])
+    numpy_api._disable_numpy_behavior()
+    # TF 2.21 without NumPy behaviour refuses it (InvalidArgumentError; the engine says
+    # TypeError, a difference of its own conversion rules, not of this switch)
+    with pytest.raises((TypeError, tf.errors.InvalidArgumentError)):
+        tf.constant([1, 2]) + 1.5
+    _same(tf.ones(2) + np.ones(2), "float32", [2.0, 2.0])
+    assert not hasattr(tf.constant(1), "T") and not hasattr(tf.Variable(1.0), "T")
+
+
 # -- methods, operators, indexing once on -------------------------------------------------------
 def test_numpy_methods(numpy_on):
     t = tf.constant([[1, 2], [3, 4]])
