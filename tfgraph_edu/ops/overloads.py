@@ -6,7 +6,7 @@ As in TensorFlow 2, ``==`` is element-wise, tensors are unhashable (use
 
 from __future__ import annotations
 
-from . import indexing_ops, math_ops
+from . import indexing_ops, math_ops, numpy_behavior
 from ._core import bind
 from .convert import TensorBase
 
@@ -107,6 +107,14 @@ class TensorOperators(TensorBase):
 
     def __getitem__(self, key):
         return indexing_ops.getitem(self, key)
+
+    def __getattr__(self, name):
+        # only for names the tensor lacks: TF's hint for NumPy methods before they are on
+        # (tnp.experimental_enable_numpy_behavior); other names get Python's own error, or
+        # the one their property raised
+        if name in numpy_behavior.HINTED and not numpy_behavior.STATE.enabled:
+            raise numpy_behavior.missing_attribute(self, name)
+        return object.__getattribute__(self, name)
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
