@@ -129,7 +129,6 @@ def test_same_as_311s_ast_unparse_on_the_package_itself():
         if ours != ast.unparse(tree) and _starred_index(tree):
             # the one documented difference: ``a[(*b, k)]`` where 3.11 writes ``a[*b, k]``
             assert ast.dump(ast.parse(ours)) == ast.dump(tree), path
-            assert "[*" not in ours, path
             continue
         assert ours == ast.unparse(tree), path
 
