@@ -214,9 +214,7 @@ def _ragged_reduce(kind):
         axes = _axis_list(axis, rt.shape.rank)
         if kind == "mean":
             total = _ragged_reduce("sum")(rt, axis)
-            ones = rt.with_flat_values(math_ops.cast(
-                math_ops.not_equal(rt.flat_values, rt.flat_values) if False else
-                _ones_like(rt.flat_values), total.dtype))
+            ones = rt.with_flat_values(math_ops.cast(_ones_like(rt.flat_values), total.dtype))
             count = _ragged_reduce("sum")(ones, axis)
             return elementwise(math_ops.truediv, (total, count)) if is_ragged(total) else \
                 math_ops.truediv(total, count)
@@ -405,7 +403,7 @@ def _ragged_string_join(inputs, separator="", name=None):
     return elementwise(lambda *flats: join(list(flats), separator=separator), tuple(inputs))
 
 
-def _ragged_map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
+def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
                    swap_memory=False, infer_shape=True, name=None, fn_output_signature=None):
     """``tf.map_fn`` over a RaggedTensor's rows (eagerly: each row, then the results
     stacked as TF stacks them)."""
@@ -414,10 +412,11 @@ def _ragged_map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=Tr
                                   "over one ragged tensor only yet.")
     rows = [fn(row) for row in elems]
     sig = fn_output_signature if fn_output_signature is not None else dtype
-    if sig is None or _dt.as_dtype(sig) if not hasattr(sig, "_ragged_rank") else False:
-        # TF: without a signature the output is taken to be like the input: ragged rows
-        pass
-    return _ragged_stack(rows)
+    if sig is None or hasattr(sig, "_ragged_rank"):
+        # TF: without a signature the output is like the input: ragged rows
+        return _ragged_stack(rows)
+    from .concat_ops import stack
+    return stack([convert.to_tensor(r) for r in rows])
 
 
 def _ragged_size(input, out_type=_dt.int32, name=None):  # noqa: A002
@@ -428,6 +427,19 @@ def _ragged_size(input, out_type=_dt.int32, name=None):  # noqa: A002
 
 def _ragged_rank_of(input, name=None):  # noqa: A002
     return convert.constant(input.shape.rank, _dt.int32)
+
+
+def _ragged_shape_api(name):
+    def ragged(*args, **kwargs):
+        from . import ragged_shape
+        if name == "shape":
+            return ragged_shape.shape_of(*args, **kwargs)
+        first = args[0] if args else next(iter(kwargs.values()))
+        if is_ragged(first):
+            raise NotImplementedError(f"tfgraph_edu's tf.{name} of a RaggedTensor is not "
+                                      "implemented yet.")
+        return getattr(ragged_shape, name)(*args, **kwargs)
+    return ragged
 
 
 _BINARY = ("add", "subtract", "multiply", "truediv", "divide", "floordiv", "floormod", "pow",
@@ -452,20 +464,25 @@ _SPECIAL = {
     "concat": _ragged_concat, "stack": _ragged_stack, "reverse": _ragged_reverse,
     "tile": _ragged_tile, "gather": _ragged_gather, "embedding_lookup": _embedding_lookup,
     "join": _ragged_string_join, "size": _ragged_size, "rank": _ragged_rank_of,
+    **{name: _ragged_shape_api(name) for name in ("shape", "reshape", "fill", "zeros", "ones")},
 }
 _LIST_ARG = {"concat", "stack", "join", "add_n"}
 
 
+_TYPES: set = set()  # RaggedTensor, DynamicRaggedShape (set by install)
+
+
 def _has_ragged(args, kwargs, listy):
+    types = _TYPES
     for a in args:
-        if is_ragged(a):
+        if type(a) in types:
             return True
-        if listy and isinstance(a, (list, tuple)) and any(is_ragged(v) for v in a):
+        if listy and isinstance(a, (list, tuple)) and any(type(v) in types for v in a):
             return True
     for a in kwargs.values():
-        if is_ragged(a):
+        if type(a) in types:
             return True
-        if listy and isinstance(a, (list, tuple)) and any(is_ragged(v) for v in a):
+        if listy and isinstance(a, (list, tuple)) and any(type(v) in types for v in a):
             return True
     return False
 
@@ -509,6 +526,9 @@ def install():
         reduction_ops,
         string_ops,
     )
+    from .ragged_ops import RaggedTensor
+    from .ragged_shape import DynamicRaggedShape
+    _TYPES.update((RaggedTensor, DynamicRaggedShape))
     modules = (math_ops, math_extra_ops, reduction_ops, concat_ops, shape_ops, indexing_ops,
                creation_ops, string_ops, nn_ops)
     for mod in modules:
