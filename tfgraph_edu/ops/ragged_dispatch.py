@@ -350,11 +350,12 @@ def _reverse_one(rt, axis):
 
 
 def _ragged_tile(input, multiples, name=None):  # noqa: A002
-    m = convert.to_tensor(multiples)
-    if not _eager(m):
+    from ._core import constant_value
+    known = constant_value(convert.to_tensor(multiples))
+    if known is None:
         raise NotImplementedError("tfgraph_edu's tf.tile of a RaggedTensor takes constant "
                                   "multiples only yet.")
-    mult = [int(v) for v in m.numpy()]
+    mult = [int(v) for v in np.ravel(known)]
     rt = input
     if rt.ragged_rank != 1 or rt.flat_values.shape.rank != 1 or len(mult) != 2:
         raise NotImplementedError("tfgraph_edu's tf.tile of a RaggedTensor takes 2-D ragged "

@@ -98,10 +98,9 @@ def _bound(k, lengths, default):
     if not isinstance(k, (int, np.integer)):
         raise NotImplementedError("tfgraph_edu slices a RaggedTensor's inner dimension with "
                                   "int bounds only yet.")
-    k = convert.constant(int(k), I64)
-    if int(k.numpy()) >= 0:
-        return math_ops.minimum(k, lengths)
-    return math_ops.maximum(math_ops.add(lengths, k), zero)
+    if int(k) >= 0:
+        return math_ops.minimum(convert.constant(int(k), I64), lengths)
+    return math_ops.maximum(math_ops.add(lengths, convert.constant(int(k), I64)), zero)
 
 
 def _inner(rt, keys):
@@ -131,8 +130,6 @@ def _inner(rt, keys):
             raise InvalidArgumentError(None, None, f"slice index {k} of dimension 1 out of "
                                                    "bounds.")
         k %= width
-        from .creation_ops import range_
         idx = math_ops.add(rt.row_splits[:-1], convert.constant(k, I64))
-        del range_
         return _inner(ragged_rows.gather_rows(rt.values, idx), rest)
     raise ValueError("Cannot index into an inner ragged dimension.")
