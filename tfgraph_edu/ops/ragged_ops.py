@@ -99,8 +99,9 @@ def _formatter(x) -> str:
 
 
 def _invalid(api):
-    return InvalidArgumentError(None, None, f"Arguments to {api} do not form a valid "
-                                            "RaggedTensor")
+    del api  # TF's factories all check through one function, named in its message
+    return InvalidArgumentError(None, None, "Arguments to _from_row_partition do not form a "
+                                            "valid RaggedTensor")
 
 
 class RaggedTensor(CompositeTensor):
@@ -411,18 +412,18 @@ class RaggedTensor(CompositeTensor):
                              f"inner_axis ({inner_axis})")
         if outer_axis == inner_axis:
             return self
-        if outer_axis > 0:
-            inner = self._values
-            merged = inner.merge_dims(outer_axis - 1, inner_axis - 1) if isinstance(
-                inner, RaggedTensor) else None
-            if merged is None:
-                raise NotImplementedError("tfgraph_edu's RaggedTensor.merge_dims merges ragged "
-                                          "dimensions only yet.")
-            if isinstance(merged, RaggedTensor) or True:
-                return RaggedTensor(merged, self._row_splits)
         if inner_axis > self.ragged_rank:
             raise NotImplementedError("tfgraph_edu's RaggedTensor.merge_dims merges ragged "
                                       "dimensions only yet.")
+        if outer_axis > 1:
+            return self.with_values(self._values.merge_dims(outer_axis - 1, inner_axis - 1))
+        if outer_axis == 1:  # rows of rows: splits composed
+            from .indexing_ops import gather
+            values, splits = self._values, self._row_splits
+            for _ in range(inner_axis - outer_axis):
+                splits = gather(values.row_splits, splits)
+                values = values.values
+            return RaggedTensor(values, splits)
         out = self
         for _ in range(inner_axis):
             out = out._values
