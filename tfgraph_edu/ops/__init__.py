@@ -34,6 +34,7 @@ from . import (  # noqa: F401 - importing registers the ops
     sparse_ops,
     state_ops,
     stateless_random_ops,
+    string_hash_ops,
     string_ops,
 )
 from ._core import REGISTRY, OpDef, bind  # noqa: F401

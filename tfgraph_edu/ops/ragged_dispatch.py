@@ -525,13 +525,14 @@ def install():
         math_extra_ops,
         nn_ops,
         reduction_ops,
+        string_hash_ops,
         string_ops,
     )
     from .ragged_ops import RaggedTensor
     from .ragged_shape import DynamicRaggedShape
     _TYPES.update((RaggedTensor, DynamicRaggedShape))
     modules = (math_ops, math_extra_ops, reduction_ops, concat_ops, shape_ops, indexing_ops,
-               creation_ops, string_ops, nn_ops)
+               creation_ops, string_ops, string_hash_ops, nn_ops)
     for mod in modules:
         for name in (*_BINARY, *_UNARY, *_SPECIAL):
             fn = getattr(mod, name, None)
