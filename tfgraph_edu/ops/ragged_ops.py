@@ -74,6 +74,8 @@ class RaggedTensorSpec(TypeSpec):
 
     def _component_specs(self):
         dims, r = self._shape.dims, self._ragged_rank
+        if r == 0:  # a dense tensor (TF's spec of a 1-D slice of a ragged tensor)
+            return [TensorSpec(self._shape, self._dtype)]
         nrows = dims[0] if dims else None
         inner = dims[r + 1:] if dims is not None else None
         flat = TensorSpec([None] + list(inner) if inner is not None else None, self._dtype)
