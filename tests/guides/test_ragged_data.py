@@ -26,7 +26,7 @@ def test_slices_batch_unbatch():
     assert [e["lengths"].numpy().tolist() for e in batched.unbatch()] == \
         [[7], [], [1, 3], [3, 5, 2]]
     with pytest.raises(NotImplementedError, match="RaggedTensorValue"):
-        list(ds.as_numpy_iterator())
+        list(batched.as_numpy_iterator())
 
 
 def test_dense_to_ragged_batch_and_map():
