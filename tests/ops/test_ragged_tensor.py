@@ -224,3 +224,14 @@ def test_gradient_through_ragged_reductions():
             - loss(tf.constant(x0 - eps * np.eye(5, dtype=np.float32)[i])).numpy()) / (2 * eps)
            for i in range(5)]
     assert np.allclose(g, num, rtol=1e-2, atol=1e-2)
+
+
+def test_equality_as_tf():
+    rt = tf.ragged.constant([[1, 2], [3]])
+    # recorded from TF 2.21: elementwise, None and other rows give a plain bool
+    assert (rt == 2).to_list() == [[False, True], [False]]
+    assert (rt != 2).to_list() == [[True, False], [True]]
+    assert (rt == None) is False and (rt != None) is True  # noqa: E711 - TF's operator
+    assert (rt == tf.ragged.constant([[1], [3]])) is False
+    with pytest.raises(TypeError, match="RaggedTensor is unhashable"):
+        hash(rt)

@@ -617,6 +617,26 @@ class RaggedTensor(CompositeTensor):
     def __ge__(self, o):
         return self._binary(o, math_ops.greater_equal)
 
+    def __eq__(self, o):
+        """Elementwise, as TF's; None or rows that differ give False (TF's words)."""
+        if o is None:
+            return False
+        try:
+            return self._binary(o, math_ops.equal)
+        except (InvalidArgumentError, ValueError):
+            return False
+
+    def __ne__(self, o):
+        if o is None:
+            return True
+        try:
+            return self._binary(o, math_ops.not_equal)
+        except (InvalidArgumentError, ValueError):
+            return True
+
+    def __hash__(self):
+        raise TypeError("RaggedTensor is unhashable.")
+
     def __and__(self, o):
         return self._binary(o, math_ops.logical_and)
 
