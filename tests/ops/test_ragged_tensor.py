@@ -235,3 +235,25 @@ def test_equality_as_tf():
     assert (rt == tf.ragged.constant([[1], [3]])) is False
     with pytest.raises(TypeError, match="RaggedTensor is unhashable"):
         hash(rt)
+
+
+def test_saved_model_with_ragged_argument_and_result(tmp_path):
+    class Grower(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(100.0)
+
+        @tf.function
+        def grow(self, x):
+            return x * self.v
+
+    m = Grower()
+    m.grow.get_concrete_function(tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32))
+    tf.saved_model.save(m, str(tmp_path / "m"))
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    # recorded from TF 2.21
+    assert repr(loaded.grow(tf.ragged.constant([[1.0, 4.0, 3.0], [2.0]]))) == \
+        "<tf.RaggedTensor [[100.0, 400.0, 300.0], [200.0]]>"
+    with pytest.raises(ValueError, match=r"RaggedTensorSpec\(TensorShape\(\[None, None\]\), "
+                       r"tf.float32, 1, tf.int64\)"):
+        loaded.grow(tf.constant([1.0]))
