@@ -257,3 +257,12 @@ def test_saved_model_with_ragged_argument_and_result(tmp_path):
     with pytest.raises(ValueError, match=r"RaggedTensorSpec\(TensorShape\(\[None, None\]\), "
                        r"tf.float32, 1, tf.int64\)"):
         loaded.grow(tf.constant([1.0]))
+
+
+def test_dense_left_operand_gives_way_to_ragged():
+    rt = tf.ragged.constant([[1, 2], [3]])
+    # recorded from TF 2.21
+    assert (tf.constant([[10], [20]]) + rt).to_list() == [[11, 12], [23]]
+    assert (tf.constant(2) * rt).to_list() == [[2, 4], [6]]
+    assert (tf.constant([[10], [20]]) < rt).to_list() == [[False, False], [False]]
+    assert (tf.constant(2) == rt).to_list() == [[False, True], [False]]

@@ -38,10 +38,6 @@ from . import (  # noqa: F401 - importing registers the ops
     string_ops,
 )
 from ._core import REGISTRY, OpDef, bind  # noqa: F401
-from .ragged_dispatch import install as _install_ragged_dispatch
-
-# the public ops take RaggedTensors as TF's do (wrapped before any namespace imports them)
-_install_ragged_dispatch()
 
 # TensorFlow computes float overflow to inf and 0/0 to nan without a word: numpy's warnings
 # for those, raised inside tfgraph_edu's own modules, are not shown (the user's numpy keeps

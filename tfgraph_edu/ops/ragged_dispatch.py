@@ -489,13 +489,23 @@ def _has_ragged(args, kwargs, listy):
 
 
 def _wrap(name, dense, ragged):
-    listy = name in _LIST_ARG
+    """``dense`` with a check, made of C-level set operations so that a call without a
+    ragged argument costs about 0.1 us more."""
+    types = _TYPES
+    disjoint = types.isdisjoint
 
-    @functools.wraps(dense)
-    def api(*args, **kwargs):
-        if _has_ragged(args, kwargs, listy):
+    if name in _LIST_ARG:
+        @functools.wraps(dense)
+        def api(*args, **kwargs):
+            if _has_ragged(args, kwargs, True):
+                return ragged(*args, **kwargs)
+            return dense(*args, **kwargs)
+    else:
+        @functools.wraps(dense)
+        def api(*args, **kwargs):
+            if disjoint(map(type, args)) and (not kwargs or disjoint(map(type, kwargs.values()))):
+                return dense(*args, **kwargs)
             return ragged(*args, **kwargs)
-        return dense(*args, **kwargs)
     api._ragged_version = ragged
     api._dense_version = dense
     return api
@@ -515,9 +525,14 @@ _INSTALLED: list = []
 
 
 def install():
-    """Wrap the functions of the op modules that have a ragged version (once)."""
+    """Wrap the functions of the op modules that have a ragged version, and put the
+    wrappers where the ``tf`` namespaces hold them (once: when the first RaggedTensor is
+    made, so a program without ragged tensors calls the ops as they are)."""
     if _INSTALLED:
         return
+    _INSTALLED.append(True)
+    import sys
+
     from . import (
         concat_ops,
         creation_ops,
@@ -533,6 +548,7 @@ def install():
     _TYPES.update((RaggedTensor, DynamicRaggedShape))
     modules = (math_ops, math_extra_ops, reduction_ops, concat_ops, shape_ops, indexing_ops,
                creation_ops, string_ops, string_hash_ops, nn_ops)
+    wrapped = {}
     for mod in modules:
         for name in (*_BINARY, *_UNARY, *_SPECIAL):
             fn = getattr(mod, name, None)
@@ -542,5 +558,14 @@ def install():
                 continue  # an import from another module: wrapped there
             ragged = _ragged_for(name, fn)
             if ragged is not None:
-                setattr(mod, name, _wrap(name, fn, ragged))
-    _INSTALLED.append(True)
+                wrapped[id(fn)] = _wrap(name, fn, ragged)
+                setattr(mod, name, wrapped[id(fn)])
+    # the public names: tf.add, tf.math.add, tf.strings.length, ... (namespace modules only;
+    # the engine's own imports keep calling the ops directly)
+    spaces = [m for n, m in list(sys.modules.items()) if m is not None and (
+        n == "tfgraph_edu" or n.startswith("tfgraph_edu._api."))]
+    for space in spaces:
+        for key, value in list(vars(space).items()):
+            w = wrapped.get(id(value))
+            if w is not None and not key.startswith("_"):
+                setattr(space, key, w)
