@@ -115,6 +115,13 @@ def test_ops_dispatch():
     assert tf.concat([rt, rt], axis=2).to_list() == [
         [[1, 2, 3, 1, 2, 3], [4, 4]], [[5, 5], [], [6, 6]], [[7, 7]],
         [[8, 9, 8, 9], [10, 10]]]
+    cols = tf.ragged.constant([[1, 2], [3], []])
+    assert tf.reduce_sum(cols, axis=0).numpy().tolist() == [4, 2]
+    assert tf.reduce_max(cols, axis=0).numpy().tolist() == [3, 2]
+    assert str(tf.reduce_mean(cols, axis=0)) == "tf.Tensor([2. 2.], shape=(2,), dtype=float64)"
+    assert tf.reduce_sum(tf.ragged.constant([[1, 2], [3]]), axis=[0, 1]).numpy() == 6
+    with pytest.raises(NotImplementedError, match="across rows"):  # TF: [[5, 2], [3]]
+        tf.reduce_sum(rt3(), axis=0)
     digits = tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])
     assert str(tf.reduce_mean(digits, axis=1)) == (
         "tf.Tensor([2.25              nan 5.33333333 6.                nan], shape=(5,), "

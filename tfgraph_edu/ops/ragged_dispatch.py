@@ -185,6 +185,29 @@ def _segment(kind, values, splits):
     raise ValueError(kind)
 
 
+def _reduce_columns(kind, rt):
+    """``rt`` reduced across its rows (axis 0): one result per column, as many columns as
+    the longest row (TF's)."""
+    if ragged_rows.is_ragged(rt.values):
+        raise NotImplementedError("tfgraph_edu reduces a RaggedTensor across rows (axis 0) "
+                                  "when it has one ragged dimension only yet.")
+    s = rt.row_splits
+    rows = ragged_rows.value_rowids(s)
+    cols = math_ops.subtract(_range64(s[-1]), _gather(s, rows))
+    from .reduction_ops import reduce_max
+    lengths = math_ops.subtract(s[1:], s[:-1])
+    width = math_ops.maximum(reduce_max(lengths) if lengths.shape.dims != [0]
+                             else convert.constant(0, I64), convert.constant(0, I64))
+    # the columns are the rows now: a ragged tensor of them, reduced over its ragged axis
+    from .sort_ops import argsort
+    order = argsort(cols, stable=True)
+    from .indexing_ops import unsorted_segment_sum
+    ones = math_ops.cast(math_ops.greater_equal(cols, convert.constant(0, I64)), I64)
+    by_col = type(rt)(_gather(rt.values, order),
+                      ragged_rows.splits_from_lengths(unsorted_segment_sum(ones, cols, width)))
+    return _segment(kind, by_col.values, by_col.row_splits)
+
+
 def _reduce_one(kind, rt, axis):
     """``rt`` reduced over one axis (>= 1)."""
     if not is_ragged(rt):
@@ -229,9 +252,8 @@ def _ragged_reduce(kind):
                 if not is_ragged(out):
                     out = _DENSE_REDUCE[kind](out, axis=0)
                     continue
-                raise NotImplementedError("tfgraph_edu reduces a RaggedTensor over axis 0 "
-                                          "(across rows) not yet; reduce over the ragged "
-                                          "axis, or over flat_values.")
+                out = _reduce_columns(kind, out)
+                continue
             out = _reduce_one(kind, out, a)
         return out
     return ragged
