@@ -166,46 +166,58 @@ def _axis_list(axis, rank):
 
 
 def _segment(kind, values, splits):
-    from . import segment_ops
-    from .indexing_ops import unsorted_segment_sum
+    if ragged_rows.is_ragged(values):  # rows of rows: column by column within each row
+        from .ragged_ops import RaggedTensor
+        reduced, out_splits = _across_rows(kind, values, splits)
+        return RaggedTensor(reduced, out_splits)
     ids = ragged_rows.value_rowids(splits)
     n = math_ops.subtract(shape_ops.shape(splits, out_type=I64)[0], convert.constant(1, I64))
-    if ragged_rows.is_ragged(values):
-        raise NotImplementedError("tfgraph_edu reduces a RaggedTensor over its first ragged "
-                                  "dimension when the values below it are uniform only yet.")
+    return _segment_ids(kind, values, ids, n)
+
+
+def _segment_ids(kind, values, ids, n):
+    from . import segment_ops
+    from .indexing_ops import unsorted_segment_sum
     if kind == "sum":
         return unsorted_segment_sum(values, ids, n)
     if kind == "max":
         return segment_ops.unsorted_segment_max(values, ids, n)
     if kind == "min":
         return segment_ops.unsorted_segment_min(values, ids, n)
-    if kind == "prod":
-        raise NotImplementedError("tfgraph_edu's tf.reduce_prod over a ragged dimension is "
-                                  "not implemented yet.")
-    raise ValueError(kind)
+    raise NotImplementedError(f"tfgraph_edu's tf.reduce_{kind} over a ragged dimension is "
+                              "not implemented yet.")
+
+
+def _across_rows(kind, inner, outer_splits):
+    """The rows of ragged ``inner`` reduced column by column within each group of rows that
+    ``outer_splits`` makes: (reduced values, splits: one row per group, as long as its
+    longest row), as TF reduces across a ragged dimension."""
+    if ragged_rows.is_ragged(inner.values):
+        raise NotImplementedError("tfgraph_edu reduces a RaggedTensor across rows only when "
+                                  "the values below them have one ragged dimension yet.")
+    from . import segment_ops
+    s = inner.row_splits
+    inner_rows = ragged_rows.value_rowids(s)  # the inner row of every value
+    group_of_row = ragged_rows.value_rowids(outer_splits)
+    groups = math_ops.subtract(shape_ops.shape(outer_splits, out_type=I64)[0],
+                               convert.constant(1, I64))
+    lengths = math_ops.subtract(s[1:], s[:-1])
+    widths = math_ops.maximum(segment_ops.unsorted_segment_max(lengths, group_of_row, groups),
+                              convert.constant(0, I64))
+    out_splits = ragged_rows.splits_from_lengths(widths)
+    col = math_ops.subtract(_range64(s[-1]), _gather(s, inner_rows))
+    seg = math_ops.add(_gather(out_splits, _gather(group_of_row, inner_rows)), col)
+    return _segment_ids(kind, inner.values, seg, out_splits[-1]), out_splits
 
 
 def _reduce_columns(kind, rt):
     """``rt`` reduced across its rows (axis 0): one result per column, as many columns as
     the longest row (TF's)."""
-    if ragged_rows.is_ragged(rt.values):
-        raise NotImplementedError("tfgraph_edu reduces a RaggedTensor across rows (axis 0) "
-                                  "when it has one ragged dimension only yet.")
-    s = rt.row_splits
-    rows = ragged_rows.value_rowids(s)
-    cols = math_ops.subtract(_range64(s[-1]), _gather(s, rows))
-    from .reduction_ops import reduce_max
-    lengths = math_ops.subtract(s[1:], s[:-1])
-    width = math_ops.maximum(reduce_max(lengths) if lengths.shape.dims != [0]
-                             else convert.constant(0, I64), convert.constant(0, I64))
-    # the columns are the rows now: a ragged tensor of them, reduced over its ragged axis
-    from .sort_ops import argsort
-    order = argsort(cols, stable=True)
-    from .indexing_ops import unsorted_segment_sum
-    ones = math_ops.cast(math_ops.greater_equal(cols, convert.constant(0, I64)), I64)
-    by_col = type(rt)(_gather(rt.values, order),
-                      ragged_rows.splits_from_lengths(unsorted_segment_sum(ones, cols, width)))
-    return _segment(kind, by_col.values, by_col.row_splits)
+    one_group = convert.constant([0], I64)
+    from .concat_ops import concat
+    splits = concat([one_group, shape_ops.reshape(rt.nrows(), [1])], 0)
+    values, _ = _across_rows(kind, rt, splits)
+    return values
 
 
 def _reduce_one(kind, rt, axis):
@@ -548,8 +560,8 @@ _INSTALLED: list = []
 
 def install():
     """Wrap the functions of the op modules that have a ragged version, and put the
-    wrappers where the ``tf`` namespaces hold them (once: when the first RaggedTensor is
-    made, so a program without ragged tensors calls the ops as they are)."""
+    wrappers where the ``tf`` namespaces already hold them (once, when ``ops`` is
+    imported)."""
     if _INSTALLED:
         return
     _INSTALLED.append(True)

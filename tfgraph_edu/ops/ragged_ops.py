@@ -22,7 +22,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
 from ..shapes import TensorShape, TensorSpec
-from . import convert, math_ops, ragged_dispatch, ragged_rows, shape_ops
+from . import convert, math_ops, ragged_rows, shape_ops
 from ._core import using_interpreter
 from .composite import CompositeTensor, TypeSpec
 from .sparse_ops import SparseTensor, SparseTensorSpec, to_dense  # noqa: F401 - re-exported
@@ -110,8 +110,6 @@ class RaggedTensor(CompositeTensor):
     """Rows of varying length: ``values`` (a tensor or a RaggedTensor) cut at ``row_splits``."""
 
     def __init__(self, values, row_splits, uniform_row_length=None):
-        if not ragged_dispatch._INSTALLED:  # TF's ops take ragged tensors from now on
-            ragged_dispatch.install()
         self._values = values
         self._row_splits = row_splits
         self._uniform_row_length = uniform_row_length  # a Python int, or None
@@ -553,11 +551,6 @@ class RaggedTensor(CompositeTensor):
         for i in range(n):
             yield self[i]
         raise ValueError(f"slice index {n} of dimension 0 out of bounds.")
-
-    def __len__(self):
-        if self.shape.dims[0] is None:
-            raise TypeError("len() of a RaggedTensor with an unknown number of rows.")
-        return self.shape.dims[0]
 
     # -- operators: elementwise, with TF's broadcasting (ragged_dispatch.py) ---------------------
     def _binary(self, other, fn, reverse=False):

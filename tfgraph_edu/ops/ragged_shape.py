@@ -61,8 +61,6 @@ class DynamicRaggedShape:
 
     def __init__(self, row_partitions, inner_shape, dtype=None, validate=False,
                  static_inner_shape=None):
-        from . import ragged_dispatch
-        ragged_dispatch.install()  # tf.reshape, tf.zeros, ... take this shape from now on
         self._partitions = tuple(row_partitions)
         self._dtype = _dt.as_dtype(dtype) if dtype is not None else (
             I64 if self._partitions else (getattr(inner_shape, "dtype", None) or I64))
