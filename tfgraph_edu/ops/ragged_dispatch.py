@@ -478,6 +478,14 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     return stack([convert.to_tensor(r) for r in rows])
 
 
+def _ragged_add_n(inputs, name=None):
+    inputs = list(inputs)
+    out = inputs[0]
+    for x in inputs[1:]:
+        out = elementwise(math_ops.add, (out, x))
+    return out
+
+
 def _ragged_size(input, out_type=_dt.int32, name=None):  # noqa: A002
     from .reduction_ops import reduce_sum
     del reduce_sum
@@ -494,6 +502,10 @@ def _ragged_shape_api(name):
         if name == "shape":
             return ragged_shape.shape_of(*args, **kwargs)
         first = args[0] if args else next(iter(kwargs.values()))
+        if name == "reshape" and is_ragged(first):
+            shape = args[1] if len(args) > 1 else kwargs["shape"]
+            if type(shape) not in _TYPES:  # TF: the values in row-major order, reshaped
+                return shape_ops.reshape._dense_version(first.flat_values, shape)
         if is_ragged(first):
             raise NotImplementedError(f"tfgraph_edu's tf.{name} of a RaggedTensor is not "
                                       "implemented yet.")
@@ -527,6 +539,7 @@ _SPECIAL = {
     "concat": _ragged_concat, "stack": _ragged_stack, "reverse": _ragged_reverse,
     "tile": _ragged_tile, "gather": _ragged_gather, "embedding_lookup": _embedding_lookup,
     "join": _ragged_string_join, "size": _ragged_size, "rank": _ragged_rank_of,
+    "add_n": _ragged_add_n,
     **{name: _ragged_shape_api(name) for name in ("shape", "reshape", "fill", "zeros", "ones")},
 }
 _LIST_ARG = {"concat", "stack", "join", "add_n"}
