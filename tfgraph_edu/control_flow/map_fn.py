@@ -36,6 +36,9 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
            swap_memory=False, infer_shape=True, name=None, fn_output_signature=None):
     """``fn`` on ``elems[i]`` for every ``i`` (``elems`` a tensor or a structure of them, cut
     along their first dimension), the results stacked along a new first dimension."""
+    if type(elems).__name__ == "RaggedTensor":  # TF's ragged version: over the rows
+        from ..ops.ragged_dispatch import map_fn as ragged_map_fn
+        return ragged_map_fn(fn, elems, dtype=dtype, fn_output_signature=fn_output_signature)
     if not callable(fn):
         raise TypeError(f"fn must be callable, got {fn!r:.80}")
     if fn_output_signature is None:

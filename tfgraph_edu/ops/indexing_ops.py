@@ -109,7 +109,10 @@ def _strided_slice_kernel(x, begin, end, strides, **masks):
     idx = _index_tuple(ints(begin), ints(end), ints(strides), **masks)
     _check_index(idx, list(np.shape(x)))
     out = np.asarray(x)[idx]
-    return out.copy() if isinstance(out, np.ndarray) else out
+    if isinstance(out, np.ndarray):
+        return out.copy()
+    # one element of a string (object) tensor is a Python bytes: kept a 0-d array
+    return out if isinstance(out, np.generic) else np.asarray(out, dtype=np.asarray(x).dtype)
 
 
 def _strided_slice_shape(x, begin, end, strides, **masks):
