@@ -11,7 +11,10 @@ from ..ops.sparse_ops import (  # noqa: F401
     reduce_max,
     reduce_sum,
     reorder,
+    sparse_dense_matmul,
     to_dense,
+    transpose,
 )
+from ..ops.sparse_ops import slice_ as slice  # noqa: A004, F401
 
 __getattr__ = _module_getattr("sparse", __name__)

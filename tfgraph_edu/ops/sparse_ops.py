@@ -14,13 +14,15 @@ TF's error; ``tf.sparse.reorder`` sorts them.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
 from ..shapes import TensorShape, TensorSpec
 from . import concat_ops, convert, creation_ops, indexing_ops, math_ops, shape_ops
-from ._core import bind, constant_value, define, shape_error
+from ._core import bind, constant_value, define, interpreter, shape_error
 from .composite import CompositeTensor, TypeSpec
 
 I64 = _dt.int64
@@ -258,9 +260,17 @@ def _reorder_shape(indices, values, shape):
     return [(indices.shape, I64), (values.shape, values.dtype)]  # the same number of values
 
 
+def _reorder_grad(op, g_indices, g_values):
+    """Each input value gets the gradient of the place the sort moved it to (the sort
+    applied to 0..n-1 says where each went)."""
+    indices, _, shape = op.inputs
+    positions = creation_ops.range_(shape_ops.shape(indices, out_type=I64)[0], dtype=I64)
+    _, order = bind(SparseReorder, (indices, positions, shape), None, None)
+    return None, indexing_ops.gather(g_values, shape_ops.invert_permutation(order)), None
+
+
 SparseReorder = define("SparseReorder", ("input_indices", "input_values", "input_shape"),
-                       _reorder_kernel, _reorder_shape, _not_differentiable_yet("SparseReorder"),
-                       num_outputs=2)
+                       _reorder_kernel, _reorder_shape, _reorder_grad, num_outputs=2)
 
 
 def reorder(sp_input, name=None):
@@ -574,3 +584,210 @@ def map_values(op, *args, **kwargs):
         return a.values if isinstance(a, SparseTensor) else a
     values = op(*[unwrap(a) for a in args], **{k: unwrap(v) for k, v in kwargs.items()})
     return SparseTensor(first.indices, values, first.dense_shape)
+
+
+# -- SparseTensorDenseMatMul -----------------------------------------------------------------------
+def _dims_text(shape) -> str:
+    return ",".join(str(int(d)) for d in shape)
+
+
+def _spmm_kernel(a_indices, a_values, a_shape, b, adjoint_a=False, adjoint_b=False):
+    a_shape = np.asarray(a_shape).reshape(-1)
+    b = np.asarray(b)
+    if len(a_shape) != 2 or b.ndim != 2:
+        raise InvalidArgumentError(None, None, "Tensor 'a_shape' is not a vector of length 2"
+                                   if len(a_shape) != 2 else "Tensor 'b' is not a matrix")
+    if adjoint_b:
+        b = np.conj(b.T)
+    rows_a, inner_a = (int(a_shape[1]), int(a_shape[0])) if adjoint_a else (
+        int(a_shape[0]), int(a_shape[1]))
+    if inner_a != b.shape[0]:
+        raise InvalidArgumentError(
+            None, None, f"Cannot multiply A and B because inner dimension does not match: "
+            f"{inner_a} vs. {b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
+            f"[{rows_a}, {inner_a}).  Dimensions of B: [{_dims_text(np.shape(b))}]")
+    indices = np.asarray(a_indices).reshape(-1, 2)
+    rows, cols = (indices[:, 1], indices[:, 0]) if adjoint_a else (indices[:, 0], indices[:, 1])
+    for n, (i, k) in enumerate(zip(rows, cols)):  # TF checks each stored index (k, then m)
+        if not 0 <= k < inner_a:
+            raise InvalidArgumentError(None, None, f"k ({int(k)}) from index[{n},"
+                                                   f"{0 if adjoint_a else 1}] out of bounds "
+                                                   f"(>={inner_a})")
+        if not 0 <= i < rows_a:
+            raise InvalidArgumentError(None, None, f"m ({int(i)}) from index[{n},"
+                                                   f"{1 if adjoint_a else 0}] out of bounds "
+                                                   f"(>={rows_a})")
+    values = np.asarray(a_values)
+    if adjoint_a:
+        values = np.conj(values)
+    out = np.zeros((rows_a, b.shape[1]), dtype=np.result_type(values, b))
+    np.add.at(out, rows, values[:, None] * b[cols])
+    return out.astype(b.dtype, copy=False)
+
+
+def _spmm_shape(a_indices, a_values, a_shape, b, adjoint_a=False, adjoint_b=False):
+    shape = _static_shape(a_shape)
+    if shape.rank is not None and shape.rank != 2:
+        raise shape_error(f"Shape must be rank 2 but is rank {shape.rank}")
+    if b.shape.rank is not None and b.shape.rank != 2:
+        raise shape_error(f"Shape must be rank 2 but is rank {b.shape.rank}")
+    a_dims = [None, None] if shape.rank is None else list(shape.dims)
+    b_dims = [None, None] if b.shape.rank is None else list(b.shape.dims)
+    if adjoint_a:
+        a_dims.reverse()
+    if adjoint_b:
+        b_dims.reverse()
+    if a_dims[1] is not None and b_dims[0] is not None and a_dims[1] != b_dims[0]:
+        raise shape_error(f"Dimensions must be equal, but are {a_dims[1]} and {b_dims[0]}")
+    return TensorShape([a_dims[0], b_dims[1]]), b.dtype
+
+
+def _spmm_grad(op, g):
+    """d/d values: each stored a[i, k] gets sum_j g[i, j] * b'[k, j]; d/d b: A' g (then
+    transposed back when ``adjoint_b``), as TF's gradient computes them."""
+    indices, values, a_shape, b = op.inputs
+    adj_a, adj_b = op.get_attr("adjoint_a"), op.get_attr("adjoint_b")
+    if b.dtype.is_complex:
+        raise NotImplementedError("tfgraph_edu does not differentiate SparseTensorDenseMatMul "
+                                  "of complex values yet (TF does).")
+    b_grad = bind(SparseTensorDenseMatMul, (indices, values, a_shape, g),
+                  {"adjoint_a": not adj_a, "adjoint_b": False}, None)
+    if adj_b:
+        b_grad = shape_ops.transpose(b_grad)
+    rows = indexing_ops.gather(indices, 1 if adj_a else 0, axis=1)
+    cols = indexing_ops.gather(indices, 0 if adj_a else 1, axis=1)
+    b_eff = shape_ops.transpose(b) if adj_b else b
+    from . import reduction_ops
+    v_grad = reduction_ops.reduce_sum(math_ops.multiply(
+        indexing_ops.gather(g, rows), indexing_ops.gather(b_eff, cols)), axis=1)
+    return None, v_grad, None, b_grad
+
+
+SparseTensorDenseMatMul = define(
+    "SparseTensorDenseMatMul", ("a_indices", "a_values", "a_shape", "b"), _spmm_kernel,
+    _spmm_shape, _spmm_grad, T=(1, 3), attrs=("adjoint_a", "adjoint_b"))
+
+
+def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
+    """``tf.sparse.sparse_dense_matmul``: a SparseTensor (or dense) matrix times a dense (or
+    SparseTensor) matrix, a dense result; with a SparseTensor second, TF's transposed form."""
+    if isinstance(b, SparseTensor) and not isinstance(sp_a, SparseTensor):
+        dense = convert.to_tensor(sp_a, dtype=b.dtype)
+        out = bind(SparseTensorDenseMatMul, (b.indices, b.values, b.dense_shape, dense),
+                   {"adjoint_a": not adjoint_b, "adjoint_b": not adjoint_a},
+                   name or "SparseTensorDenseMatMul")
+        return shape_ops.transpose(out)
+    _need_sparse(sp_a, "sparse.sparse_dense_matmul")
+    b = convert.to_tensor(b)
+    with _scope(name or "SparseTensorDenseMatMul"):  # TF's op sits in a scope of its name
+        return bind(SparseTensorDenseMatMul, (sp_a.indices, sp_a.values, sp_a.dense_shape, b),
+                    {"adjoint_a": bool(adjoint_a), "adjoint_b": bool(adjoint_b)},
+                    "SparseTensorDenseMatMul")
+
+
+@contextmanager
+def _scope(name):
+    """The op names' prefix inside a graph (``tf.name_scope``'s effect, from this layer)."""
+    interp = interpreter()
+    graph = getattr(interp, "graph", None)
+    if interp.executing_eagerly or graph is None:
+        yield
+        return
+    with graph.name_scope(name):
+        yield
+
+
+# -- SparseSlice -----------------------------------------------------------------------------------
+def _slice_bounds(shape, start, size):
+    shape = np.asarray(shape, np.int64).reshape(-1)
+    start = np.asarray(start, np.int64).reshape(-1)
+    size = np.asarray(size, np.int64).reshape(-1)
+    rank = len(shape)
+    for nm, v in (("start", start), ("size", size)):
+        if len(v) != rank:
+            raise InvalidArgumentError(None, None, f"Expected {nm} to be a vector of length "
+                                                   f"{rank} but got length {len(v)}")
+    return shape, start, size
+
+
+def _slice_kernel(indices, values, shape, start, size):
+    shape, start, size = _slice_bounds(shape, start, size)
+    indices = np.asarray(indices, np.int64).reshape(-1, len(shape))
+    keep = np.all((indices >= start) & (indices < start + size), axis=1)
+    out_shape = np.maximum(np.minimum(start + size, shape) - start, 0)
+    return ((indices[keep] - start).astype(np.int64), np.asarray(values)[keep],
+            out_shape.astype(np.int64))
+
+
+def _slice_shape(indices, values, shape, start, size):
+    rank = shape.shape.dims[0] if shape.shape.rank == 1 else None
+    return _exact(_slice_kernel, (indices, values, shape, start, size), {},
+                  (I64, values.dtype, I64)) or [
+        (TensorShape([None, rank]), I64), (TensorShape([None]), values.dtype),
+        (TensorShape([rank]), I64)]
+
+
+def _slice_grad(op, g_indices, g_values, g_shape):
+    indices, _, _, start, _ = op.inputs
+    return None, bind(SparseSliceGrad, (g_values, indices, start, op.outputs[0]), None,
+                      None), None, None, None
+
+
+SparseSlice = define("SparseSlice", ("indices", "values", "shape", "start", "size"),
+                     _slice_kernel, _slice_shape, _slice_grad, num_outputs=3, mixed_types=True,
+                     attrs=())
+
+
+def _slice_grad_kernel(backprop_val_grad, input_indices, input_start, output_indices):
+    """The sliced values' gradient put back at the input values it came from, zeros
+    for the values the slice dropped."""
+    input_indices = np.asarray(input_indices, np.int64)
+    start = np.asarray(input_start, np.int64).reshape(-1)
+    out = np.zeros(input_indices.shape[0], dtype=np.asarray(backprop_val_grad).dtype)
+    where = {tuple(int(i) for i in idx): n for n, idx in enumerate(input_indices)}
+    for g, idx in zip(np.asarray(backprop_val_grad), np.asarray(output_indices, np.int64)):
+        out[where[tuple(int(i) for i in idx + start)]] = g
+    return out
+
+
+SparseSliceGrad = define(
+    "SparseSliceGrad", ("backprop_val_grad", "input_indices", "input_start", "output_indices"),
+    _slice_grad_kernel,
+    lambda g, ind, start, out: (TensorShape([ind.shape.dims[0] if ind.shape.rank == 2
+                                             else None]), g.dtype),
+    None, mixed_types=True, attrs=())
+
+
+def slice_(sp_input, start, size, name=None):
+    """``tf.sparse.slice``: the values inside the box ``[start, start + size)``, their
+    indices made relative to ``start``; the box is cut at the dense shape."""
+    _need_sparse(sp_input, "sparse.slice")
+    start = convert.to_tensor(start, dtype=I64)
+    size = convert.to_tensor(size, dtype=I64)
+    ind, val, shape = bind(SparseSlice, (sp_input.indices, sp_input.values,
+                                         sp_input.dense_shape, start, size), None,
+                           name or "SparseSlice")
+    return SparseTensor(ind, val, shape)
+
+
+# -- made of ordinary ops, as in TF ----------------------------------------------------------------
+def transpose(sp_input, perm=None, name=None):
+    """``tf.sparse.transpose``: the dimensions permuted by ``perm`` (reversed by default),
+    the indices then put back in row-major order."""
+    _need_sparse(sp_input, "sparse.transpose")
+    rank = sp_input.shape.rank
+    if perm is None:
+        if rank is None:
+            raise NotImplementedError("tfgraph_edu's tf.sparse.transpose needs a known rank "
+                                      "when perm is None.")
+        perm = list(range(rank - 1, -1, -1))
+    perm_t = convert.to_tensor(perm, dtype=_dt.int32)
+    indices = shape_ops.transpose(indexing_ops.gather(shape_ops.transpose(sp_input.indices),
+                                                      perm_t))
+    dense_shape = indexing_ops.gather(sp_input.dense_shape, perm_t)
+    out = reorder(SparseTensor(indices, sp_input.values, dense_shape))
+    static = sp_input.shape
+    perm_v = constant_value(perm_t)
+    if static.rank is not None and perm_v is not None:
+        out._shape_default = TensorShape([static.dims[int(p)] for p in np.reshape(perm_v, -1)])
+    return out
