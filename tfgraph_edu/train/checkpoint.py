@@ -51,7 +51,11 @@ _VERSION = 2
 
 
 def _is_node(value) -> bool:
-    return isinstance(value, (Module, Optimizer, Checkpoint))
+    """Objects whose attributes a checkpoint walks: modules, layers, optimizers, Checkpoints
+    and other trackables that say so (``_checkpoint_node``, e.g. ``tf.random.Generator``,
+    saved as ``…/_state_var``)."""
+    return (isinstance(value, (Module, Optimizer, Checkpoint))
+            or getattr(type(value), "_checkpoint_node", False))
 
 
 def _children(obj):
