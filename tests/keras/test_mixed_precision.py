@@ -149,3 +149,14 @@ def test_loss_scale_optimizer_keras2_names_are_gone():
     with pytest.raises(AttributeError, match="'str' object has no attribute "
                                              "'loss_scale_factor'"):
         mixed_precision.LossScaleOptimizer("sgd")
+
+
+def test_keras_tensor_dtype_is_a_plain_string():
+    mixed_precision.set_global_policy("mixed_float16")
+    inputs = keras.Input(shape=(784,), name="digits")
+    x = layers.Dense(64, activation="relu", name="dense_1")(inputs)
+    # recorded from TF 2.21: KerasTensor.dtype is a str, so the guide's x.dtype.name raises
+    assert type(inputs.dtype) is str and inputs.dtype == "float32"
+    assert type(x.dtype) is str and x.dtype == "float16"
+    with pytest.raises(AttributeError, match="'str' object has no attribute 'name'"):
+        x.dtype.name  # noqa: B018

@@ -20,17 +20,22 @@ class KerasTensor:
 
     def __init__(self, shape, dtype=_dt.float32, name="keras_tensor", node=None, index=0):
         self.shape = TensorShape(shape)
-        self.dtype = _dt.as_dtype(dtype)
+        self._dtype = _dt.as_dtype(dtype)
         self.name = name
         self._node = node  # (layer, input structure, outputs) that produced it
         self._index = index
+
+    @property
+    def dtype(self) -> str:
+        """The dtype's name, a plain ``str`` as in Keras 3 (``'float32'``; no ``.name``)."""
+        return self._dtype.name
 
     @property
     def ndim(self):
         return self.shape.rank
 
     def __repr__(self):
-        return (f"<KerasTensor shape={_shape_text(self.shape)}, dtype={self.dtype.name}, "
+        return (f"<KerasTensor shape={_shape_text(self.shape)}, dtype={self._dtype.name}, "
                 f"sparse=False, ragged=False, name={self.name}>")
 
     def _unsupported(self, *args, **kwargs):
@@ -97,7 +102,7 @@ def symbolic_call(layer, inputs, kwargs):
         layer.built = True
     builder = GraphBuilder(Graph())
     with using_interpreter(builder):
-        placeholders = [builder.placeholder(t.dtype, t.shape, "input")
+        placeholders = [builder.placeholder(t._dtype, t.shape, "input")
                         if isinstance(t, KerasTensor) else t for t in flat]
         outs = layer._call_eager_or_traced(_pack(inputs, iter(placeholders)), kwargs,
                                            symbolic=inputs)

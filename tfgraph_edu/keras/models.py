@@ -80,7 +80,7 @@ class Model(Layer):
         if self._func_inputs is not None:
             flat = functional._flatten(self._func_inputs)
             if len(flat) == count:
-                return [t.dtype for t in flat]
+                return [t._dtype for t in flat]
         return super()._input_dtypes(count)
 
     @property
