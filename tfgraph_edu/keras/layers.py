@@ -9,8 +9,9 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..eager.context import init_scope, name_scope
-from ..ops import creation_ops, math_ops, random_ops, shape_ops
+from ..ops import creation_ops, math_ops, random_ops, shape_ops, sparse_ops
 from ..ops.convert import is_tensor, to_tensor
+from ..ops.sparse_ops import SparseTensor
 from ..shapes import TensorShape
 from .call_context import InputSpec, call_with_context, check_input_spec
 from .dtype_policy import as_policy, autocast
@@ -221,6 +222,11 @@ class Layer(AutoTrackable):
             return inputs  # the common case: tensors of the layer's dtype already
         out = []
         for x, dtype in zip(flat, self._input_dtypes(len(flat))):
+            if isinstance(x, SparseTensor):  # float values cast as a dense input's are
+                if x.dtype.is_floating and x.dtype is not dtype:
+                    x = SparseTensor(x.indices, math_ops.cast(x.values, dtype), x.dense_shape)
+                out.append(x)
+                continue
             if isinstance(x, np.ndarray | np.generic) or hasattr(x, "__array__") and not (
                     is_tensor(x) or hasattr(x, "_as_tensor")):
                 x = to_tensor(np.asarray(x))
@@ -477,13 +483,26 @@ class Dense(Layer):
         return self._kernel
 
     def call(self, inputs):
-        x = to_tensor(inputs)
-        if x.dtype is not self._layer_dtype:  # integer inputs: Keras's matmul gives floats
-            x = math_ops.cast(x, self._layer_dtype)
-        x = math_ops.matmul(x, self.kernel)
+        if isinstance(inputs, SparseTensor):  # Keras 3: a sparse-dense product
+            x = _sparse_matmul(inputs, self.kernel, self._layer_dtype)
+        else:
+            x = to_tensor(inputs)
+            if x.dtype is not self._layer_dtype:  # integer inputs: Keras's matmul gives floats
+                x = math_ops.cast(x, self._layer_dtype)
+            x = math_ops.matmul(x, self.kernel)
         if self.bias is not None:
             x = x + self.bias
         return self.activation(x)
+
+
+def _sparse_matmul(x, kernel, dtype):
+    """A rank-2 SparseTensor times a dense kernel, its values in the compute dtype."""
+    if x.shape.rank != 2:
+        raise NotImplementedError("tfgraph_edu's Dense takes SparseTensor inputs of rank 2 "
+                                  f"only (got rank {x.shape.rank}).")
+    if x.dtype is not dtype:
+        x = SparseTensor(x.indices, math_ops.cast(x.values, dtype), x.dense_shape)
+    return sparse_ops.sparse_dense_matmul(x, kernel)
 
 
 class Flatten(Layer):
