@@ -14,6 +14,10 @@ arguments down to each variable, e.g. ``model/dense_1/w/.ATTRIBUTES/VARIABLE_VAL
 Keras 3 optimizer's are ``optimizer/_iterations``, ``optimizer/_learning_rate`` and its
 slots ``optimizer/_variables/2``, … (restored when the optimizer builds, as in TF 2.21).
 
+A ``tf.random.Generator`` is saved as its ``_state_var``; a list set on a Checkpoint is a
+``ListWrapper`` (as TF prints it), and ``tf.train.load_checkpoint`` reads a checkpoint's keys,
+shapes, dtypes and values (no serialized object graph: that key's value is not implemented).
+
 Restoring before the variables exist works as TensorFlow's deferred restoration: a value
 whose variable (or module, or layer) is not there yet waits on the nearest module of its
 path, and is assigned when that attribute is set (a Keras layer building its weights on the
