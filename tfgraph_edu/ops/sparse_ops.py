@@ -150,15 +150,31 @@ class SparseTensor(CompositeTensor):
 
     __str__ = __repr__
 
+    def with_values(self, new_values):
+        """The same indices and dense shape with other values (as many)."""
+        new_values = convert.to_tensor(new_values)
+        n, m = self._values.shape, new_values.shape
+        if n.rank == 1 and m.rank == 1 and None not in (n.dims[0], m.dims[0]) and (
+                n.dims[0] != m.dims[0]):
+            raise ValueError(f"Dimensions {n.dims[0]} and {m.dims[0]} are not compatible")
+        return SparseTensor(self._indices, new_values, self._dense_shape)
+
     def __mul__(self, other):
-        """``sp * x``: each value times ``x`` (a scalar), as TF's SparseDenseCwiseMul does
-        for a scalar; other dense operands are not implemented."""
-        other_t = convert.to_tensor(other, dtype=self.dtype)
-        if other_t.shape.rank != 0:
-            raise NotImplementedError("tfgraph_edu's SparseTensor * tensor takes a scalar only "
-                                      "(tf.sparse.SparseTensor.__mul__).")
-        return SparseTensor(self._indices, math_ops.multiply(self._values, other_t),
-                            self._dense_shape)
+        """``sp * x``: each value times ``x`` at its place (``x`` broadcast to the sparse
+        shape; TF's SparseDenseCwiseMul)."""
+        return _cwise(SparseDenseCwiseMul, self, other)
+
+    def __truediv__(self, other):
+        """``sp / x``: each value divided by ``x`` at its place (SparseDenseCwiseDiv);
+        integer values are divided as floats first, as TF's ``/``."""
+        sp = self
+        if not (self.dtype.is_floating or self.dtype.is_complex):
+            as_float = _dt.float64 if self.dtype.size > 2 else _dt.float32
+            sp = SparseTensor(self._indices, math_ops.cast(self._values, as_float),
+                              self._dense_shape)
+            if convert.is_tensor(other) and other.dtype is self.dtype:
+                other = math_ops.cast(other, as_float)
+        return _cwise(SparseDenseCwiseDiv, sp, other)
 
     __rmul__ = __mul__
 
@@ -770,7 +786,121 @@ def slice_(sp_input, start, size, name=None):
     return SparseTensor(ind, val, shape)
 
 
+# -- SparseDenseCwiseMul / Div ---------------------------------------------------------------------
+def _cwise_dense_at(indices, shape, dense):
+    """The dense operand at each sparse index, after broadcasting it to the sparse shape
+    (dense to sparse only, as TF's kernel)."""
+    shape = [int(d) for d in np.asarray(shape).reshape(-1)]
+    dense = np.asarray(dense)
+    ok = dense.ndim <= len(shape) and all(
+        d in (1, s) for d, s in zip(dense.shape[::-1], shape[::-1]))
+    if not ok:
+        raise InvalidArgumentError(None, None, "SparseDenseBinaryOpShared broadcasts dense to "
+                                               f"sparse only; got incompatible shapes: "
+                                               f"[{_dims_text(shape)}] vs. "
+                                               f"[{_dims_text(dense.shape)}]")
+    full = np.broadcast_to(dense, shape)
+    indices = np.asarray(indices, np.int64).reshape(-1, len(shape))
+    return full[tuple(indices.T)] if len(shape) else np.broadcast_to(full, (len(indices),))
+
+
+def _cwise_shape(sp_indices, sp_values, sp_shape, dense):
+    return sp_values.shape, sp_values.dtype
+
+
+def _cwise_grad(is_mul):
+    def grad(op, g):
+        indices, values, shape, dense = op.inputs
+        full = shape_ops.broadcast_to(dense, shape)
+        at = _gather_nd(full, indices)
+        if is_mul:
+            dx, dy_values = g * at, g * values
+        else:
+            dx, dy_values = g / at, -g * values / math_ops.square(at)
+        from . import scatter_ops
+        dy_full = scatter_ops.scatter_nd(indices, dy_values, shape)
+        return None, dx, None, math_ops.reduce_to(dy_full, dense)
+    return grad
+
+
+SparseDenseCwiseMul = define(
+    "SparseDenseCwiseMul", ("sp_indices", "sp_values", "sp_shape", "dense"),
+    lambda i, v, s, d: np.asarray(v * _cwise_dense_at(i, s, d)).astype(np.asarray(v).dtype),
+    _cwise_shape, _cwise_grad(True), T=(1, 3))
+SparseDenseCwiseDiv = define(
+    "SparseDenseCwiseDiv", ("sp_indices", "sp_values", "sp_shape", "dense"),
+    lambda i, v, s, d: _cwise_div(np.asarray(v), np.asarray(d), _cwise_dense_at(i, s, d)),
+    _cwise_shape, _cwise_grad(False), T=(1, 3))
+
+
+def _cwise_div(x, dense, y):
+    """TF refuses a dense operand holding a zero anywhere, floats too (its words, sic)."""
+    if np.any(dense == 0):
+        raise InvalidArgumentError(None, None, "SparseDenseCwiseDiv cannot divide by zero,but "
+                                               "input dense tensor contains zero ")
+    if x.dtype.kind in "iu":  # integer division truncates toward zero
+        return (np.sign(x) * np.sign(y) * (np.abs(x) // np.abs(y))).astype(x.dtype)
+    return (x / y).astype(x.dtype)
+
+
+def _cwise(opdef, sp, other):
+    other = convert.to_tensor(other, dtype=sp.dtype) if not convert.is_tensor(other) else (
+        other)
+    if other.dtype is not sp.dtype:
+        raise ValueError(f"y: Tensor conversion requested dtype {sp.dtype.name} for Tensor "
+                         f"with dtype {other.dtype.name}: {other!r}")
+    values = bind(opdef, (sp.indices, sp.values, sp.dense_shape, other), None, opdef.name)
+    return SparseTensor(sp.indices, values, sp.dense_shape)
+
+
 # -- made of ordinary ops, as in TF ----------------------------------------------------------------
+def retain(sp_input, to_retain):
+    """``tf.sparse.retain``: the values (and their indices) where ``to_retain`` is True."""
+    _need_sparse(sp_input, "sparse.retain")
+    to_retain = convert.to_tensor(to_retain, dtype=_dt.bool)
+    n, m = sp_input.values.shape, to_retain.shape
+    if m.rank is not None and m.rank != 1:
+        raise ValueError(f"Shape {m} must have rank 1")
+    if n.rank == 1 and None not in (n.dims[0], m.dims[0]) and n.dims[0] != m.dims[0]:
+        raise ValueError(f"Dimensions {n.dims[0]} and {m.dims[0]} are not compatible")
+    where = shape_ops.reshape(indexing_ops.where(to_retain), [-1])
+    return SparseTensor(indexing_ops.gather(sp_input.indices, where),
+                        indexing_ops.gather(sp_input.values, where), sp_input.dense_shape)
+
+
+def eye(num_rows, num_columns=None, dtype=_dt.float32, name=None):
+    """``tf.sparse.eye``: ones on the diagonal of a ``num_rows`` x ``num_columns`` shape."""
+    rows = convert.to_tensor(num_rows, dtype=I64)
+    cols = rows if num_columns is None else convert.to_tensor(num_columns, dtype=I64)
+    n = math_ops.minimum(rows, cols)
+    diag = creation_ops.range_(n, dtype=I64)
+    indices = concat_ops.stack([diag, diag], axis=1)
+    values = creation_ops.ones(concat_ops.stack([n]), dtype=dtype)
+    out = SparseTensor(indices, values, concat_ops.stack([rows, cols]))
+    known = [constant_value(rows), constant_value(cols)]
+    if all(k is not None for k in known):  # as TF: sizes known while tracing stay known
+        out._shape_default = TensorShape([int(k) for k in known])
+    return out
+
+
+def reset_shape(sp_input, new_shape=None):
+    """``tf.sparse.reset_shape``: the dense shape made the tightest one holding the indices,
+    or ``new_shape`` (no smaller than the current one, checked eagerly)."""
+    _need_sparse(sp_input, "sparse.reset_shape")
+    from . import reduction_ops
+    if new_shape is None:
+        shape = reduction_ops.reduce_max(sp_input.indices, axis=0) + 1
+        return SparseTensor(sp_input.indices, sp_input.values, shape)
+    new_shape = convert.to_tensor(new_shape, dtype=I64)
+    old, new = constant_value(sp_input.dense_shape), constant_value(new_shape)
+    if old is not None and new is not None and np.any(np.asarray(new) < np.asarray(old)):
+        # TF's words, its two shapes printed the other way round (sic)
+        raise ValueError("Requested new_shape should have dimension sizes >= sp_input.shape.  "
+                         f"Found new_shape ({np.asarray(old)}), sp_input.shape "
+                         f"({np.asarray(new)}).")
+    return SparseTensor(sp_input.indices, sp_input.values, new_shape)
+
+
 def transpose(sp_input, perm=None, name=None):
     """``tf.sparse.transpose``: the dimensions permuted by ``perm`` (reversed by default),
     the indices then put back in row-major order."""
