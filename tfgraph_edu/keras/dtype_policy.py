@@ -10,7 +10,7 @@ dtype (Keras 3's autocast scope, :func:`autocast`); the variables themselves sta
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 
 from .. import dtypes as _dt
@@ -105,12 +105,22 @@ def as_policy(dtype) -> DTypePolicy:
     return DTypePolicy(getattr(dtype, "name", dtype))
 
 
-@contextmanager
+_NOTHING = nullcontext()
+
+
 def autocast(policy: DTypePolicy):
     """While a layer with a mixed policy runs, its float weights read as the compute dtype
-    (a layer with a plain policy inside one turns it off for its own call, as in Keras 3)."""
+    (a layer with a plain policy inside one turns it off for its own call, as in Keras 3).
+    Outside any mixed layer a plain policy changes nothing: no context is entered."""
     mixed = policy.compute_dtype != policy.variable_dtype
-    token = _AUTOCAST.set(_dt.as_dtype(policy.compute_dtype) if mixed else None)
+    if not mixed and _AUTOCAST.get() is None:
+        return _NOTHING
+    return _autocast_scope(_dt.as_dtype(policy.compute_dtype) if mixed else None)
+
+
+@contextmanager
+def _autocast_scope(dtype):
+    token = _AUTOCAST.set(dtype)
     try:
         yield
     finally:
