@@ -194,3 +194,19 @@ APIS_CASES.update({
     "SparseDenseCwiseDiv": [Case([_SPC_I, _v(1, -2, 3), _SPC_S, _SPC_D],
                                  lambda *a: _v(0.5, -0.5, 0.33333334), grad=(1, 3))],
 })
+
+# tf.sparse.reshape, fill_empty_rows, minimum, maximum (raw ops; recorded from TF 2.21)
+_MM = [np.array([[0, 0], [1, 1]], np.int64), _v(1, 5), np.array([2, 2], np.int64),
+       np.array([[0, 0], [0, 1]], np.int64), _v(3, -2), np.array([2, 2], np.int64)]
+_MM_I = np.array([[0, 0], [0, 1], [1, 1]], np.int64)
+APIS_CASES.update({
+    "SparseReshape": [Case([_SPC_I, _SPC_S, np.array([9], np.int64)],
+                           lambda *a: (np.array([[1], [3], [8]], np.int64),
+                                       np.array([9], np.int64)))],
+    "SparseFillEmptyRows": [Case(
+        [np.array([[0, 1], [2, 2]], np.int64), _v(1, 3), _SPC_S, np.float32(0)],
+        lambda *a: (_SPC_I, _v(1, 0, 3), np.array([False, True, False]),
+                    np.array([0, 2], np.int64)), grad=(1,))],
+    "SparseSparseMinimum": [Case(list(_MM), lambda *a: (_MM_I, _v(1, -2, 0)))],
+    "SparseSparseMaximum": [Case(list(_MM), lambda *a: (_MM_I, _v(3, 0, 5)))],
+})

@@ -853,6 +853,197 @@ def _cwise(opdef, sp, other):
     return SparseTensor(sp.indices, values, sp.dense_shape)
 
 
+# -- SparseReshape -------------------------------------------------------------------------------
+def _reshape_kernel(input_indices, input_shape, new_shape):
+    old = np.asarray(input_shape, np.int64).reshape(-1)
+    new = np.asarray(new_shape, np.int64).reshape(-1).copy()
+    unknown = [i for i, d in enumerate(new) if d == -1]
+    if len(unknown) > 1:
+        raise InvalidArgumentError(None, None, f"only one output dimension may be -1, not "
+                                               f"both {unknown[0]} and {unknown[1]}")
+    dense_size = int(np.prod(old)) if old.size else 1
+    if unknown:
+        known = int(np.prod([d for d in new if d != -1])) if len(new) > 1 else 1
+        if known == 0 or dense_size % known:
+            raise InvalidArgumentError(
+                None, None, f"Input to reshape is a tensor with {dense_size} dense values, "
+                f"but the requested shape requires a multiple of {known}. "
+                f"input_shape=[{_dims_text(old)}] output_shape=[{_dims_text(new)}]")
+        new[unknown[0]] = dense_size // known
+    if int(np.prod(new)) != dense_size:
+        raise InvalidArgumentError(
+            None, None, f"Input to reshape is a tensor with {dense_size} dense values, but the "
+            f"requested shape has {int(np.prod(new))}. input_shape=[{_dims_text(old)}] "
+            f"output_shape=[{_dims_text(new)}]")
+    indices = np.asarray(input_indices, np.int64).reshape(-1, len(old))
+    flat = np.ravel_multi_index(indices.T, old) if len(old) else np.zeros(len(indices), int)
+    out = np.stack(np.unravel_index(flat, new), axis=1) if len(new) else np.zeros(
+        (len(indices), 0), np.int64)
+    return out.astype(np.int64).reshape(len(indices), len(new)), new.astype(np.int64)
+
+
+def _reshape_shape(input_indices, input_shape, new_shape):
+    n = new_shape.shape.dims[0] if new_shape.shape.rank == 1 else None
+    rows = input_indices.shape.dims[0] if input_indices.shape.rank == 2 else None
+    return [(TensorShape([rows, n]), I64), (TensorShape([n]), I64)]
+
+
+SparseReshape = define("SparseReshape", ("input_indices", "input_shape", "new_shape"),
+                       _reshape_kernel, _reshape_shape, lambda op, gi, gs: (None, None, None),
+                       num_outputs=2, mixed_types=True, attrs=())
+
+
+def reshape(sp_input, shape, name=None):
+    """``tf.sparse.reshape``: the same values at their places in a new dense shape (one -1
+    inferred); the static shape is the new shape as far as it is known, as in TF."""
+    _need_sparse(sp_input, "sparse.reshape")
+    shape = convert.to_tensor(shape, dtype=I64)
+    ind, dense_shape = bind(SparseReshape, (sp_input.indices, sp_input.dense_shape, shape),
+                            None, name or "SparseReshape")
+    out = SparseTensor(ind, sp_input.values, dense_shape)
+    new = constant_value(shape)
+    old = sp_input.shape
+    if new is not None:
+        dims = [int(d) for d in np.reshape(new, -1)]
+        if -1 in dims and old.is_fully_defined() and dims.count(-1) == 1:
+            rest = int(np.prod([d for d in dims if d != -1]))
+            total = int(np.prod(old.as_list()))
+            if rest and total % rest == 0:
+                dims[dims.index(-1)] = total // rest
+        out._shape_default = TensorShape([None if d == -1 else d for d in dims])
+    return out
+
+
+# -- SparseFillEmptyRows ------------------------------------------------------------------------
+def _fill_kernel(indices, values, dense_shape, default_value):
+    shape = np.asarray(dense_shape, np.int64).reshape(-1)
+    indices = np.asarray(indices, np.int64).reshape(-1, len(shape))
+    values = np.asarray(values)
+    rows = int(shape[0]) if len(shape) else 0
+    present = np.zeros(rows, bool)
+    present[indices[:, 0]] = True
+    empty = ~present
+    extra = np.zeros((int(empty.sum()), len(shape)), np.int64)
+    extra[:, 0] = np.nonzero(empty)[0]
+    all_ind = np.concatenate([indices, extra])
+    all_val = np.concatenate([values, np.full(len(extra), default_value, values.dtype)])
+    order = np.lexsort(all_ind.T[::-1]) if len(all_ind) else np.zeros(0, int)
+    reverse = np.argsort(order, kind="stable")[:len(indices)].astype(np.int64)
+    return all_ind[order], all_val[order], empty, reverse
+
+
+def _fill_shape(indices, values, dense_shape, default_value):
+    exact = _exact(_fill_kernel, (indices, values, dense_shape, default_value), {},
+                   (I64, values.dtype, _dt.bool, I64))
+    if exact:
+        return exact
+    rank = indices.shape.dims[1] if indices.shape.rank == 2 else None
+    rows = None
+    known = constant_value(dense_shape)
+    if known is not None and np.size(known):
+        rows = int(np.reshape(known, -1)[0])
+    return [(TensorShape([None, rank]), I64), (TensorShape([None]), values.dtype),
+            (TensorShape([rows]), _dt.bool), (TensorShape([values.shape.dims[0]
+                                                          if values.shape.rank else None]),
+                                              I64)]
+
+
+def _fill_grad(op, g_indices, g_values, g_empty, g_reverse):
+    """d/d values: each input value's gradient is the output gradient where it went; d/d
+    default: the gradients of the filled places (TF's SparseFillEmptyRowsGrad)."""
+    from . import reduction_ops
+    reverse = op.outputs[3]
+    d_values = indexing_ops.gather(g_values, reverse)
+    d_default = reduction_ops.reduce_sum(g_values) - reduction_ops.reduce_sum(d_values)
+    return None, d_values, None, d_default
+
+
+SparseFillEmptyRows = define(
+    "SparseFillEmptyRows", ("indices", "values", "dense_shape", "default_value"),
+    _fill_kernel, _fill_shape, _fill_grad, num_outputs=4, T=(1, 3))
+
+
+def fill_empty_rows(sp_input, default_value, name=None):
+    """``tf.sparse.fill_empty_rows``: each row with no value gets ``default_value`` at
+    column 0; also returns which rows were empty."""
+    _need_sparse(sp_input, "sparse.fill_empty_rows")
+    default = convert.to_tensor(default_value, dtype=sp_input.dtype)
+    ind, val, empty, _ = bind(SparseFillEmptyRows, (sp_input.indices, sp_input.values,
+                                                    sp_input.dense_shape, default), None,
+                              name or "SparseFillEmptyRows")
+    return SparseTensor(ind, val, sp_input.dense_shape), empty
+
+
+# -- SparseSparseMinimum / Maximum ----------------------------------------------------------------
+def _minmax_kernel(a_indices, a_values, a_shape, b_indices, b_values, b_shape, pick):
+    a_shape, b_shape = np.asarray(a_shape).reshape(-1), np.asarray(b_shape).reshape(-1)
+    if a_shape.tolist() != b_shape.tolist():
+        raise InvalidArgumentError(None, None, f"Operands do not have the same ranks; got "
+                                               f"shapes: {a_shape.tolist()} and "
+                                               f"{b_shape.tolist()}"
+                                   if len(a_shape) != len(b_shape) else
+                                   f"Operands' shapes do not match: got "
+                                   f"{a_shape.tolist()} and {b_shape.tolist()}")
+    rank = len(a_shape)
+    a = {tuple(int(i) for i in k): v for k, v in zip(
+        np.asarray(a_indices).reshape(-1, rank), np.asarray(a_values))}
+    b = {tuple(int(i) for i in k): v for k, v in zip(
+        np.asarray(b_indices).reshape(-1, rank), np.asarray(b_values))}
+    dtype = np.asarray(a_values).dtype
+    keys = sorted(set(a) | set(b))  # a value missing from one operand is its implicit zero
+    vals = [pick(a.get(k, dtype.type(0)), b.get(k, dtype.type(0))) for k in keys]
+    return (np.array(keys, np.int64).reshape(-1, rank), np.array(vals, dtype))
+
+
+def _minmax_shape(a_indices, a_values, a_shape, b_indices, b_values, b_shape, pick=min):
+    exact = _exact(_minmax_kernel, (a_indices, a_values, a_shape, b_indices, b_values,
+                                    b_shape), {"pick": pick}, (I64, a_values.dtype))
+    if exact:
+        return exact
+    rank = a_shape.shape.dims[0] if a_shape.shape.rank == 1 else None
+    return [(TensorShape([None, rank]), I64), (TensorShape([None]), a_values.dtype)]
+
+
+def _minmax_grad(name):
+    def grad(op, *gs):  # TF 2.21's gradient function for it fails so
+        raise TypeError(f"_{name}Grad() takes 2 positional arguments but 3 were given (TF "
+                        f"2.21's gradient of {name} fails so: differentiate "
+                        "tf.minimum/tf.maximum of the tf.sparse.to_dense tensors instead)")
+    return grad
+
+
+SparseSparseMinimum = define(
+    "SparseSparseMinimum", ("a_indices", "a_values", "a_shape", "b_indices", "b_values",
+                            "b_shape"),
+    lambda *a: _minmax_kernel(*a, pick=min), lambda *a: _minmax_shape(*a, pick=min),
+    _minmax_grad("SparseSparseMinimum"), num_outputs=2, T=(1, 4))
+SparseSparseMaximum = define(
+    "SparseSparseMaximum", ("a_indices", "a_values", "a_shape", "b_indices", "b_values",
+                            "b_shape"),
+    lambda *a: _minmax_kernel(*a, pick=max), lambda *a: _minmax_shape(*a, pick=max),
+    _minmax_grad("SparseSparseMaximum"), num_outputs=2, T=(1, 4))
+
+
+def _minmax(opdef, sp_a, sp_b, name):
+    _need_sparse(sp_a, f"sparse.{opdef.name[12:].lower()}")
+    _need_sparse(sp_b, f"sparse.{opdef.name[12:].lower()}")
+    ind, val = bind(opdef, (sp_a.indices, sp_a.values, sp_a.dense_shape, sp_b.indices,
+                            sp_b.values, sp_b.dense_shape), None, name or opdef.name)
+    return SparseTensor(ind, val, sp_a.dense_shape)
+
+
+def minimum(sp_a, sp_b, name=None):
+    """``tf.sparse.minimum``: elementwise, over the union of the indices (a value one side
+    lacks is 0)."""
+    return _minmax(SparseSparseMinimum, sp_a, sp_b, name)
+
+
+def maximum(sp_a, sp_b, name=None):
+    """``tf.sparse.maximum``: elementwise, over the union of the indices (a value one side
+    lacks is 0)."""
+    return _minmax(SparseSparseMaximum, sp_a, sp_b, name)
+
+
 # -- made of ordinary ops, as in TF ----------------------------------------------------------------
 def retain(sp_input, to_retain):
     """``tf.sparse.retain``: the values (and their indices) where ``to_retain`` is True."""
