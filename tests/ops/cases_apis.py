@@ -210,3 +210,6 @@ APIS_CASES.update({
     "SparseSparseMinimum": [Case(list(_MM), lambda *a: (_MM_I, _v(1, -2, 0)))],
     "SparseSparseMaximum": [Case(list(_MM), lambda *a: (_MM_I, _v(3, 0, 5)))],
 })
+APIS_CASES["SparseSoftmax"] = [Case(  # recorded from TF 2.21
+    [np.array([[0, 0], [0, 2], [1, 1]], np.int64), _v(1, 2, 3), np.array([2, 3], np.int64)],
+    lambda *a: _v(0.2689414322376251, 0.7310585975646973, 1.0), grad=(1,))]

@@ -94,3 +94,42 @@ def test_sparse_minimum_maximum():
             tf.sparse.SparseTensor([[0, 0], [1, 1]], v, [2, 2]), b).values)
     with pytest.raises(TypeError, match="takes 2 positional arguments but 3 were given"):
         tape.gradient(z, v)  # TF 2.21's gradient of SparseSparseMinimum fails so
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_sparse_softmax(traced):
+    sm = tf.function(lambda s: tf.sparse.softmax(s).values) if traced else (
+        lambda s: tf.sparse.softmax(s).values)
+    s = tf.sparse.SparseTensor([[0, 0], [0, 2], [1, 1]], [1., 2., 3.], [2, 3])
+    # recorded from TF 2.21
+    np.testing.assert_allclose(sm(s).numpy(), [0.2689414322376251, 0.7310585975646973, 1.0],
+                               rtol=1e-6)
+    s3 = tf.sparse.SparseTensor([[0, 0, 0], [0, 0, 2], [1, 1, 1], [1, 1, 2]],
+                                [1., 2., 3., 5.], [2, 2, 3])
+    np.testing.assert_allclose(sm(s3).numpy(), [0.2689414322376251, 0.7310585975646973,
+                                                0.11920291185379028, 0.8807970285415649],
+                               rtol=1e-6)
+
+
+def test_sparse_softmax_gradient_and_errors():
+    def loss(v):
+        y = tf.sparse.softmax(tf.sparse.SparseTensor([[0, 0], [0, 2], [1, 1]], v, [2, 3]))
+        return tf.reduce_sum(y.values * tf.constant([1., 3., 5.], v.dtype))
+    v = tf.constant([1., 2., 3.])
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        z = loss(v)
+    g = tape.gradient(z, v).numpy()
+    np.testing.assert_allclose(g, [-0.3932238817214966, 0.3932238519191742, 0.0],
+                               rtol=1e-6, atol=1e-7)  # TF 2.21
+    x0, eps = np.array([1., 2., 3.]), 1e-4
+    numeric = [(float(loss(tf.constant(x0 + eps * e)).numpy())
+                - float(loss(tf.constant(x0 - eps * e)).numpy())) / (2 * eps)
+               for e in np.eye(3)]
+    np.testing.assert_allclose(g, numeric, rtol=1e-5, atol=1e-7)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Input should have rank >= 2, but received shape: 3"):
+        tf.sparse.softmax(tf.sparse.SparseTensor([[0]], [1.], [3]))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Value for attr 'T' of int32 is not in the list of allowed"):
+        tf.sparse.softmax(tf.sparse.SparseTensor([[0, 0]], [1], [2, 2]))

@@ -18,6 +18,7 @@ from ..ops.sparse_ops import (  # noqa: F401
     reset_shape,
     reshape,
     retain,
+    softmax,
     sparse_dense_matmul,
     to_dense,
     transpose,

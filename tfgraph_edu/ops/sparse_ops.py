@@ -1044,6 +1044,49 @@ def maximum(sp_a, sp_b, name=None):
     return _minmax(SparseSparseMaximum, sp_a, sp_b, name)
 
 
+# -- SparseSoftmax ------------------------------------------------------------------------------
+def _softmax_kernel(sp_indices, sp_values, sp_shape):
+    shape = np.asarray(sp_shape, np.int64).reshape(-1)
+    if len(shape) < 2:
+        raise InvalidArgumentError(None, None, f"Input should have rank >= 2, but received "
+                                               f"shape: {' '.join(str(int(d)) for d in shape)}")
+    indices = np.asarray(sp_indices, np.int64).reshape(-1, len(shape))
+    values = np.asarray(sp_values)
+    out = np.empty_like(values)
+    groups: dict = {}
+    for n, idx in enumerate(indices):  # one softmax per row of the last dimension
+        groups.setdefault(tuple(int(i) for i in idx[:-1]), []).append(n)
+    for members in groups.values():
+        v = values[members]
+        e = np.exp(v - v.max())
+        out[members] = e / e.sum()
+    return out
+
+
+def _softmax_grad(op, g):
+    """TF's: (g - the row sums of g * y) * y, the sums taken over the stored values."""
+    indices, _, shape = op.inputs
+    y = op.outputs[0]
+    sums = bind(SparseReduceSum, (indices, g * y, shape, convert.to_tensor([-1], _dt.int32)),
+                {"keep_dims": True}, None)
+    at = _gather_nd(shape_ops.broadcast_to(sums, shape), indices)
+    return None, (g - at) * y, None
+
+
+SparseSoftmax = define("SparseSoftmax", ("sp_indices", "sp_values", "sp_shape"),
+                       _softmax_kernel, lambda i, v, s: (v.shape, v.dtype), _softmax_grad,
+                       T=(1,), dtypes=frozenset({_dt.float16, _dt.float32, _dt.float64}))
+
+
+def softmax(sp_input, name=None):
+    """``tf.sparse.softmax``: a softmax over the stored values of each row of the last
+    dimension (the missing ones take no part)."""
+    _need_sparse(sp_input, "sparse.softmax")
+    values = bind(SparseSoftmax, (sp_input.indices, sp_input.values, sp_input.dense_shape),
+                  None, name or "SparseSoftmax")
+    return SparseTensor(sp_input.indices, values, sp_input.dense_shape)
+
+
 # -- made of ordinary ops, as in TF ----------------------------------------------------------------
 def retain(sp_input, to_retain):
     """``tf.sparse.retain``: the values (and their indices) where ``to_retain`` is True."""
