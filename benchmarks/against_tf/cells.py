@@ -88,9 +88,11 @@ def run_cell(code: str, ns: dict, filename: str):
     linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
     tree = ast.parse(code, filename)
     last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-    exec(compile(tree, filename, "exec"), ns)  # noqa: S102 - the tutorial's own cell
+    # dont_inherit: this module's ``from __future__ import annotations`` must not reach the cell
+    # (it would make every annotation a string, which ExtensionType and dataclasses read)
+    exec(compile(tree, filename, "exec", dont_inherit=True), ns)  # noqa: S102 - the tutorial's own cell
     if last is not None:
-        return eval(compile(ast.Expression(last.value), filename, "eval"), ns)  # noqa: S307
+        return eval(compile(ast.Expression(last.value), filename, "eval", dont_inherit=True), ns)  # noqa: S307
     return None
 
 

@@ -178,7 +178,7 @@ def autograph_programs(tally, n, verbose):
         filename = f"<tf-diff-program-{count[0]}-{tf.__name__}>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         ns = {"tf": tf, "shift": gen.shift}
-        exec(compile(source, filename, "exec"), ns)  # noqa: S102 - generated test program
+        exec(compile(source, filename, "exec", dont_inherit=True), ns)  # noqa: S102 - generated test program
         prog = ns["prog"]
         recs = [("eager", captured(lambda: record(prog(tf.constant(a), tf.constant(b))))[0])]
         fn = tf.function(prog)
@@ -212,7 +212,7 @@ def _tf_cannot_convert(source):
     ns = {"tf": real_tf, "shift": lambda f: f}
     filename = "<conversion check>"  # TF's AutoGraph reads the source through linecache
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), ns)  # noqa: S102 - generated program
+    exec(compile(source, filename, "exec", dont_inherit=True), ns)  # noqa: S102 - generated program
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -313,7 +313,7 @@ def probe_programs(tally, verbose):
             ns = {"tf": tf, "np": np, "io": io}
 
             def body(ns=ns, filename=filename, source=source):
-                exec(compile(source, filename, "exec"), ns)  # noqa: S102 - probe text
+                exec(compile(source, filename, "exec", dont_inherit=True), ns)  # noqa: S102 - probe text
                 return ("py", "NoneType", None)
             result, text = captured(body)
             recs[side] = [("outcome", result), ("printed", ("text", text))]
