@@ -17,7 +17,8 @@ import numpy as np
 from .. import dtypes as _dt
 from ..eager.tape import GradientTape
 from ..function.polymorphic import Function
-from ..ops import convert
+from ..ops import convert, sparse_ops
+from ..ops.sparse_ops import SparseTensor
 from ..shapes import TensorShape, TensorSpec
 from . import callbacks as callbacks_mod
 from . import functional
@@ -80,7 +81,7 @@ class Model(Layer):
         if self._func_inputs is not None:
             flat = functional._flatten(self._func_inputs)
             if len(flat) == count:
-                return [t.dtype for t in flat]
+                return [t._dtype for t in flat]
         return super()._input_dtypes(count)
 
     @property
@@ -311,6 +312,11 @@ class Model(Layer):
                 step, name="predict_function", reduce_retracing=True)
         if hasattr(x, "_flat_iter"):
             batches = [b[0] if isinstance(b, tuple) else b for b in x]
+        elif isinstance(x, SparseTensor):  # row slices of it, as Keras 3 batches one
+            shape = [int(d) for d in x.dense_shape.numpy()]
+            batches = [sparse_ops.slice_(x, [i] + [0] * (len(shape) - 1),
+                                         [batch_size] + shape[1:])
+                       for i in range(0, shape[0], batch_size)]
         else:
             arr = np.asarray(_numpy(x))
             batches = [convert.constant(arr[i:i + batch_size])

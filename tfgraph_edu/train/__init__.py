@@ -6,6 +6,7 @@ from .checkpoint import (  # noqa: F401
     CheckpointManager,
     latest_checkpoint,
     list_variables,
+    load_checkpoint,
     load_variable,
 )
 
