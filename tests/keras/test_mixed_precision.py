@@ -101,6 +101,7 @@ def test_weights_read_as_compute_dtype_inside_call_only():
 
 
 def test_loss_scale_optimizer_as_keras3():
+    keras.backend.clear_session()  # the names below are a fresh process's (TF's run)
     opt = keras.optimizers.SGD(0.1)
     lso = mixed_precision.LossScaleOptimizer(opt, dynamic_growth_steps=2)
     assert lso.name == "loss_scale_optimizer" and lso.inner_optimizer is opt
