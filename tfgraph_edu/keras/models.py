@@ -304,7 +304,16 @@ class Model(Layer):
         from ..train import weights_file
         weights_file.load(str(filepath), self.variables)
 
-    def predict(self, x, batch_size=32, verbose=0):
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        """The outputs as one NumPy array; like Keras 3, it prints its progress bar unless
+        ``verbose=0`` (``"auto"`` is 1)."""
+        start = time.perf_counter()
+        out, n = self._predict(x, 32 if batch_size is None else int(batch_size))
+        _progress(verbose, n, start)
+        return out
+
+    def _predict(self, x, batch_size):
+        """(outputs, number of batches): ``predict`` without its progress bar."""
         if self.predict_function is None:
             def step(v):
                 return self(v, training=False)
@@ -322,7 +331,7 @@ class Model(Layer):
             batches = [convert.constant(arr[i:i + batch_size])
                        for i in range(0, len(arr), batch_size)]
         outs = [self.predict_function(b).numpy() for b in batches]
-        return np.concatenate(outs) if outs else np.zeros((0,))
+        return (np.concatenate(outs) if outs else np.zeros((0,))), len(batches)
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        return_dict=False):
@@ -341,22 +350,32 @@ class Model(Layer):
         if sample_weight is not None:
             raise NotImplementedError("tfgraph_edu's test_on_batch does not implement "
                                       "sample_weight yet.")
-        return self.evaluate(x, y, batch_size=len(_numpy(x)), return_dict=return_dict)
+        return self.evaluate(x, y, batch_size=len(_numpy(x)), verbose=0,
+                             return_dict=return_dict)
 
     def predict_on_batch(self, x):
         """The model's outputs on one batch, as NumPy (Keras 3)."""
-        return self.predict(x, batch_size=len(_numpy(x)))
+        return self._predict(x, len(_numpy(x)))[0]
 
-    def evaluate(self, x, y=None, batch_size=32, verbose=0, return_dict=False):
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", return_dict=False,
+                 **kwargs):
+        """The loss (and metrics); like Keras 3, it prints its progress bar unless
+        ``verbose=0``."""
         self._assert_compiled()
+        start = time.perf_counter()
+        batch_size = 32 if batch_size is None else int(batch_size)
         if hasattr(x, "_flat_iter"):
             pairs = list(x)
             xs = np.concatenate([p[0].numpy() for p in pairs])
             y = np.concatenate([p[1].numpy() for p in pairs])
             x = xs
-        pred = self.predict(x, batch_size)
+        pred, n = self._predict(x, batch_size)
         yt, pt = convert.constant(np.asarray(_numpy(y))), convert.constant(pred)
-        return self._results(self.loss(yt, pt), yt, pt, return_dict)
+        results = self._results(self.loss(yt, pt), yt, pt, True)
+        _progress(verbose, n, start, results)
+        if return_dict:
+            return results
+        return results["loss"] if len(results) == 1 else list(results.values())
 
     def _results(self, loss, y, pred, return_dict):
         """The loss and the compiled metrics on (y, pred), as Keras 3 returns them: a dict, or
@@ -369,6 +388,21 @@ class Model(Layer):
         if return_dict:
             return results
         return results["loss"] if len(results) == 1 else list(results.values())
+
+
+def _progress(verbose, steps, start, logs=None):
+    """The last state of Keras 3's progress bar of ``predict``/``evaluate`` (``verbose`` 1 or
+    ``"auto"``), or its one line (``verbose=2``); nothing for 0."""
+    if not verbose:
+        return
+    elapsed = time.perf_counter() - start
+    ms = elapsed * 1e3 / max(steps, 1)
+    shown = "".join(f" - {k}: {v:.4f}" for k, v in (logs or {}).items())
+    if verbose == 2:
+        print(f"{steps}/{steps} - {elapsed:.0f}s - {ms:.0f}ms/step{shown}", file=sys.stdout)
+    else:
+        print(f"{steps}/{steps} {'━' * 20} {elapsed:.0f}s {ms:.0f}ms/step{shown}",
+              file=sys.stdout)
 
 
 class Sequential(Model):
