@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from . import backend, callbacks, datasets, losses, metrics, optimizers  # noqa: F401
+from . import backend, callbacks, datasets, losses, metrics, optimizers, utils  # noqa: F401
 from . import saving as _saving_module  # loaded first: `saving` below stays the namespace
 from .call_context import InputSpec
 from .core_layers import (
@@ -19,7 +19,7 @@ from .layers import ACTIVATIONS, Dense, Dropout, Flatten, Layer
 from .models import Model, Sequential  # noqa: F401
 from .models import load_model as _load_model
 from .rnn_layers import LSTM, RNN, LSTMCell
-from .tf_api_names import missing
+from .tf_api_names import TF_NAMES, missing
 from .variables import Variable  # noqa: F401
 
 
@@ -47,6 +47,23 @@ layers = _Namespace("layers", Layer=Layer, Dense=Dense, Flatten=Flatten, Dropout
 activations = _Namespace("activations", **{k: v for k, v in ACTIVATIONS.items()
                                  if isinstance(k, str) and k != "linear"},
                               linear=ACTIVATIONS["linear"])
+
+
+def _get_activation(identifier):
+    """``tf.keras.activations.get``: a callable as is, None as ``linear``, a name looked up."""
+    if identifier is None:
+        return activations.linear
+    if callable(identifier):
+        return identifier
+    if isinstance(identifier, str):
+        if identifier in ACTIVATIONS:
+            return getattr(activations, identifier)
+        if identifier in TF_NAMES["activations"]:
+            raise missing("activations", identifier)
+    raise ValueError(f"Could not interpret activation function identifier: {identifier}")
+
+
+activations.get = _get_activation
 saving = _Namespace("saving",
                     register_keras_serializable=_saving_module.register_keras_serializable,
                     get_registered_name=_saving_module.get_registered_name,
