@@ -1,8 +1,8 @@
 """``tf.version``: the TensorFlow version whose API tfgraph_edu follows (see the README)."""
 
 from .._missing import TF_VERSION
-from ..graph.function_defs import PRODUCER as _PRODUCER
 from .._missing import module_getattr as _module_getattr
+from ..graph.function_defs import PRODUCER as _PRODUCER
 
 VERSION = TF_VERSION
 # The other constants of TF 2.21.0's own build, as real TensorFlow prints them (a notebook
