@@ -9,6 +9,7 @@ from ..ops.string_ops import (  # noqa: F401
     length,
     lower,
     split,
+    to_hash_bucket_fast,
     to_number,
     unicode_decode,
     unicode_split,

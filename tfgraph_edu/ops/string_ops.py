@@ -325,3 +325,40 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
     return bind(io_ops.StringFormat, tuple(inputs),
                 {"template": template, "placeholder": placeholder,
                  "summarize": int(summarize)}, name)
+
+
+# -- to_hash_bucket_fast ---------------------------------------------------------------------------
+def _fingerprint64():
+    """FarmHash's Fingerprint64 (TF's string hash), from the ``pyfarmhash`` package."""
+    try:
+        import farmhash
+    except ImportError:
+        raise NotImplementedError(
+            "tf.strings.to_hash_bucket_fast needs FarmHash's Fingerprint64, which tfgraph_edu "
+            "takes from the pyfarmhash package: pip install pyfarmhash (it comes with the "
+            "'jupyter' extra).") from None
+    return farmhash.fingerprint64
+
+
+def _hash_bucket_fast_kernel(x, num_buckets=1):
+    fp = _fingerprint64()
+    return _obj(lambda v: fp(_as_bytes(v)) % num_buckets, x).astype(np.int64)
+
+
+StringToHashBucketFast = define(
+    "StringToHashBucketFast", ("input",), _hash_bucket_fast_kernel,
+    lambda x, num_buckets=1: (x.shape, _dt.int64), None, dtypes=S,
+    doc="tf.strings.to_hash_bucket_fast: Fingerprint64(s) mod num_buckets.")
+
+
+def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002
+    """Each string's bucket, FarmHash Fingerprint64 of its bytes modulo ``num_buckets``
+    (op ``StringToHashBucketFast``; the same buckets as TensorFlow's)."""
+    from . import convert
+    _fingerprint64()  # no pyfarmhash: the NotImplementedError here, not from inside the op
+    if int(num_buckets) < 1:
+        raise InvalidArgumentError(
+            None, None, f"Value for attr 'num_buckets' of {int(num_buckets)} must be at least "
+            "minimum 1\n\t; NodeDef: {{node StringToHashBucketFast}}")
+    t = convert.to_tensor(input, dtype=_dt.string)
+    return bind(StringToHashBucketFast, (t,), {"num_buckets": int(num_buckets)}, name)
