@@ -10,6 +10,7 @@ from ..ops.string_ops import (  # noqa: F401
     lower,
     split,
     to_hash_bucket_fast,
+    to_hash_bucket_strong,
     to_number,
     unicode_decode,
     unicode_split,

@@ -362,3 +362,31 @@ def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002
             "minimum 1\n\t; NodeDef: {{node StringToHashBucketFast}}")
     t = convert.to_tensor(input, dtype=_dt.string)
     return bind(StringToHashBucketFast, (t,), {"num_buckets": int(num_buckets)}, name)
+
+
+# -- to_hash_bucket_strong -------------------------------------------------------------------------
+def _hash_bucket_strong_kernel(x, num_buckets=1, key=()):
+    from .siphash import siphash24
+    if len(key) != 2:
+        raise InvalidArgumentError(None, None, "Key must have 2 elements")
+    return _obj(lambda v: siphash24(key[0], key[1], _as_bytes(v)) % num_buckets,
+                x).astype(np.int64)
+
+
+StringToHashBucketStrong = define(
+    "StringToHashBucketStrong", ("input",), _hash_bucket_strong_kernel,
+    lambda x, num_buckets=1, key=(): (x.shape, _dt.int64), None, dtypes=S,
+    doc="tf.strings.to_hash_bucket_strong: SipHash-2-4(key, s) mod num_buckets.")
+
+
+def to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
+    """Each string's bucket, SipHash-2-4 of its bytes under the two key words, modulo
+    ``num_buckets`` (op ``StringToHashBucketStrong``; the same buckets as TensorFlow's)."""
+    from . import convert
+    if int(num_buckets) < 1:
+        raise InvalidArgumentError(
+            None, None, f"Value for attr 'num_buckets' of {int(num_buckets)} must be at least "
+            "minimum 1\n\t; NodeDef: {{node StringToHashBucketStrong}}")
+    t = convert.to_tensor(input, dtype=_dt.string)
+    return bind(StringToHashBucketStrong, (t,),
+                {"num_buckets": int(num_buckets), "key": [int(k) for k in key]}, name)
