@@ -13,7 +13,9 @@ from ..ops.string_ops import (  # noqa: F401
     to_hash_bucket_strong,
     to_number,
     unicode_decode,
+    unicode_encode,
     unicode_split,
+    unicode_transcode,
     upper,
 )
 
