@@ -16,6 +16,7 @@ from .core_layers import (
 )
 from .functional import Input, KerasTensor  # noqa: F401
 from .layers import ACTIVATIONS, Dense, Dropout, Flatten, Layer
+from .metrics import Metric  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
 from .models import load_model as _load_model
 from .rnn_layers import LSTM, RNN, LSTMCell
