@@ -80,6 +80,9 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         self._dtype = _dt.NP_TO_DTYPE[value.dtype]
         self._trainable = True if trainable is None else bool(trainable)
         base = name or "Variable"
+        if self._in_name_scope and interp.executing_eagerly:
+            from .context import eager_name_scope  # the open eager tf.name_scope
+            base = eager_name_scope() + base
         self._name = base if base.endswith(":0") else f"{base}:0"
         self._shape_arg = shape
         handle = state_ops.ResourceHandle(value, self._dtype, self._name, self._trainable)
@@ -94,6 +97,8 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         self._handle = EagerTensor(handle)
         self._unique_id = next(_uid)
         self._constraint = constraint
+
+    _in_name_scope = True  # named inside the eager tf.name_scope (a Keras weight is not)
 
     # -- identity ----------------------------------------------------------------------
     name = property(lambda self: self._name)
