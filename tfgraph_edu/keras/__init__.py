@@ -14,6 +14,7 @@ from .core_layers import (
     MaxPooling2D,
     Reshape,
 )
+from .embedding import Embedding
 from .functional import Input, KerasTensor  # noqa: F401
 from .layers import ACTIVATIONS, Dense, Dropout, Flatten, Layer
 from .metrics import Metric  # noqa: F401
@@ -44,7 +45,8 @@ layers = _Namespace("layers", Layer=Layer, Dense=Dense, Flatten=Flatten, Dropout
                          InputLayer=InputLayer, Input=Input, Reshape=Reshape, Lambda=Lambda,
                          Activation=Activation, Conv2D=Conv2D, MaxPooling2D=MaxPooling2D,
                          MaxPool2D=MaxPooling2D, BatchNormalization=BatchNormalization,
-                         LSTMCell=LSTMCell, RNN=RNN, LSTM=LSTM, InputSpec=InputSpec)
+                         LSTMCell=LSTMCell, RNN=RNN, LSTM=LSTM, InputSpec=InputSpec,
+                         Embedding=Embedding)
 activations = _Namespace("activations", **{k: v for k, v in ACTIVATIONS.items()
                                  if isinstance(k, str) and k != "linear"},
                               linear=ACTIVATIONS["linear"])
