@@ -2,7 +2,16 @@
 
 from types import SimpleNamespace
 
-from . import backend, callbacks, datasets, losses, metrics, optimizers, utils  # noqa: F401
+from . import (  # noqa: F401
+    backend,
+    callbacks,
+    datasets,
+    initializers,
+    losses,
+    metrics,
+    optimizers,
+    utils,
+)
 from . import saving as _saving_module  # loaded first: `saving` below stays the namespace
 from .call_context import InputSpec
 from .core_layers import (

@@ -9,9 +9,10 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..eager.context import init_scope, name_scope
-from ..ops import creation_ops, math_ops, random_ops, shape_ops
+from ..ops import math_ops, random_ops, shape_ops
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape
+from . import initializers
 from .call_context import InputSpec, call_with_context, check_input_spec
 from .module import AutoTrackable
 from .variables import Variable, auto_name, keras_scope, path_for
@@ -37,6 +38,33 @@ def keras_snake(name: str) -> str:
     return "".join(out).lower()
 
 
+# Keras 3 options of its layers that tfgraph_edu does not implement: refused when given
+# (a regularizer or constraint quietly dropped would train another model than TF's)
+_UNIMPLEMENTED_OPTIONS = frozenset("""
+    activity_regularizer kernel_regularizer bias_regularizer recurrent_regularizer
+    kernel_constraint bias_constraint recurrent_constraint beta_regularizer gamma_regularizer
+    beta_constraint gamma_constraint depthwise_regularizer pointwise_regularizer
+    depthwise_constraint pointwise_constraint lora_rank lora_alpha quantization_config
+""".split())
+
+
+def _check_layer_kwargs(cls_name, kwargs):
+    """Keras 3's Layer arguments: ``autocast`` and ``input_dim`` taken; an option Keras has
+    and tfgraph_edu lacks, NotImplementedError; any other name, Keras 3's ValueError."""
+    unknown = {}
+    for key, value in kwargs.items():
+        if key in ("autocast", "input_dim"):
+            continue
+        if key in _UNIMPLEMENTED_OPTIONS:
+            if value is not None:
+                raise NotImplementedError(f"tfgraph_edu does not implement {cls_name}({key}="
+                                          "...) yet.")
+            continue
+        unknown[key] = value
+    if unknown:
+        raise ValueError(f"Unrecognized keyword arguments passed to {cls_name}: {unknown}")
+
+
 def get_activation(name):
     if callable(name):
         return name
@@ -45,21 +73,6 @@ def get_activation(name):
     except KeyError:
         raise ValueError(f"Unknown activation function: '{name}'. Known: "
                          f"{', '.join(k for k in ACTIVATIONS if k)}") from None
-
-
-def _orthogonal(shape, dtype):
-    """Keras 3's ``Orthogonal`` (gain 1): the Q of a normal matrix's QR decomposition, signs
-    fixed by R's diagonal, as a (prod(shape[:-1]), shape[-1]) matrix reshaped to ``shape``."""
-    if len(shape) < 2:
-        raise ValueError("The tensor to initialize must be at least two-dimensional. "
-                         f"Received: shape={tuple(shape)} of rank {len(shape)}.")
-    rows, cols = math.prod(shape[:-1]), shape[-1]
-    a = random_ops.normal([max(rows, cols), min(rows, cols)], dtype=dtype).numpy()
-    q, r = np.linalg.qr(a)
-    q = q * np.sign(np.diag(r))
-    if rows < cols:
-        q = q.T
-    return to_tensor(q.reshape(shape).astype(a.dtype))
 
 
 class Layer(AutoTrackable):
@@ -72,6 +85,9 @@ class Layer(AutoTrackable):
     _counts: dict[str, int] = {}
 
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, **kwargs):
+        _check_layer_kwargs(type(self).__name__, kwargs)
+        if input_shape is None and kwargs.get("input_dim") is not None:
+            input_shape = (kwargs["input_dim"],)
         if name is None:  # Keras numbers its layers: dense, dense_1, ...
             base = keras_snake(type(self).__name__)
             n = Layer._counts.get(base, 0)
@@ -245,23 +261,8 @@ class Layer(AutoTrackable):
             dtype = self.dtype if dtype is None else getattr(dtype, "name", dtype)
             if initializer is None:
                 initializer = "glorot_uniform" if _dt.as_dtype(dtype).is_floating else "zeros"
-            if callable(initializer):  # e.g. kernel_initializer=tf.random.normal
-                value = to_tensor(initializer(shape, dtype=dtype))
-            elif initializer == "zeros":
-                value = creation_ops.zeros(shape, dtype)
-            elif initializer == "ones":
-                value = creation_ops.ones(shape, dtype)
-            elif initializer == "orthogonal":
-                value = _orthogonal(shape, dtype)
-            elif initializer == "glorot_uniform":
-                # fans as Keras computes them: a kernel's receptive field counts too
-                receptive = math.prod(shape[:-2]) if len(shape) > 2 else 1
-                fan_in = (shape[-2] if len(shape) > 1 else shape[0] if shape else 1) * receptive
-                fan_out = (shape[-1] if shape else 1) * receptive
-                limit = math.sqrt(6.0 / (fan_in + fan_out))
-                value = random_ops.uniform(shape, -limit, limit, dtype=dtype)
-            else:
-                raise ValueError(f"Unknown initializer {initializer!r}")
+            # a name ("he_normal"), an Initializer, or any callable (tf.random.normal)
+            value = to_tensor(initializers.get(initializer)(shape, dtype=dtype))
             if name is None:
                 name = auto_name("variable")
             variable = Variable(value, trainable=trainable, name=name,
