@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import weakref
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -11,7 +12,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..ops import _core, state_ops
 from ..ops.convert import is_tensor, to_tensor
-from ..ops.overloads import Reference, TensorOperators
+from ..ops.overloads import SLICE_OF, Reference, TensorOperators
 from ..shapes import TensorShape
 from . import tape as _tape
 from .tensor import EagerTensor
@@ -196,7 +197,49 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         return a if dtype is None else a.astype(dtype)
 
     def __getitem__(self, key):
-        return self.read_value()[key]
+        """The slice, read; ``v[key].assign(value)`` writes it (op
+        ``ResourceStridedSliceAssign``), as in TensorFlow."""
+        sliced = self.read_value()[key]
+        ident = id(sliced)
+
+        def assign(value, name=None):
+            return self._slice_assign(key, value, name)
+
+        SLICE_OF[ident] = (weakref.ref(sliced, lambda _: SLICE_OF.pop(ident, None)), assign)
+        return sliced
+
+    def _updated(self, opdef, inputs, attrs=None, name=None):
+        """Bind an op that changes the variable in place; return it to be read, as assign."""
+        _core.bind(opdef, (self.handle, *inputs), attrs, name)
+        unread = object.__new__(_UnreadVariable)
+        unread.__dict__.update(self.__dict__)
+        return unread
+
+    def _slice_assign(self, key, value, name=None):
+        from ..ops import variable_update_ops
+        from ..ops.indexing_ops import slice_spec
+        parts, masks = slice_spec(key)
+        value = to_tensor(value, dtype=self._dtype)
+        return self._updated(variable_update_ops.ResourceStridedSliceAssign,
+                             (*parts, value), masks, name)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        """Set the elements at ``indices`` (op ``ResourceScatterNdUpdate``)."""
+        from ..ops import variable_update_ops
+        return self._updated(variable_update_ops.ResourceScatterNdUpdate,
+                             (indices, to_tensor(updates, dtype=self._dtype)), None, name)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        """Add to the elements at ``indices`` (op ``ResourceScatterNdAdd``)."""
+        from ..ops import variable_update_ops
+        return self._updated(variable_update_ops.ResourceScatterNdAdd,
+                             (indices, to_tensor(updates, dtype=self._dtype)), None, name)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        """Subtract from the elements at ``indices`` (op ``ResourceScatterNdSub``)."""
+        from ..ops import variable_update_ops
+        return self._updated(variable_update_ops.ResourceScatterNdSub,
+                             (indices, to_tensor(updates, dtype=self._dtype)), None, name)
 
     def __bool__(self):
         return bool(self.read_value())

@@ -50,6 +50,11 @@ def _fn(fn, name):
     return (lambda self, other: fn(self, other, name=name)), _r(fn, name)
 
 
+# id(tensor) -> (weak reference to it, its ``assign``): a variable's slice ``v[key]`` can be
+# assigned (TF's ``v[key].assign(value)``), filled by eager/variables.py
+SLICE_OF: dict = {}
+
+
 class TensorOperators(TensorBase):
     """Operator overloads; subclasses provide ``shape`` and ``dtype``."""
 
@@ -107,6 +112,14 @@ class TensorOperators(TensorBase):
 
     def __getitem__(self, key):
         return indexing_ops.getitem(self, key)
+
+    def __getattr__(self, name):
+        # only names not found otherwise come here: ``v[key].assign`` of a variable's slice
+        if name == "assign":
+            entry = SLICE_OF.get(id(self))
+            if entry is not None and entry[0]() is self:
+                return entry[1]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
