@@ -35,6 +35,7 @@ from . import (  # noqa: F401 - importing registers the ops
     state_ops,
     stateless_random_ops,
     string_ops,
+    variable_update_ops,
 )
 from ._core import REGISTRY, OpDef, bind  # noqa: F401
 
