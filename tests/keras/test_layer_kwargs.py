@@ -22,8 +22,8 @@ def test_unknown_keyword_is_keras_valueerror():
 
 def test_unimplemented_options_refused_none_accepted():
     with pytest.raises(NotImplementedError,
-                       match=r"does not implement Dense\(kernel_regularizer=...\)"):
-        tf.keras.layers.Dense(3, kernel_regularizer="l2")
+                       match=r"does not implement Conv2D\(kernel_regularizer=...\)"):
+        tf.keras.layers.Conv2D(3, 3, kernel_regularizer="l2")
     with pytest.raises(NotImplementedError, match=r"Dense\(kernel_constraint=...\)"):
         tf.keras.layers.Dense(3, kernel_constraint="non_neg")
     tf.keras.layers.Dense(3, kernel_regularizer=None, autocast=True)  # as Keras 3: fine

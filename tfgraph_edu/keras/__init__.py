@@ -10,6 +10,7 @@ from . import (  # noqa: F401
     losses,
     metrics,
     optimizers,
+    regularizers,
     utils,
 )
 from . import saving as _saving_module  # loaded first: `saving` below stays the namespace

@@ -12,7 +12,7 @@ from ..eager.context import init_scope, name_scope
 from ..ops import math_ops, random_ops, shape_ops
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape
-from . import initializers
+from . import initializers, regularizers
 from .call_context import InputSpec, call_with_context, check_input_spec
 from .module import AutoTrackable
 from .variables import Variable, auto_name, keras_scope, path_for
@@ -180,6 +180,12 @@ class Layer(AutoTrackable):
 
     weights = variables
     trainable_weights = trainable_variables
+
+    @property
+    def losses(self) -> list:
+        """The penalties of the trainable weights' regularizers, computed now (Keras 3)."""
+        return [v._keras_regularizer(v) for v in self.trainable_weights
+                if getattr(v, "_keras_regularizer", None) is not None]
     non_trainable_weights = non_trainable_variables
 
     @property
@@ -253,9 +259,7 @@ class Layer(AutoTrackable):
         if isinstance(shape, str):
             raise TypeError(f"add_weight() takes the shape first in Keras 3 (got the string "
                             f"{shape!r}): pass the weight's name as name={shape!r}.")
-        if regularizer is not None:
-            raise NotImplementedError("tfgraph_edu does not implement add_weight(regularizer="
-                                      "...) yet.")
+        regularizer = regularizers.get(regularizer)
         with init_scope():  # weights are state: created once, outside any trace
             shape = [int(d) for d in (shape or ())]
             dtype = self.dtype if dtype is None else getattr(dtype, "name", dtype)
@@ -269,6 +273,7 @@ class Layer(AutoTrackable):
                                 path=path_for(name, self))
             variable._trainable = trainable and self.trainable  # a frozen layer's weight
             variable._constraint = constraint
+            variable._keras_regularizer = regularizer
             return variable
 
     def __call__(self, inputs, *args, **kwargs):
@@ -435,8 +440,11 @@ class Dense(Layer):
     compute_output_shape = _traced_output_shape
 
     def __init__(self, units, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, **kwargs):
         super().__init__(**kwargs)
+        self._regularizers = (regularizers.get(kernel_regularizer),
+                              regularizers.get(bias_regularizer))
         self.units = int(units)
         self.activation_name = activation
         self.activation = get_activation(activation)
@@ -451,9 +459,11 @@ class Dense(Layer):
             raise ValueError(f"The last dimension of the inputs to Dense '{self.name}' must "
                              "be known.")
         self._kernel = self.add_weight(shape=(last, self.units),
-                                      initializer=self._initializers[0], name="kernel")
+                                      initializer=self._initializers[0], name="kernel",
+                                      regularizer=self._regularizers[0])
         self.bias = (self.add_weight(shape=(self.units,),
-                                     initializer=self._initializers[1], name="bias")
+                                     initializer=self._initializers[1], name="bias",
+                                     regularizer=self._regularizers[1])
                      if self.use_bias else None)
         self.built = True
 
