@@ -119,7 +119,7 @@ class TensorOperators(TensorBase):
             entry = SLICE_OF.get(id(self))
             if entry is not None and entry[0]() is self:
                 return entry[1]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        return object.__getattribute__(self, name)  # the usual AttributeError, raised again
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
