@@ -67,3 +67,9 @@ def test_evaluate_and_fit_add_the_penalties():
     np.testing.assert_allclose(d.bias.numpy(), [0.3640999495983124] * 2, rtol=1e-5)
     assert abs(m.evaluate(x, y, verbose=0) - 1.9447457790374756) < 1e-4
     assert abs(m.train_on_batch(x, y) - 1.9447457790374756) < 1e-4
+
+
+def test_saving_a_regularized_dense_is_refused(tmp_path):
+    m, _ = _model()
+    with pytest.raises(NotImplementedError, match="does not save a Dense layer's"):
+        m.save(str(tmp_path / "m.keras"))

@@ -17,8 +17,14 @@ from .call_context import InputSpec, call_with_context, check_input_spec
 from .module import AutoTrackable
 from .variables import Variable, auto_name, keras_scope, path_for
 
+
+def linear(x):
+    """``tf.keras.activations.linear``: ``x`` unchanged."""
+    return x
+
+
 ACTIVATIONS = {
-    None: lambda x: x, "linear": lambda x: x, "relu": math_ops.relu,
+    None: linear, "linear": linear, "relu": math_ops.relu,
     "sigmoid": math_ops.sigmoid, "tanh": math_ops.tanh,
     "softmax": lambda x: math_ops.softmax(x),
 }
