@@ -66,3 +66,41 @@ window.tfgFrames = (host, kind, n) => new Promise((done) => {
   };
   requestAnimationFrame(step);
 });
+
+// The outline of every node and frame on screen, by title (a frame's is "cluster_<name>"):
+// [left, top, right, bottom].
+window.tfgBoxes = (host) => {
+  const out = {};
+  for (const g of host.querySelectorAll("g.node, g.cluster")) {
+    const t = g.querySelector(":scope > title"), s = g.querySelector("path, polygon, ellipse");
+    if (!t || !s) continue;
+    const r = s.getBoundingClientRect();
+    out[t.textContent] = [r.left, r.top, r.right, r.bottom];
+  }
+  return out;
+};
+
+// The edges drawn through another node's outline (more than 2 px inside it), as
+// [tail, head, node]: each edge's path sampled at 60 points on screen.
+window.tfgCrossings = (host) => {
+  const boxes = Object.entries(window.tfgBoxes(host)).filter(([t]) => !t.startsWith("cluster_"));
+  const out = [];
+  for (const e of host.querySelectorAll("g.edge")) {
+    const title = e.querySelector(":scope > title"), p = e.querySelector("path");
+    if (!title || !p) continue;
+    const [tail, head] = title.textContent.split("->");
+    const m = p.getScreenCTM(), n = p.getTotalLength(), pts = [];
+    for (let i = 0; i <= 60; i++) {
+      const q = p.getPointAtLength((n * i) / 60);
+      pts.push([m.a * q.x + m.c * q.y + m.e, m.b * q.x + m.d * q.y + m.f]);
+    }
+    for (const [t, [l, top, r, b]] of boxes) {
+      if (t === tail || t === head) continue;
+      if (pts.some(([x, y]) => x > l + 2 && x < r - 2 && y > top + 2 && y < b - 2)) {
+        out.push([tail, head, t]);
+        break;
+      }
+    }
+  }
+  return out;
+};

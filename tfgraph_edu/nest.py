@@ -42,8 +42,24 @@ def _rebuild(like, items):
     return type(like)(items)
 
 
+def _expands(x) -> bool:
+    """An extension type value: ``expand_composites=True`` flattens it into its tensors."""
+    return getattr(type(x), "_expands_in_nest", False)
+
+
+def _flatten_expanded(structure) -> list:
+    if _expands(structure):
+        return list(structure._ag_components())
+    if not is_nested(structure):
+        return [structure]
+    return [x for c in _children(structure) for x in _flatten_expanded(c)]
+
+
 def flatten(structure, expand_composites=False) -> list:
-    """The leaves of ``structure`` in order (``[structure]`` for a leaf)."""
+    """The leaves of ``structure`` in order (``[structure]`` for a leaf); with
+    ``expand_composites`` an extension type value gives its component tensors."""
+    if expand_composites:
+        return _flatten_expanded(structure)
     if not is_nested(structure):
         return [structure]
     out: list = []
@@ -65,6 +81,8 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
         raise TypeError(f"Attempted to pack value:\n  {flat_sequence}\ninto a structure, but "
                         f"found incompatible type `{type(flat_sequence)}` instead.")
     flat = list(flat_sequence)
+    if expand_composites:
+        return _pack_expanded(structure, flat, flat_sequence)
     if not is_nested(structure):
         if len(flat) != 1:
             raise ValueError(
@@ -86,6 +104,23 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     return build(structure)
 
 
+def _pack_expanded(structure, flat, flat_sequence):
+    n = len(_flatten_expanded(structure))
+    if n != len(flat):
+        raise ValueError(f"Could not pack sequence. Structure had {n} atoms, but flat_sequence "
+                         f"had {len(flat)} items.  Structure: {structure}, flat_sequence: "
+                         f"{flat_sequence}.")
+    it = iter(flat)
+
+    def build(s):
+        if _expands(s):
+            return s._type_spec._from_components([next(it) for _ in s._ag_components()])
+        if not is_nested(s):
+            return next(it)
+        return _rebuild(s, [build(c) for c in _children(s)])
+    return build(structure)
+
+
 def map_structure(func, *structure, **kwargs):
     """``func`` applied to the leaves of the structures (which must match), packed like the
     first; ``check_types=False`` lets a list match a tuple."""
@@ -94,14 +129,14 @@ def map_structure(func, *structure, **kwargs):
     if not structure:
         raise ValueError("Must provide at least one structure")
     check_types = kwargs.pop("check_types", True)
-    kwargs.pop("expand_composites", None)
+    expand = kwargs.pop("expand_composites", False)
     if kwargs:
         raise ValueError(f"Only valid keyword arguments are `check_types` and "
                          f"`expand_composites`, not: `{', '.join(kwargs)}`")
     for other in structure[1:]:
         assert_same_structure(structure[0], other, check_types=check_types)
-    columns = [flatten(s) for s in structure]
-    return pack_sequence_as(structure[0], [func(*xs) for xs in zip(*columns)])
+    columns = [flatten(s, expand) for s in structure]
+    return pack_sequence_as(structure[0], [func(*xs) for xs in zip(*columns)], expand)
 
 
 def _described(x) -> str:

@@ -2,8 +2,10 @@
 
 Runs only in the separate environment ``make bench-tf`` creates (``.venv-tf``, with
 ``tensorflow-cpu`` and ``jax``); TensorFlow is never a dependency of tfgraph_edu.
-Every figure is a ratio to tfgraph_edu's graph mode (median over interleaved rounds,
-spread in brackets); below 1 means the other system is faster.
+Every figure is a ratio to tfgraph_edu's graph mode (its eager mode on the Keras-call,
+Conv2D and MaxPool rows; median over interleaved rounds, spread in brackets); below 1 means
+the other system is faster. ``--only TEXT`` measures only the rows whose label contains TEXT
+(e.g. ``--only conv2d``).
 """
 
 from __future__ import annotations
@@ -140,6 +142,34 @@ def conv(tf, shape, filters, backward, pool=False):
     return both if backward else forward
 
 
+def sequential_model(tf):
+    """The guides' ``SequentialModel`` (function.ipynb): a Keras Model of Flatten, Dense(128, relu),
+    Dropout and Dense(10), called eagerly on a [60, 28, 28] batch."""
+    class SequentialModel(tf.keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.flatten = tf.keras.layers.Flatten()
+            self.dense_1 = tf.keras.layers.Dense(128, activation="relu")
+            self.dropout = tf.keras.layers.Dropout(0.2)
+            self.dense_2 = tf.keras.layers.Dense(10)
+
+        def call(self, x):
+            return self.dense_2(self.dropout(self.dense_1(self.flatten(x))))
+    x = tf.constant(np.random.default_rng(0).uniform(size=(60, 28, 28)).astype(np.float32))
+    model = SequentialModel()
+    return lambda: model(x)
+
+
+def small_sequential(tf):
+    """A keras.Sequential of three small Dense layers called eagerly on a [8, 4] batch: the
+    call's Python overhead, not its arithmetic."""
+    model = tf.keras.Sequential([tf.keras.layers.Dense(16, activation="relu"),
+                                 tf.keras.layers.Dense(16, activation="relu"),
+                                 tf.keras.layers.Dense(2)])
+    x = tf.constant(np.random.default_rng(0).normal(size=(8, 4)).astype(np.float32))
+    return lambda: model(x)
+
+
 def tracing(tf, n=2000):
     def unrolled(x):
         for _ in range(n):
@@ -150,6 +180,7 @@ def tracing(tf, n=2000):
 
 
 def main() -> None:
+    only = sys.argv[sys.argv.index("--only") + 1].lower() if "--only" in sys.argv else ""
     real_tf.config.threading.set_intra_op_parallelism_threads(1)  # one thread each, as numpy's
     real_tf.config.threading.set_inter_op_parallelism_threads(1)
     print(f"TensorFlow {real_tf.__version__}, JAX {jax.__version__}, numpy {np.__version__}")
@@ -180,6 +211,10 @@ def main() -> None:
         ("Keras fit, 1 epoch of 256", {"ours": keras_fit(ours), "tf.function": keras_fit(real_tf)},
          1),
         ("tracing 4,000 learner ops", {"ours": tracing(ours), "tf.function": tracing(real_tf)}, 1),
+        ("Keras SequentialModel eager call", {"ours": sequential_model(ours),
+                                              "TF eager": sequential_model(real_tf)}, 100),
+        ("Keras Sequential 3 Dense, eager", {"ours": small_sequential(ours),
+                                             "TF eager": small_sequential(real_tf)}, 200),
     ]
     small, large = ((32, 28, 28, 1), (3, 3, 1, 32)), ((1, 200, 200, 100), (3, 3, 100, 100))
     for label, args, number in [("Conv2D 32x28x28x1, 32 3x3", small, 20),
@@ -192,6 +227,8 @@ def main() -> None:
         rows.append((f"MaxPool 2x2, 32x28x28x32 {part}",
                      {"ours": conv(ours, *args), "TF eager": conv(real_tf, *args)}, 20))
     for label, fns, number in rows:
+        if only not in label.lower():
+            continue
         t = measure(fns, number, repeats=5)
         others = "  ".join(f"{k} {ratio(t, k, 'ours').strip()}" for k in fns if k != "ours")
         print(f"{label:34} {best_us(t, 'ours')}   {others}")

@@ -1,6 +1,7 @@
 """Conv2D and MaxPool: ``tf.nn.conv2d``/``max_pool2d``/``max_pool`` give TF's values, and the
-patch-matrix kernels (whole, or one filter row at a time for big layers) agree with the
-definition of a convolution and with central differences of it."""
+patch-matrix kernels (whole, or one filter row at a time for big layers) and the Winograd
+kernels of big float32 3x3 layers agree with the definition of a convolution and with central
+differences of it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 import tfgraph_edu as tf
-from tfgraph_edu.ops import nn_ops
+from tfgraph_edu.ops import nn_ops, winograd
 
 # Recorded once from TensorFlow 2.21 (x = range(40) as 1x4x5x2, w = range(24) - 5 as 2x3x2x2).
 TF_CONV_SAME_S2 = [[[[676.0, 728.0], [1114.0, 1228.0], [660.0, 760.0]],
@@ -88,20 +89,88 @@ def test_conv_and_its_gradients_match_the_definition(patch_budget, xs, ws, strid
     np.testing.assert_allclose(y.numpy(), _definition(x0, w0, stride, padding), rtol=1e-12,
                                atol=1e-12)
     dx, dw = tape.gradient(loss, [x, w])
+    np.testing.assert_allclose(dx.numpy(), _numeric(x0, w0, stride, padding, 0), rtol=1e-5,
+                               atol=1e-5)
+    np.testing.assert_allclose(dw.numpy(), _numeric(x0, w0, stride, padding, 1), rtol=1e-5,
+                               atol=1e-5)
 
-    def numeric(arr, other_first):
-        g = np.zeros_like(arr)
-        for idx in np.ndindex(arr.shape):
-            plus, minus = arr.copy(), arr.copy()
-            plus[idx] += 1e-6
-            minus[idx] -= 1e-6
-            a = (plus, w0) if other_first else (x0, plus)
-            b = (minus, w0) if other_first else (x0, minus)
-            g[idx] = (np.sum(_definition(*a, stride, padding) ** 2)
-                      - np.sum(_definition(*b, stride, padding) ** 2)) / 2e-6
-        return g
-    np.testing.assert_allclose(dx.numpy(), numeric(x0, True), rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(dw.numpy(), numeric(w0, False), rtol=1e-5, atol=1e-5)
+
+def _numeric(x0, w0, stride, padding, which):
+    """Central differences of sum(conv(x, w)**2) by x (which=0) or w (which=1), in float64."""
+    args = [np.asarray(x0, np.float64), np.asarray(w0, np.float64)]
+    g = np.zeros_like(args[which])
+    for idx in np.ndindex(g.shape):
+        total = []
+        for step in (1e-6, -1e-6):
+            moved = list(args)
+            moved[which] = args[which].copy()
+            moved[which][idx] += step
+            total.append(np.sum(_definition(*moved, stride, padding) ** 2))
+        g[idx] = (total[0] - total[1]) / 2e-6
+    return g
+
+
+@pytest.mark.parametrize("chunk", ["whole", "one tile row at a time"])
+@pytest.mark.parametrize("xs, co, padding", [((2, 6, 7, 3), 4, "SAME"), ((1, 9, 5, 2), 3, "VALID"),
+                                             ((3, 4, 4, 1), 2, "SAME")])
+def test_winograd_layers_match_the_definition(monkeypatch, xs, co, padding, chunk):
+    # float32 3x3 stride-1 layers from these sizes on take Winograd's F(4x4, 3x3); the sizes here
+    # are not multiples of the 4x4 tile, so the ragged last tiles are checked too
+    if chunk != "whole":
+        monkeypatch.setattr(winograd, "CHUNK_BYTES", 0)
+    monkeypatch.setattr(nn_ops, "_WINOGRAD_MACS", 0)
+    monkeypatch.setattr(nn_ops, "_WINOGRAD_CHANNELS", 1)
+    calls = []
+    for name in ("conv3x3", "filter_grad3x3"):
+        real = getattr(winograd, name)
+        monkeypatch.setattr(winograd, name,
+                            lambda *a, _real=real, _name=name: calls.append(_name) or _real(*a))
+    rng = np.random.default_rng(11)
+    x0 = rng.normal(size=xs).astype(np.float32)
+    w0 = rng.normal(size=(3, 3, xs[3], co)).astype(np.float32)
+    x, w = tf.constant(x0), tf.constant(w0)
+    with tf.GradientTape() as tape:
+        tape.watch([x, w])
+        y = tf.nn.conv2d(x, w, 1, padding)
+        loss = tf.reduce_sum(y * y)
+    dx, dw = tape.gradient(loss, [x, w])
+    assert calls == ["conv3x3", "conv3x3", "filter_grad3x3"]
+    assert y.dtype == dx.dtype == dw.dtype == tf.float32
+    for got, want in [(y, _definition(x0.astype(np.float64), w0, (1, 1), padding)),
+                      (dx, _numeric(x0, w0, (1, 1), padding, 0)),
+                      (dw, _numeric(x0, w0, (1, 1), padding, 1))]:
+        # float32 transforms: errors of a few 1e-6 of the largest value (not last digits)
+        np.testing.assert_allclose(got.numpy(), want, rtol=0, atol=1e-5 * np.abs(want).max())
+
+
+def test_winograd_matrices_satisfy_the_minimal_filtering_identity():
+    # sum_s AT[i, s] G[s, j] BT[s, t] is 1 exactly when input index t = output index i + tap j
+    got = np.einsum("is,sj,st->ijt", winograd._AT, winograd._G, winograd._BT)
+    i, j, t = np.indices(got.shape)
+    np.testing.assert_allclose(got, (t == i + j).astype(float), rtol=0, atol=1e-13)
+
+
+def test_winograd_rounding_on_a_wide_layer_stays_near_a_direct_sum():
+    # 64 channels in and out: the rounding of the float32 transforms, against a float64 direct sum;
+    # TF 2.21's oneDNN convolution measured on the README's 1x200x200x100 layer: 1.2e-6 of max|y|
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(1, 30, 30, 64)).astype(np.float32)
+    w = rng.normal(size=(3, 3, 64, 64)).astype(np.float32)
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0))).astype(np.float64)
+    want = sum(np.tensordot(xp[:, i:i + 30, j:j + 30], w[i, j].astype(np.float64), 1)
+               for i in range(3) for j in range(3))
+    got = winograd.conv3x3(xp.astype(np.float32), w, 30, 30)
+    assert np.abs(got - want).max() / np.abs(want).max() < 5e-6
+
+
+def test_winograd_is_kept_for_big_float32_3x3_stride_1_layers():
+    assert nn_ops._winograd(np.float32, 3, 3, 100, 100, 1, 1, 1, 200, 200)
+    assert nn_ops._winograd(np.float32, 3, 3, 32, 64, 1, 1, 32, 24, 24)
+    assert not nn_ops._winograd(np.float64, 3, 3, 100, 100, 1, 1, 1, 200, 200)
+    assert not nn_ops._winograd(np.float32, 3, 3, 100, 100, 2, 2, 1, 200, 200)
+    assert not nn_ops._winograd(np.float32, 5, 5, 100, 100, 1, 1, 1, 200, 200)
+    assert not nn_ops._winograd(np.float32, 3, 3, 1, 32, 1, 1, 32, 28, 28)   # MNIST's first layer
+    assert not nn_ops._winograd(np.float32, 3, 3, 16, 16, 1, 1, 1, 10, 10)   # too small to pay
 
 
 def test_conv_inside_a_function_matches_eager():

@@ -498,7 +498,7 @@ def _composite_invariants(names, init, pairs, invariants, loop_shapes):
     new_init, k = [], 0
     for i, (name, v) in enumerate(zip(names, init)):
         n = len(cf.flatten([v]))
-        if is_composite(v):
+        if is_composite(v) and not getattr(v, "_loop_shape_free", False):
             shape = v.shape
             inv = by_id.get(id(v))
             if inv is not None:

@@ -274,11 +274,15 @@ def _composite_loop(loop_vars, shape_invariants, body):
              else [None] * len(leaves))
     templates, flat_inv, shapes = [], [], []
     for v, inv in zip(leaves, given):
-        if is_composite(v):
+        if is_composite(v) and not getattr(v, "_loop_shape_free", False):
             shape = v.shape if inv is None else v._invariant_shape(inv)
             templates.append(v._relaxed(shape) if inv is not None else v)
             shapes.append(shape)
             flat_inv += component_invariants(v, shape)
+        elif is_composite(v):  # an extension type: its components keep their own shapes
+            templates.append(v)
+            shapes.append(None)
+            flat_inv += [None] * len(v._ag_components())
         else:
             templates.append(v)
             shapes.append(None)

@@ -12,7 +12,9 @@ from .. import dtypes as _dt
 from .. import nest
 from ..errors import InvalidArgumentError
 from ..ops import shape_ops
+from ..ops.composite import CompositeTensor
 from ..ops.convert import to_tensor
+from ..ops.extension_type import BatchableExtensionType
 from .cond_while import while_loop
 from .tensor_array import TensorArray
 
@@ -36,6 +38,11 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
         raise TypeError(f"fn must be callable, got {fn!r:.80}")
     if fn_output_signature is None:
         fn_output_signature = dtype
+    if isinstance(elems, BatchableExtensionType) and fn_output_signature is None:
+        return _map_extension_type(fn, elems, parallel_iterations, infer_shape)
+    if any(isinstance(x, CompositeTensor) for x in nest.flatten(elems)):
+        raise NotImplementedError("tfgraph_edu's tf.map_fn does not implement composite elems "
+                                  "(tf.experimental.ExtensionType, ragged, sparse) yet.")
     flat_in = [to_tensor(x) for x in nest.flatten(elems)]
     if not flat_in:
         raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. "
@@ -74,3 +81,23 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     _, outs = while_loop(lambda i, _: i < n, body, [to_tensor(0), outputs],
                          parallel_iterations=parallel_iterations or 10)
     return nest.pack_sequence_as(out_structure, [ta.stack() for ta in outs])
+
+
+def _map_extension_type(fn, elems, parallel_iterations, infer_shape):
+    """map_fn over a batchable extension type: its components are cut row by row, each row
+    rebuilt with the unbatched spec for ``fn``, and the results' components stacked into a
+    value of ``elems``'s spec (TF's default output signature)."""
+    spec = elems._type_spec
+    row_spec = spec._unbatch()
+
+    def on_components(row):
+        result = fn(row_spec._from_components(list(row)))
+        if type(result) is not spec.value_type:
+            raise TypeError(f"The structure of fn's result, {type(result).__name__}, does not "
+                            f"match elems ({spec.value_type.__name__}); pass "
+                            "fn_output_signature.")
+        return tuple(result._ag_components())
+
+    stacked = map_fn(on_components, tuple(elems._ag_components()),
+                     parallel_iterations=parallel_iterations, infer_shape=infer_shape)
+    return spec._from_components(list(stacked))

@@ -18,6 +18,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..ops import convert
 from ..ops._core import using_interpreter
+from ..ops.extension_type import BatchableExtensionTypeSpec, ExtensionTypeSpec
 from ..shapes import TensorShape, TensorSpec
 from . import structure as _nest
 
@@ -69,6 +70,30 @@ def _to_flat_arrays(value):
     arrays = [np.asarray(convert.to_tensor(v).numpy()) if convert.is_tensor(v)
               else np.asarray(convert.to_numpy(v)) for v in leaves]
     return arrays
+
+
+def _map_specs(spec, tensor_fn, ext_fn):
+    """``spec`` with each TensorSpec leaf given to ``tensor_fn`` and each extension type spec
+    to ``ext_fn`` (tuples, namedtuples and dicts rebuilt)."""
+    if isinstance(spec, ExtensionTypeSpec):
+        return ext_fn(spec)
+    if isinstance(spec, dict):
+        return {k: _map_specs(v, tensor_fn, ext_fn) for k, v in spec.items()}
+    if isinstance(spec, tuple):
+        items = [_map_specs(v, tensor_fn, ext_fn) for v in spec]
+        return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
+    if isinstance(spec, TensorSpec):
+        return tensor_fn(spec)
+    return spec
+
+
+def _batchable(spec):
+    if not isinstance(spec, BatchableExtensionTypeSpec):  # TF's error class and gist
+        raise AttributeError(
+            f"'{type(spec).__qualname__}' object has no attribute '_to_batched_tensor_list' "
+            "(tf.data slices, batches and unbatches only tf.experimental."
+            f"BatchableExtensionType values: derive {spec.value_type.__name__} from it)")
+    return spec
 
 
 class Dataset:
@@ -169,7 +194,9 @@ class Dataset:
         for a in arrays[1:]:
             if a.shape[0] != n:
                 raise ValueError(f"Dimensions {n} and {a.shape[0]} are not compatible")
-        spec = _nest.pack(tensors, [_spec_of(a, 1) for a in arrays])
+        spec = _map_specs(_nest.pack(tensors, [_spec_of(a) for a in arrays]),
+                          lambda s: TensorSpec(TensorShape(s.shape.dims[1:]), s.dtype),
+                          lambda e: _batchable(e)._unbatch())
         return _SliceDataset(arrays, spec, n)
 
     @staticmethod
@@ -330,6 +357,10 @@ class OwnedIterator:
             raise StopIteration
         return _eager(self._value.get_next(), self.element_spec)
 
+    def next(self):
+        """``next(iterator)`` under its old name (TF keeps it; StopIteration at the end)."""
+        return self.__next__()
+
     def get_next(self):
         """The next element; past the end, ``tf.errors.OutOfRangeError`` as in TF."""
         from ..tracing.graph_builder import building_graph
@@ -480,9 +511,11 @@ class _BatchDataset(Dataset):
         else:
             card = c
         known = size if drop_remainder else None
-        specs = [TensorSpec(TensorShape([known]).concatenate(s.shape), s.dtype)
-                 for s in _nest.flatten(ds._element_spec)]
-        super().__init__(_nest.pack(ds._element_spec, specs), card)
+        spec = _map_specs(
+            ds._element_spec,
+            lambda s: TensorSpec(TensorShape([known]).concatenate(s.shape), s.dtype),
+            lambda e: _batchable(e)._batch(known))
+        super().__init__(spec, card)
         self._ds, self._size, self._drop = ds, size, drop_remainder
 
     def _flat_iter(self):
@@ -624,8 +657,10 @@ class _UnbatchDataset(Dataset):
         specs = _nest.flatten(ds._element_spec)
         if any(s.shape.rank in (None, 0) for s in specs):
             raise ValueError("Unbatching a dataset is only supported for rank >= 1")
-        out = [TensorSpec(TensorShape(s.shape.dims[1:]), s.dtype) for s in specs]
-        super().__init__(_nest.pack(ds._element_spec, out), UNKNOWN)
+        spec = _map_specs(ds._element_spec,
+                          lambda s: TensorSpec(TensorShape(s.shape.dims[1:]), s.dtype),
+                          lambda e: _batchable(e)._unbatch())
+        super().__init__(spec, UNKNOWN)
         self._ds = ds
 
     def _flat_iter(self):

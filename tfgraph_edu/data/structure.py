@@ -1,10 +1,15 @@
 """Nested element structures of tf.data: tuples, namedtuples and dicts of leaves.
 
 As in ``tf.data``, a list is a leaf (it becomes one tensor), dict keys flatten in
-sorted order, and a structure rebuilds with the same container types.
+sorted order, and a structure rebuilds with the same container types.  An extension type
+value flattens into its component tensors, its spec into their specs; packing rebuilds it
+(a spec when the leaves are specs).
 """
 
 from __future__ import annotations
+
+from ..ops.extension_type import ExtensionType, ExtensionTypeSpec
+from ..shapes import TensorSpec
 
 
 def _is_namedtuple(x) -> bool:
@@ -23,6 +28,10 @@ def _is_structure(x) -> bool:
 
 def flatten(x) -> list:
     """The leaves of ``x`` in order."""
+    if isinstance(x, ExtensionType):
+        return list(x._ag_components())
+    if isinstance(x, ExtensionTypeSpec):
+        return list(x._component_specs())
     if not _is_structure(x):
         return [x]
     out = []
@@ -47,6 +56,12 @@ def pack(structure, leaves, shallow=False):
     it = iter(leaves)
 
     def build(s, depth):
+        if isinstance(s, (ExtensionType, ExtensionTypeSpec)) and not (shallow and depth > 0):
+            spec = s if isinstance(s, ExtensionTypeSpec) else s._type_spec
+            items = [next(it) for _ in spec._component_specs()]
+            if all(isinstance(x, TensorSpec) for x in items):
+                return spec._with_component_specs(items)
+            return spec._from_components(items)
         if not _is_structure(s) or (shallow and depth > 0):
             return next(it)
         return _rebuild(s, [build(c, depth + 1) for c in _children(s)])
@@ -56,6 +71,10 @@ def pack(structure, leaves, shallow=False):
 def flatten_up_to(shallow, value) -> list:
     """Leaves of ``value`` where ``shallow`` has leaves (lists in ``value`` may stand for
     tuples of ``shallow``)."""
+    if isinstance(shallow, ExtensionTypeSpec):
+        if not isinstance(value, shallow.value_type):
+            raise TypeError(f"The element {value!r} does not match the structure {shallow!r}")
+        return list(value._ag_components())
     if not _is_structure(shallow):
         return [value]
     if isinstance(shallow, dict):

@@ -20,6 +20,10 @@ class EagerTensor(TensorOperators):
     def __init__(self, value):
         self._value = value
 
+    def __setitem__(self, key, value):
+        raise TypeError("'tensorflow.python.framework.ops.EagerTensor' object does not support "
+                        "item assignment")
+
     # -- what it is --------------------------------------------------------------
     @property
     def dtype(self) -> _dt.DType:

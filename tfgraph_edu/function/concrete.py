@@ -400,8 +400,9 @@ def _same_python_value(value, traced) -> bool:
 
 
 def _has_leaves(spec) -> bool:
+    from ..ops.composite import CompositeTensor, TypeSpec
     from ..ops.convert import is_tensor
-    if isinstance(spec, (TensorSpec, Variable)) or is_tensor(spec):
+    if isinstance(spec, (TensorSpec, Variable, TypeSpec, CompositeTensor)) or is_tensor(spec):
         return True
     if isinstance(spec, (list, tuple)):
         return any(_has_leaves(s) for s in spec)

@@ -850,6 +850,10 @@ def _conform(value, spec, fn, args, kwargs):
     if isinstance(spec, TypeSpec):  # a SparseTensorSpec, RaggedTensorSpec
         got = value if isinstance(value, TypeSpec) else getattr(value, "_type_spec", None)
         if got is None or not spec.is_compatible_with(got):
+            part = getattr(spec, "_first_incompatible", None)
+            pair = part(got) if part is not None and got is not None else None
+            if pair is not None:  # an extension type: TF names the first field that differs
+                raise _cast_error(repr(pair[0]), pair[1], fn, args, kwargs)
             raise _cast_error(repr(got if got is not None else value), spec, fn, args, kwargs)
         return value
     if isinstance(spec, TensorSpec):

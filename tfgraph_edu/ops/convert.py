@@ -193,6 +193,8 @@ INT_BOUNDS = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
 def to_numpy(value, dtype=None) -> np.ndarray:
     """``value`` as a numpy array by TF's conversion rules, optionally cast to ``dtype``."""
     t = type(value)
+    if t is range:  # TF converts a range as the list of its numbers
+        value, t = list(value), list
     if dtype is not None and (t is float or t is int):  # fast path: scalar into a known dtype
         np_dt = getattr(dtype, "np_dtype", None)
         if np_dt is not None and (np_dt.kind == "f" or (
@@ -293,6 +295,8 @@ def to_tensor(value, dtype=None, name=None, dtype_hint=None):
         raise NotImplementedError(
             "tfgraph_edu does not pass a tf.RaggedTensor to this op yet (TensorFlow runs its "
             "ragged version): use the ragged tensor's flat_values, or to_tensor() eagerly.")
+    if isinstance(value, range):  # TF converts a range as the list of its numbers
+        value = list(value)
     if isinstance(value, (list, tuple)):
         tensors = _tensors_in(value, [])
         if tensors:

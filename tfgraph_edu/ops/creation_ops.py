@@ -138,7 +138,8 @@ def _filled(shape_arg, dtype, value, name):
             except OpError as e:
                 raise type(e)(None, None, f"{e.message} [Op:Fill] name: ") from None
         # in a graph: a Fill node, whose shape rule (or kernel, when run) raises TF's error
-    value = convert.constant(value, dtype, name=f"{name}/Const" if name else "Const")
+    value = convert.constant(np.asarray(value).astype(dtype.np_dtype) if dtype.is_bool else value,
+                             dtype, name=f"{name}/Const" if name else "Const")
     return fill(pack_shape(shape_arg), value, name=name)
 
 

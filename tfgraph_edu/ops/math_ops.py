@@ -520,8 +520,11 @@ BatchMatMulV2 = define("BatchMatMulV2", ("x", "y"), _bmm_kernel, _bmm_shape, _bm
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
-           a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
-    """Matrix product (op ``MatMul`` for matrices, ``BatchMatMulV2`` for batches)."""
+           a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False,
+           name=None):
+    """Matrix product (op ``MatMul`` for matrices, ``BatchMatMulV2`` for batches).
+    ``grad_a``/``grad_b`` are TF's hints that an operand belongs to a backward pass (they pick
+    a kernel there, never change the product); here they are accepted and change nothing."""
     for t, adj, side in ((transpose_a, adjoint_a, "a"), (transpose_b, adjoint_b, "b")):
         if t and adj:
             raise ValueError(f"Only one of `transpose_{side}` and `adjoint_{side}` can be True. "

@@ -8,12 +8,11 @@ does; the op's gradient multiplies that saved backprop by the incoming gradient.
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
 from ..shapes import TensorShape
-from . import convert, creation_ops, identity_ops, math_ops, reduction_ops, shape_ops
+from . import convert, creation_ops, identity_ops, math_ops, reduction_ops, shape_ops, winograd
 from ._core import bind, define, shape_error
 from ._rules import fmt, same
 
@@ -225,10 +224,22 @@ def _check_nhwc(data_format):
 
 
 # Convolutions are matrix products over patches (im2col): the (N*OH*OW, KH*KW*C) matrix of
-# every output position's window, built from a strided view in one copy, times the filter as
+# every output position's window, built with one strided copy per filter tap, times the filter as
 # a (KH*KW*C, CO) matrix.  One BLAS call does the work of the whole layer; when the patches would
 # take more than _PATCH_BYTES, they are built one filter row at a time (KH calls).
 _PATCH_BYTES = 64 << 20
+
+
+# Big float32 3x3 stride-1 layers (and their two gradients) take Winograd's F(4x4, 3x3) instead:
+# 4x fewer multiplications, at the price of float32 rounding in its transforms (a few 1e-6 of the
+# output's size), so only from _WINOGRAD_MACS multiply-adds and _WINOGRAD_CHANNELS channels on.
+_WINOGRAD_MACS = 80_000_000   # measured: about where it starts to beat the patch matrix
+_WINOGRAD_CHANNELS = 16
+
+
+def _winograd(dtype, kh, kw, ci, co, sh, sw, n, oh, ow):
+    return (dtype == np.float32 and kh == kw == 3 and sh == sw == 1
+            and min(ci, co) >= _WINOGRAD_CHANNELS and n * oh * ow * 9 * ci * co >= _WINOGRAD_MACS)
 
 
 def _filter_rows(kh, kw, ci, n, oh, ow, itemsize):
@@ -242,10 +253,11 @@ def _patches(xp, rows, kw, sh, sw, oh, ow):
     """The windows of padded ``xp`` under filter rows ``rows`` as a (N*OH*OW, R*KW*C) matrix."""
     i0, i1 = rows
     n, c = xp.shape[0], xp.shape[3]
-    band = xp[:, i0:i1 + sh * (oh - 1)]
-    v = sliding_window_view(band, (i1 - i0, kw), axis=(1, 2))   # N, H', W', C, R, KW
-    v = v[:, :sh * (oh - 1) + 1:sh, :sw * (ow - 1) + 1:sw]
-    return v.transpose(0, 1, 2, 4, 5, 3).reshape(n * oh * ow, (i1 - i0) * kw * c)
+    cols = np.empty((n, oh, ow, i1 - i0, kw, c), xp.dtype)
+    for i in range(i0, i1):  # one strided copy per filter tap (channels stay contiguous)
+        for j in range(kw):
+            cols[:, :, :, i - i0, j] = _window(xp, i, j, sh, sw, oh, ow)
+    return cols.reshape(n * oh * ow, (i1 - i0) * kw * c)
 
 
 def _conv_kernel(x, w, strides, padding, data_format="NHWC", dilations=None):
@@ -255,6 +267,8 @@ def _conv_kernel(x, w, strides, padding, data_format="NHWC", dilations=None):
     if min(n, oh, ow, co) <= 0:
         return np.zeros((n, oh, ow, co), dtype=x.dtype)
     xp = _padded(x, pads)
+    if _winograd(x.dtype, kh, kw, ci, co, sh, sw, n, oh, ow):
+        return winograd.conv3x3(xp, w, oh, ow)
     out = None
     for i0, i1 in _filter_rows(kh, kw, ci, n, oh, ow, x.itemsize):
         part = _patches(xp, (i0, i1), kw, sh, sw, oh, ow) @ w[i0:i1].reshape(-1, co)
@@ -299,6 +313,12 @@ def _conv_input_grad_kernel(input_sizes, w, dy, strides, padding, data_format="N
     sh, sw, oh, ow, pads = _geometry(shape, kh, kw, strides, padding)
     pt, pb, pl, pr = pads
     n = shape[0]
+    if _winograd(dy.dtype, kh, kw, ci, co, sh, sw, n, oh, ow):
+        # stride 1: the input's gradient is the convolution of the output's gradient, padded to
+        # the full overlap, with the filter turned half a turn and its channels swapped
+        dyp = np.pad(dy, ((0, 0), (kh - 1 - pt, kh - 1 - pb), (kw - 1 - pl, kw - 1 - pr), (0, 0)))
+        return winograd.conv3x3(dyp, np.ascontiguousarray(w[::-1, ::-1].transpose(0, 1, 3, 2)),
+                                shape[1], shape[2])
     dxp = np.zeros((n, shape[1] + pt + pb, shape[2] + pl + pr, shape[3]), dy.dtype)
     if min(n, oh, ow, co) > 0:
         dy2 = dy.reshape(n * oh * ow, co)
@@ -317,6 +337,8 @@ def _conv_filter_grad_kernel(x, filter_sizes, dy, strides, padding, data_format=
     sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, strides, padding)
     n = x.shape[0]
     dw = np.zeros((kh, kw, ci, co), dtype=x.dtype)
+    if min(n, oh, ow, co) > 0 and _winograd(x.dtype, kh, kw, ci, co, sh, sw, n, oh, ow):
+        return winograd.filter_grad3x3(_padded(x, pads), dy)
     if min(n, oh, ow, co) > 0:
         xp = _padded(x, pads)
         dy2 = dy.reshape(n * oh * ow, co)
@@ -379,10 +401,12 @@ def _pool_kernel(x, ksize, strides, padding, data_format="NHWC"):
     kh, kw = ksize[1], ksize[2]
     sh, sw, oh, ow, pads = _geometry(x.shape, kh, kw, strides, padding)
     xp = _padded(x, pads, -np.inf)
-    out = np.full((x.shape[0], oh, ow, x.shape[3]), -np.inf, dtype=x.dtype)
+    out = np.empty((x.shape[0], oh, ow, x.shape[3]), dtype=x.dtype)
+    np.copyto(out, _window(xp, 0, 0, sh, sw, oh, ow))  # the first tap, then the others' max
     for i in range(kh):
         for j in range(kw):
-            np.maximum(out, _window(xp, i, j, sh, sw, oh, ow), out=out)
+            if i or j:
+                np.maximum(out, _window(xp, i, j, sh, sw, oh, ow), out=out)
     return out
 
 

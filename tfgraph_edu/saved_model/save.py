@@ -89,6 +89,11 @@ def _structure(value, tensors):
         return {"output": tensors.index(value)}
     if value is None or isinstance(value, (bool, int, float, str)):
         return {"value": value}
+    if hasattr(value, "_type_spec"):
+        raise NotImplementedError(
+            f"tfgraph_edu's tf.saved_model.save does not save a function returning a "
+            f"{type(value).__name__} (a composite value such as a tf.experimental.ExtensionType)"
+            " yet; return its tensors instead.")
     raise ValueError(f"Cannot save an output of type {type(value).__name__}")
 
 
@@ -108,6 +113,11 @@ def _spec(value):
         return {"value": {kind: [_spec(v) for v in value]}}
     if isinstance(value, dict) and all(isinstance(k, str) for k in value):
         return {"value": {"dict": {k: _spec(v) for k, v in value.items()}}}
+    if hasattr(value, "_component_specs"):  # a composite's spec (extension type, sparse...)
+        raise NotImplementedError(
+            f"tfgraph_edu's tf.saved_model.save does not save a function taking a "
+            f"{type(value).__qualname__} (a composite value such as a "
+            "tf.experimental.ExtensionType) yet; pass its tensors instead.")
     raise ValueError(f"Cannot save an argument of type {type(value).__name__}: only tensors, "
                      "variables, plain Python constants and lists, tuples and dicts of them")
 

@@ -10,19 +10,23 @@ every other node.  Here a toggle is *composed* into the drawing already shown in
    ``While`` node for its cluster - that is the change;
 2. the new thing alone is laid out by ``dot`` (a small graph: fast) and placed with its top
    middle where the top middle of the old thing was;
-3. the rest makes room: nodes whose centre is below the old thing's bottom edge move down by
-   what the new thing is taller; nodes whose centre is left of its left edge move left (right
-   of its right edge: right) by as much as the new thing needs on that side to clear what is
-   level with it.  Each move is one step of a monotone function of a node's centre, so nodes
-   and clusters that did not overlap still do not, and the nodes fall into at most 3 x 2 blocks
-   that keep their relative positions exactly (the column above the old thing does not move);
-   clusters stretch to hold their members;
-4. ``neato -n2`` draws the result: every node pinned at its position, every cluster at its
-   box, edges that kept both ends' offsets keep their route, the others are routed anew.
+3. the rest moves in at most 3 x 2 rigid blocks (left of the old thing, its column, right of
+   it; level with or above it, below it), each a step of a monotone function of a node's
+   centre: when the new thing is bigger, what lies below moves down by what it is taller and
+   what is level with it moves aside as far as it needs to clear it (what lies above moves
+   not at all when that keeps everything clear, else whole columns move); when it is smaller
+   (a fold), the blocks below move up and those beside move in by the room it freed, as far
+   as nothing comes closer to anything than it was or than ``MARGIN``.  Every arrangement is
+   checked for overlaps before it is used; clusters keep their padding around their members;
+4. edges inside the new thing keep dot's routes; the others whose ends moved alike keep their
+   old routes unless they now run through a node's box or the new thing; the rest are routed
+   by Graphviz's spline router around the nodes and frames near each of them (:func:`_route`),
+   and ``neato -n2`` draws it all pinned.
 
-Anything else (a series opened into loose nodes, a "… more" page, several changes at once)
-returns None and the caller lays the whole graph out again.  Folding back what was just
-opened is exact: the caller keeps the previous :class:`Layout` (see :class:`History`).
+Anything else (a series opened into loose nodes, a "… more" page, several changes at once, an
+arrangement that would overlap) returns None and the caller lays the whole graph out again.
+Folding back what was just opened is exact: the caller keeps the previous :class:`Layout`
+(see :class:`History`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import numpy as np
 
 __all__ = ["Layout", "Structure", "History", "parse", "lay_out", "compose", "run_graphviz"]
 
@@ -139,7 +145,7 @@ def run_graphviz(engine: str, dot: str, svg: bool = True) -> tuple[str, dict] | 
     with tempfile.TemporaryDirectory(prefix="tfgraph_edu-layout-") as tmp:
         out_json = Path(tmp) / "out.json"
         out_svg = Path(tmp) / "out.svg"
-        args = [program] + (["-n2"] if engine == "neato" else []) + ["-Tjson", f"-o{out_json}"]
+        args = [program] + (["-n2"] if engine == "neato" else []) + ["-Tjson0", f"-o{out_json}"]
         if svg:
             args += ["-Tsvg", f"-o{out_svg}"]
         done = subprocess.run(args, input=dot.encode("utf-8"), capture_output=True, check=False)
@@ -240,57 +246,6 @@ def _shift_route(pos: str, dx: float, dy: float) -> str:
     return " ".join(out)
 
 
-ARROW = 10.0  # points: the length of an arrowhead, from where the route ends to its tip
-
-
-def _curve(at_tail, tail_size, at_head, head_size) -> str:
-    """A Graphviz edge route (``e,tip p0 p1 p2 p3``) from a node to another: from the tail's
-    bottom down into the head's top, leaving and arriving vertically, when the head is lower;
-    else a straight line from side to side."""
-    (xt, yt), (wt, ht), (xh, yh), (wh, hh) = at_tail, tail_size, at_head, head_size
-    start_y, tip_y = yt - ht / 2, yh + hh / 2
-    if tip_y + ARROW < start_y:
-        end_y = tip_y + ARROW
-        bend = (start_y - end_y) / 2
-        points = [(xt, start_y), (xt, start_y - bend), (xh, end_y + bend), (xh, end_y)]
-        tip = (xh, tip_y)
-    else:
-        side = 1.0 if xh >= xt else -1.0
-        start, tip = (xt + side * wt / 2, yt), (xh - side * wh / 2, yh)
-        length = max(1e-6, ((tip[0] - start[0]) ** 2 + (tip[1] - start[1]) ** 2) ** 0.5)
-        f = max(0.0, (length - ARROW) / length)
-        end = (start[0] + (tip[0] - start[0]) * f, start[1] + (tip[1] - start[1]) * f)
-        points = [start, (start[0] + (end[0] - start[0]) / 3, start[1] + (end[1] - start[1]) / 3),
-                  (start[0] + (end[0] - start[0]) * 2 / 3, start[1] + (end[1] - start[1]) * 2 / 3),
-                  end]
-    return f"e,{tip[0]:.2f},{tip[1]:.2f} " + " ".join(f"{x:.2f},{y:.2f}" for x, y in points)
-
-
-def _stretch(route: tuple[str, str | None], at_tail, at_head, shift) -> tuple[str, str | None]:
-    """An edge's route and label position moved with its ends: the first point with the tail,
-    the last and the arrow's tip with the head, every point between by ``shift`` (the move of
-    whatever is at that point), so a route that passed beside what changed still does."""
-    pos, xlp = route
-    if at_tail == at_head:
-        return _shift_route(pos, *at_tail), _shift_point(xlp, *at_tail)
-    tokens = pos.split()
-    last = max(i for i, t in enumerate(tokens) if not t.startswith(("e,", "s,")))
-    first = min(i for i, t in enumerate(tokens) if not t.startswith(("e,", "s,")))
-    out = []
-    for i, token in enumerate(tokens):
-        if token.startswith("e,") or i == last:
-            out.append(_shift_route(token, *at_head))
-        elif token.startswith("s,") or i == first:
-            out.append(_shift_route(token, *at_tail))
-        else:
-            x, y = (float(v) for v in token.split(",")[:2])
-            out.append(_shift_route(token, *shift(x, y)))
-    if xlp:
-        x, y = (float(v) for v in xlp.split(",")[:2])
-        xlp = _shift_point(xlp, *shift(x, y))
-    return " ".join(out), xlp
-
-
 def _shift_point(p: str | None, dx: float, dy: float) -> str | None:
     if not p:
         return None
@@ -332,16 +287,186 @@ def _room(old: Layout, kind: str, name: str, rect, placed, grow_down: float):
     return left, right
 
 
+MARGIN = 18.0  # points: how close a move may bring two things that were farther apart
+SMALL = 2.0  # points: room freed that is not worth moving anything for
+
+
+def _ancestors(s: Structure, parent: str) -> list[str]:
+    out = []
+    while parent:
+        out.append(parent)
+        parent = s.clusters[parent][0] if parent in s.clusters else ""
+    return out
+
+
+def _node_rect(s: Structure, name: str, x: float, y: float, w: float, h: float):
+    """A node's box (a folder's tab included), from its centre and size."""
+    return (x - w / 2, y - h / 2, x + w / 2, y + h / 2 + _tab(s, "node", name))
+
+
+def _controls(pos: str) -> np.ndarray:
+    """An edge route's control points (Graphviz's cubic B-spline, no arrow tip)."""
+    return np.array([[float(v) for v in t.split(",")[:2]] for t in pos.split()
+                     if not t.startswith(("e,", "s,"))])
+
+
+def _bezier_points(p: np.ndarray, every: float = 3.0) -> np.ndarray:
+    """Points along a route with control points ``p``, about ``every`` points apart."""
+    if len(p) < 4:
+        return p
+    out = []
+    for i in range(0, len(p) - 3, 3):
+        length = float(np.hypot(*np.diff(p[i:i + 4], axis=0).T).sum())
+        t = np.linspace(0.0, 1.0, max(8, int(length / every) + 1))[:, None]
+        out.append((1 - t) ** 3 * p[i] + 3 * (1 - t) ** 2 * t * p[i + 1]
+                   + 3 * (1 - t) * t * t * p[i + 2] + t ** 3 * p[i + 3])
+    return np.concatenate(out)
+
+
+def crosses(pos: str, rects: np.ndarray, inset: float = 1.0) -> bool:
+    """Whether an edge route passes through any of ``rects`` (rows x0, y0, x1, y1)."""
+    return _hits(_controls(pos), rects, inset)
+
+
+def _hits(p: np.ndarray, rects: np.ndarray, inset: float = 1.0) -> bool:
+    """Whether the route with control points ``p`` passes through any of ``rects``."""
+    if not len(rects) or not len(p):
+        return False
+    lo, hi = p.min(axis=0), p.max(axis=0)  # the curve stays in its control points' box
+    rects = rects[(rects[:, 0] < hi[0]) & (rects[:, 2] > lo[0]) & (rects[:, 1] < hi[1])
+                  & (rects[:, 3] > lo[1])]
+    if not len(rects):
+        return False
+    pts = _bezier_points(p)
+    x, y = pts[:, 0][:, None], pts[:, 1][:, None]
+    inside = ((x > rects[:, 0] + inset) & (x < rects[:, 2] - inset)
+              & (y > rects[:, 1] + inset) & (y < rects[:, 3] - inset))
+    return bool(inside.any())
+
+
+def _separation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairwise gaps between rectangles (rows x0, y0, x1, y1): negative when they overlap."""
+    return np.maximum.reduce([a[:, None, 0] - b[None, :, 2], b[None, :, 0] - a[:, None, 2],
+                              a[:, None, 1] - b[None, :, 3], b[None, :, 1] - a[:, None, 3]])
+
+
+def _largest(ok, target: float) -> float:
+    """The largest part of ``target`` (from 0, which is ``ok``) that ``ok`` accepts."""
+    if ok(target):
+        return target
+    lo, hi = 0.0, target
+    for _ in range(5):
+        mid = (lo + hi) / 2
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo if abs(lo) >= SMALL else 0.0
+
+
+CORRIDOR = 54.0  # points: how far from the line between its ends an edge avoids nodes
+
+
+def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = None,
+           reach: float = CORRIDOR) -> dict[int, tuple[str, str | None]]:
+    """Routes for the edges on lines ``edges`` of ``s`` by Graphviz's spline router, around the
+    nodes (each as its box ``rects``: x0, y0, x1, y1) near the line between the edge's ends,
+    and around the ``frames`` (cluster -> box) there that hold neither end (each frame as one
+    box, in place of what it holds); one small graph per edge (per pair of nodes: edges between
+    the same two are drawn apart), all in one run of ``neato -n2``
+    (the router's time grows with the cube of the corners it avoids, so a graph of what is
+    near is much faster than one of all).  ``reach``: how far from the line "near" is.
+    An edge Graphviz gave no route is left out."""
+    program = shutil.which("neato")
+    if program is None or not edges:
+        return {}
+    frames = frames or {}
+    names = list(rects) + list(frames)
+    boxes = np.array([rects[n] for n in rects] + [frames[c] for c in frames])
+    up = {n: _ancestors(s, s.nodes[n][0]) for n in rects}
+    up.update({c: _ancestors(s, s.clusters[c][0]) for c in frames})
+    token = {n: _QUOTED.match(s.lines[i].strip()).group(0) for n, (_, i) in s.nodes.items()}
+    ends = {i: (t, h) for t, h, i in s.edges}
+    groups: dict[frozenset, list[int]] = {}  # edges between the same two nodes: one graph,
+    for i in edges:                           # where Graphviz draws them apart
+        groups.setdefault(frozenset(ends[i]), []).append(i)
+    text = []
+    for g, group in enumerate(groups.values()):
+        tail, head = ends[group[0]]
+        a, b = rects[tail], rects[head]
+        # what is near the straight line between the ends' centres
+        t = np.linspace(0.0, 1.0, 64)[:, None]
+        line = (1 - t) * [(a[0] + a[2]) / 2, (a[1] + a[3]) / 2] + t * [(b[0] + b[2]) / 2,
+                                                                    (b[1] + b[3]) / 2]
+        x, y = line[:, 0][:, None], line[:, 1][:, None]
+        near = ((x > boxes[:, 0] - reach) & (x < boxes[:, 2] + reach)
+                & (y > boxes[:, 1] - reach) & (y < boxes[:, 3] + reach)).any(axis=0)
+        mine = set(up[tail]) | set(up[head])  # the frames the edge leaves or enters
+        text.append(f'digraph "{g}" {{ splines=true;')
+        text += s.lines[1:s.header]
+        k = 0
+        for j in np.flatnonzero(near):
+            n = names[j]
+            if n in (tail, head) or n in mine or (frames and not set(up[n]) <= mine):
+                continue  # an end, a frame of an end, or inside a frame drawn as one box
+            x0, y0, x1, y1 = boxes[j]
+            if n in rects:
+                name = token[n]
+            else:
+                name, k = f"frame {k}", k + 1
+                while name in s.nodes:  # a name none of the graph's nodes has
+                    name += "'"
+                name = f'"{name}"'
+            text.append(f'{name} [pos="{(x0 + x1) / 2:.2f},{(y0 + y1) / 2:.2f}" '
+                        f'width={(x1 - x0) / 72:.4f} height={(y1 - y0) / 72:.4f} fixedsize=true '
+                        'shape=box label=""];')
+        for n in (tail, head):
+            x0, y0, x1, y1 = rects[n]
+            text.append(f'{token[n]} [pos="{(x0 + x1) / 2:.2f},{(y0 + y1) / 2:.2f}" '
+                        f'width={(x1 - x0) / 72:.4f} height={(y1 - y0) / 72:.4f} fixedsize=true '
+                        'shape=box label=""];')
+        text += [s.lines[i] for i in group] + ["}"]
+    done = subprocess.run([program, "-n2", "-Tjson0"], input="\n".join(text).encode("utf-8"),
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.decode("utf-8", "replace").strip() or
+                           f"neato failed ({done.returncode})")
+    out, raw, decoder, at = {}, done.stdout.decode("utf-8"), json.JSONDecoder(), 0
+    while True:
+        while at < len(raw) and raw[at].isspace():
+            at += 1
+        if at >= len(raw):
+            break
+        data, at = decoder.raw_decode(raw, at)
+        group = list(groups.values())[int(data["name"])]
+        tail = ends[group[0]][0]
+        nodes, _, routes = _geometry(data)
+        if tail not in nodes:
+            continue
+        # Graphviz moved the drawing to start at (0, 0): moved back
+        x0, y0, x1, y1 = rects[tail]
+        dx, dy = (x0 + x1) / 2 - nodes[tail][0], (y0 + y1) / 2 - nodes[tail][1]
+        count: dict[tuple[str, str], int] = {}
+        for i in group:  # the k-th edge from a tail to a head, in the order written
+            k = count.get(ends[i], 0)
+            count[ends[i]] = k + 1
+            if (*ends[i], k) in routes:
+                pos, xlp = routes[(*ends[i], k)]
+                out[i] = (_shift_route(pos, dx, dy), _shift_point(xlp, dx, dy))
+    return out
+
+
 def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
     """``new_dot`` drawn with everything ``old`` already shows left in place (see the module's
     docstring), as (layout, report); None when the change is not one thing swapped for another
-    (the caller lays out anew).  The report says how the rest moved: ``shift`` per side
-    (``left``, ``right``, ``down``, in points) and the ``item`` that changed."""
+    (the caller lays out anew).  The report says how the rest moved: ``left``, ``right``,
+    ``down`` (points; negative: back in, closing what a fold freed), ``item`` that changed,
+    and how many edges Graphviz ``routed`` anew."""
     new = parse(new_dot)
     found = _changes(old.structure, new)
     if found is None:
         return None
-    (gone_kind, gone_name, _), (came_kind, came_name, _), new_nodes, new_cl = found
+    (gone_kind, gone_name, parent), (came_kind, came_name, _), new_nodes, new_cl = found
     old_rect = _rect(old.nodes, old.clusters, gone_kind, gone_name)
     if old_rect is None:
         return None
@@ -362,100 +487,207 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
     new_rect = _rect(sub_nodes, sub_clusters, came_kind, came_name)
     if new_rect is None or set(sub_nodes) != inside:
         return None
+    if any(n not in old.nodes for n in new.nodes if n not in inside) or \
+            any(c not in old.clusters for c in new.clusters if c not in new_cl):
+        return None
     x0, y0, x1, y1 = old_rect
     w, h = new_rect[2] - new_rect[0], new_rect[3] - new_rect[1]
     cx = (x0 + x1) / 2
     # the top middle of what is drawn where the old thing's was (a folder's tab sticks out
     # above its node's box)
-    top = y1 + _tab(old.structure, gone_kind, gone_name) - _tab(new, came_kind, came_name)
+    gone_tab, came_tab = _tab(old.structure, gone_kind, gone_name), _tab(new, came_kind, came_name)
+    top = y1 + gone_tab - came_tab
     placed = (cx - w / 2, top - h, cx + w / 2, top)
     mx, my = placed[0] - new_rect[0], placed[3] - new_rect[3]  # moves the sub-layout there
-    grow_down = max(0.0, y0 - placed[1])
-    grow_left, grow_right = _room(old, gone_kind, gone_name, old_rect, placed, grow_down)
+    sizes = {name: (sub_nodes[name] if name in inside else old.nodes[name])[2:]
+             for name in new.nodes}
 
-    def shift(x: float, y: float) -> tuple[float, float]:
-        dx = -grow_left if x < x0 else grow_right if x > x1 else 0.0
-        return dx, (-grow_down if y < y0 else 0.0)
+    # the clusters around the new thing and the others keep their padding around their members
+    def members(s: Structure) -> dict[str, tuple[list[str], list[str]]]:
+        out: dict[str, tuple[list[str], list[str]]] = {}
+        for n, (p, _) in s.nodes.items():
+            out.setdefault(p, ([], []))[0].append(n)
+        for c, (p, _, _) in s.clusters.items():
+            out.setdefault(p, ([], []))[1].append(c)
+        return out
 
-    # every node's position after the change
-    pos: dict[str, tuple[float, float]] = {}
-    moved: dict[str, tuple[float, float]] = {}  # unchanged node -> its shift
-    for name in new.nodes:
-        if name in inside:
-            x, y = sub_nodes[name][:2]
-            pos[name] = (x + mx, y + my)
-            continue
-        was = old.nodes.get(name)
-        if was is None:
+    held = {id(old.structure): members(old.structure), id(new): members(new)}
+
+    def members_box(s: Structure, cluster, rect_of, box_of):
+        nodes, clusters = held[id(s)].get(cluster, ([], []))
+        rects = [rect_of(n) for n in nodes] + [box_of(c) for c in clusters]
+        rects = [r for r in rects if r is not None]
+        if not rects:
             return None
-        d = shift(was[0], was[1])
-        moved[name] = d
-        pos[name] = (was[0] + d[0], was[1] + d[1])
-    # every cluster's box: the new thing's from its own layout, the others stretched to hold
-    # their members (a cluster whose members all moved alike moves with them)
-    boxes: dict[str, tuple[float, float, float, float]] = {}
-    for name in new_cl:
-        b = sub_clusters.get(name)
-        if b is None:
-            return None
-        boxes[name] = (b[0] + mx, b[1] + my, b[2] + mx, b[3] + my)
-    spans: dict[str, list[float]] = {}  # cluster -> [min dx, max dx, min dy, max dy]
+        return (min(r[0] for r in rects), min(r[1] for r in rects),
+                max(r[2] for r in rects), max(r[3] for r in rects))
 
-    def widen(cluster: str, dl: float, dr: float, db: float, dt: float):
-        while cluster:
-            span = spans.setdefault(cluster, [dl, dr, db, dt])
-            span[0], span[1] = min(span[0], dl), max(span[1], dr)
-            span[2], span[3] = min(span[2], db), max(span[3], dt)
-            cluster = new.clusters[cluster][0] if cluster in new.clusters else ""
-
-    for name, (dx, dy) in moved.items():
-        widen(new.nodes[name][0], dx, dx, dy, dy)
-    widen(old.structure.nodes[gone_name][0] if gone_kind == "node"
-          else old.structure.clusters[gone_name][0],
-          placed[0] - x0, placed[2] - x1, placed[1] - y0, placed[3] - y1)
-    for name in new.clusters:
-        if name in boxes:
-            continue
-        b = old.clusters.get(name)
-        if b is None:
+    outer = sorted((c for c in new.clusters if c not in new_cl),
+                   key=lambda c: -len(_ancestors(new, c)))
+    pads = {}
+    for c in outer:
+        had = members_box(old.structure, c,
+                          lambda n: _node_rect(old.structure, n, *old.nodes[n]),
+                          lambda k: old.clusters.get(k))
+        if had is None:
             return None
-        dl, dr, db, dt = spans.get(name, (0.0, 0.0, 0.0, 0.0))
-        boxes[name] = (b[0] + dl, b[1] + db, b[2] + dr, b[3] + dt)
-    # edges: a route kept when both ends moved alike, else routed anew by neato
+        b = old.clusters[c]
+        pads[c] = (had[0] - b[0], had[1] - b[1], b[2] - had[2], b[3] - had[3])
+
+    def arrange(left: float, right: float, down: float, rows: bool):
+        """Node positions, cluster boxes and the move of each old point: what lies left of
+        the old thing moves ``left`` further left, right of it ``right`` further right (only
+        at its level and below when ``rows``), below it ``down`` further down."""
+        def shift(x: float, y: float) -> tuple[float, float]:
+            dx = 0.0
+            if not rows or y < y1:
+                dx = -left if x < x0 else right if x > x1 else 0.0
+            return dx, (-down if y < y0 else 0.0)
+
+        pos, moved = {}, {}
+        for name in new.nodes:
+            if name in inside:
+                x, y = sub_nodes[name][:2]
+                pos[name] = (x + mx, y + my)
+            else:
+                was = old.nodes[name]
+                moved[name] = d = shift(was[0], was[1])
+                pos[name] = (was[0] + d[0], was[1] + d[1])
+        boxes = {}
+        for c in new_cl:
+            b = sub_clusters[c]
+            boxes[c] = (b[0] + mx, b[1] + my, b[2] + mx, b[3] + my)
+        for c in outer:
+            b = members_box(new, c, lambda n: _node_rect(new, n, *pos[n], *sizes[n]),
+                            lambda k: boxes.get(k))
+            p = pads[c]
+            boxes[c] = (b[0] - p[0], b[1] - p[1], b[2] + p[2], b[3] + p[3])
+        return shift, pos, moved, boxes
+
+    # what may not come closer than it was (or than MARGIN): every node and cluster outside
+    # the new thing, and the new thing as one (where the old thing was)
+    things = [n for n in new.nodes if n not in inside] + outer
+    up = {n: set(_ancestors(new, new.nodes[n][0] if n in new.nodes else new.clusters[n][0]))
+          for n in things}
+    up[""] = set(_ancestors(new, parent))
+    things.append("")
+    was = np.array([_node_rect(old.structure, n, *old.nodes[n]) if n in old.nodes and n else
+                    old.clusters[n] if n else
+                    (x0, y0, x1, y1 + gone_tab) for n in things])
+    index = {n: i for i, n in enumerate(things)}
+    holds = np.zeros((len(things), len(things)), dtype=bool)
+    for n, cs in up.items():
+        for c in cs:
+            if c in index:
+                holds[index[n], index[c]] = holds[index[c], index[n]] = True
+    np.fill_diagonal(holds, True)
+    need = np.minimum(_separation(was, was), MARGIN) - 0.5
+
+    def clear(arranged) -> bool:
+        _, pos, _, boxes = arranged
+        now = np.array([_node_rect(new, n, *pos[n], *sizes[n]) if n in new.nodes else
+                        boxes[n] if n else (placed[0], placed[1], placed[2], placed[3] + came_tab)
+                        for n in things])
+        # two things that moved alike stay as far apart as they were: only the pairs with one
+        # that moved otherwise than most things are measured
+        delta = np.round(now - was, 3)
+        _, which, counts = np.unique(delta, axis=0, return_inverse=True, return_counts=True)
+        rows = np.flatnonzero(which.ravel() != np.argmax(counts))
+        if not len(rows):
+            return True
+        return not ((_separation(now[rows], now) < need[rows]) & ~holds[rows]).any()
+
+    # making room: what lies below moves down by what the new thing is taller, left and right
+    # by what it needs to clear what is level with it; above it nothing moves if that is clear
+    down = max(0.0, y0 - placed[1])
+    left, right = _room(old, gone_kind, gone_name, old_rect, placed, down)
+    rows = True
+    if not clear(arrange(left, right, down, rows)):
+        rows = False
+        if not clear(arrange(left, right, down, rows)):
+            return None
+    # closing up what the new thing frees (a fold): the blocks below move up, those beside move
+    # in, as far as they stay clear of everything
+    if placed[1] > y0 + SMALL:
+        down = _largest(lambda d: clear(arrange(left, right, d, rows)), y0 - placed[1])
+    if left == 0.0 and placed[0] > x0 + SMALL:
+        left = _largest(lambda d: clear(arrange(d, right, down, rows)), x0 - placed[0])
+    if right == 0.0 and placed[2] < x1 - SMALL:
+        right = _largest(lambda d: clear(arrange(left, d, down, rows)), placed[2] - x1)
+    _, pos, moved, boxes = arrange(left, right, down, rows)
+
+    # edges: inside the new thing as dot drew them; others whose ends moved alike keep their
+    # route unless it now runs through a node or the new thing; the rest Graphviz's spline
+    # router routes around the nodes and frames
+    obstacles = {n: _node_rect(new, n, *pos[n], *sizes[n]) for n in new.nodes}
+    ends = {n: (x - w / 2, y - h / 2, x + w / 2, y + h / 2)  # where edges start and end
+            for n, ((x, y), (w, h)) in ((n, (pos[n], sizes[n])) for n in new.nodes)}
+    order = list(obstacles)
+    rects = np.array([obstacles[n] for n in order])
+    at = {n: j for j, n in enumerate(order)}
+    moves = np.array([moved.get(n, (np.nan, np.nan)) for n in order])
+
+    def through(pos: str, tail: str, head: str, move=None) -> bool:
+        """Whether a route runs through another node's box (with ``move``: a route that moved
+        so, through the new thing or a node that did not move so: nothing else can be in it)."""
+        rows = np.ones(len(order), dtype=bool)
+        if move is not None:
+            rows = ~((moves[:, 0] == move[0]) & (moves[:, 1] == move[1]))
+        rows[at[tail]] = rows[at[head]] = False
+        p = _controls(pos)
+        return _hits(p, rects[rows]) or (move is not None and _hits(p, np.array([placed])))
+
     routes: dict[int, tuple[str, str | None]] = {}
     count: dict[tuple[str, str], int] = {}
+    keys: dict[int, tuple[str, str, int]] = {}
     for tail, head, i in new.edges:
         k = count.get((tail, head), 0)
         count[(tail, head)] = k + 1
+        keys[i] = (tail, head, k)
         if tail in inside and head in inside:
             r = sub_edges_pos.get((tail, head, k))
             if r is not None:
                 routes[i] = (_shift_route(r[0], mx, my), _shift_point(r[1], mx, my))
-        elif tail in moved and head in moved:  # the old route, stretched if the ends moved apart
-            r = old.edges.get((tail, head, k))
+        elif tail in moved and head in moved and moved[tail] == moved[head]:
+            r = old.edges.get((tail, head, k))  # both ends moved alike: the route with them
             if r is not None:
-                routes[i] = _stretch(r, moved[tail], moved[head], shift)
-    sizes = {name: (sub_nodes[name] if name in inside else old.nodes[name])[2:]
-             for name in new.nodes}
-    for tail, head, i in new.edges:  # the rest: a simple curve from the tail to the head
-        if i not in routes:
-            routes[i] = (_curve(pos[tail], sizes[tail], pos[head], sizes[head]), None)
-    pinned = pinned_dot(new, pos, boxes, routes)
-    done = run_graphviz("neato", pinned)
+                r = (_shift_route(r[0], *moved[tail]), _shift_point(r[1], *moved[tail]))
+                if not through(r[0], tail, head, moved[tail]):
+                    routes[i] = r
+    routed = [i for _, _, i in new.edges if i not in routes]
+    found = _route(new, ends, routed, boxes)
+    if len(found) < len(routed):
+        return None
+
+    def bad(i: int) -> bool:
+        return i in found and through(found[i][0], *keys[i][:2])
+
+    # one through a node further off than the router looked: around what is four times as
+    # far, then (when the frames leave it no way) around the nodes only (never around all
+    # nodes of a big drawing: the router's time grows with the cube of the corners)
+    again = [i for i in routed if bad(i)]
+    if again:
+        found.update(_route(new, ends, again, boxes, reach=4 * CORRIDOR))
+        again = [i for i in again if bad(i)]
+    if again:
+        found.update(_route(new, ends, again, reach=4 * CORRIDOR))
+    routes.update(found)
+    done = run_graphviz("neato", pinned_dot(new, pos, boxes, routes))
     if done is None:
         return None
     svg, data = done
     nodes, clusters, edges = _geometry(data)
-    report = {"item": came_name, "left": grow_left, "right": grow_right, "down": grow_down,
+    report = {"item": came_name, "left": left, "right": right, "down": down,
+              "routed": len(routed),
               "kept": sum(1 for d in moved.values() if d == (0.0, 0.0)), "moved": len(moved)}
     return Layout(new_dot, new, nodes, clusters, edges, svg), report
 
 
 def pinned_dot(s: Structure, pos: dict, boxes: dict, routes: dict) -> str:
     """``s``'s DOT text with every node pinned at ``pos``, every cluster at its box and the
-    given edge routes, for ``neato -n2`` (points; other edges routed as splines)."""
+    given edge routes, for ``neato -n2`` (points; edges without a route drawn as lines)."""
     lines = list(s.lines)
-    lines[0] += " splines=line;"  # ``digraph G {`` (neato's spline router is slow and can crash)
+    lines[0] += " splines=line;"  # ``digraph G {``
     for name, (_, i) in s.nodes.items():
         x, y = pos[name]
         lines[i] = lines[i].replace(" [", f' [pos="{x:.2f},{y:.2f}" ', 1)
