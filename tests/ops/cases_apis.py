@@ -213,3 +213,14 @@ APIS_CASES.update({
 APIS_CASES["SparseSoftmax"] = [Case(  # recorded from TF 2.21
     [np.array([[0, 0], [0, 2], [1, 1]], np.int64), _v(1, 2, 3), np.array([2, 3], np.int64)],
     lambda *a: _v(0.2689414322376251, 0.7310585975646973, 1.0), grad=(1,))]
+# helper "apis" (issue 25): ops whose tests compare with values recorded from TF 2.21
+APIS_TESTED_ELSEWHERE.update({
+    "StringToHashBucketFast": "tests/api/test_strings_hash.py (TF's buckets)",
+    "StringToHashBucketStrong": "tests/api/test_strings_hash.py (TF's buckets)",
+    "UnicodeEncode": "tests/api/test_strings_unicode.py",
+    "UnicodeTranscode": "tests/api/test_strings_unicode.py",
+    "ResourceStridedSliceAssign": "tests/eager/test_variable_slice_assign.py",
+    "ResourceScatterNdUpdate": "tests/eager/test_variable_slice_assign.py",
+    "ResourceScatterNdAdd": "tests/eager/test_variable_slice_assign.py",
+    "ResourceScatterNdSub": "tests/eager/test_variable_slice_assign.py",
+})

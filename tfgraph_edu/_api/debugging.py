@@ -9,9 +9,11 @@ from .._traceback import (  # noqa: F401
 from ..eager.devices import set_log_device_placement  # noqa: F401
 from ..ops.check_ops import (  # noqa: F401
     Assert,
+    assert_all_finite,
     assert_equal,
     assert_greater,
     assert_greater_equal,
+    assert_integer,
     assert_less,
     assert_less_equal,
     assert_near,
@@ -21,7 +23,9 @@ from ..ops.check_ops import (  # noqa: F401
     assert_none_equal,
     assert_positive,
     assert_rank,
+    assert_rank_at_least,
     assert_shapes,
+    assert_type,
 )
 from ..ops.debug_ops import (  # noqa: F401
     check_numerics,

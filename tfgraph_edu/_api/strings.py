@@ -10,9 +10,12 @@ from ..ops.string_ops import (  # noqa: F401
     length,
     lower,
     split,
+    to_hash_bucket_strong,
     to_number,
     unicode_decode,
+    unicode_encode,
     unicode_split,
+    unicode_transcode,
     upper,
 )
 

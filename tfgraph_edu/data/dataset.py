@@ -305,6 +305,14 @@ class Dataset:
     def take(self, count, name=None):
         return _TakeDataset(self, int(count))
 
+    def apply(self, transformation_func):
+        """``transformation_func(self)``, which must give a dataset back."""
+        out = transformation_func(self)
+        if not isinstance(out, Dataset):
+            raise TypeError("`transformation_func` must return a `tf.data.Dataset` object. "
+                            f"Got {type(out)}.")
+        return out
+
     def skip(self, count, name=None):
         return _SkipDataset(self, int(count))
 

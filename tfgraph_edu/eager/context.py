@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
+from contextvars import ContextVar, Token
 
 from ..ops import _core
 
@@ -30,16 +31,54 @@ def init_scope():
         yield
 
 
-@contextmanager
-def name_scope(name: str):
-    """``tf.name_scope``: prefixes the names of ops built in a graph; eagerly it does nothing."""
-    interp = _core.interpreter()
-    graph = getattr(interp, "graph", None)
-    if interp.executing_eagerly or graph is None:
-        yield name + "/" if name else ""
-        return
-    with graph.name_scope(name) as scope:
-        yield scope
+_EAGER_SCOPE: ContextVar = ContextVar("tfgraph_edu_eager_name_scope", default="")
+
+
+def eager_name_scope() -> str:
+    """The eager name scope open now (``"a/b/"``, or ``""``): eager variables' names start
+    with it, as in TensorFlow."""
+    return _EAGER_SCOPE.get()
+
+
+class name_scope:  # noqa: N801 - TensorFlow's name
+    """``tf.name_scope``: in a graph, prefixes the names of ops built in the body (made
+    unique); eagerly, the scopes nest (not made unique) and name the variables made inside.
+    A name ending in ``/`` is absolute.  The object can be entered again (``tf.Module``
+    keeps one as its ``name_scope``)."""
+
+    def __init__(self, name: str):
+        self._name = name
+        self._exits: list = []
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def __enter__(self):
+        name = self._name
+        interp = _core.interpreter()
+        graph = getattr(interp, "graph", None)
+        if interp.executing_eagerly or graph is None:
+            old = _EAGER_SCOPE.get()
+            if not name:
+                scope = ""
+            elif name.endswith("/"):
+                scope = name
+            else:
+                scope = f"{old}{name}/"
+            self._exits.append(_EAGER_SCOPE.set(scope))
+            return scope
+        cm = graph.name_scope(name)
+        scope = cm.__enter__()
+        self._exits.append(cm)
+        return scope
+
+    def __exit__(self, *exc):
+        top = self._exits.pop()
+        if isinstance(top, Token):
+            _EAGER_SCOPE.reset(top)
+            return False
+        return top.__exit__(*exc)
 
 
 _WARNED_EXPERIMENTAL = [False]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import weakref
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -12,7 +13,7 @@ from .. import dtypes as _dt
 from ..ops import _core, state_ops
 from ..ops import numpy_behavior as _numpy_behavior
 from ..ops.convert import is_tensor, to_tensor
-from ..ops.overloads import Reference, TensorOperators
+from ..ops.overloads import SLICE_OF, Reference, TensorOperators
 from ..shapes import TensorShape
 from . import tape as _tape
 from .tensor import EagerTensor
@@ -81,6 +82,9 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         self._dtype = _dt.NP_TO_DTYPE[value.dtype]
         self._trainable = True if trainable is None else bool(trainable)
         base = name or "Variable"
+        if self._in_name_scope and interp.executing_eagerly:
+            from .context import eager_name_scope  # the open eager tf.name_scope
+            base = eager_name_scope() + base
         self._name = base if base.endswith(":0") else f"{base}:0"
         self._shape_arg = shape
         handle = state_ops.ResourceHandle(value, self._dtype, self._name, self._trainable)
@@ -95,6 +99,8 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         self._handle = EagerTensor(handle)
         self._unique_id = next(_uid)
         self._constraint = constraint
+
+    _in_name_scope = True  # named inside the eager tf.name_scope (a Keras weight is not)
 
     # -- identity ----------------------------------------------------------------------
     name = property(lambda self: self._name)
@@ -194,7 +200,49 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         return a if dtype is None else a.astype(dtype)
 
     def __getitem__(self, key):
-        return self.read_value()[key]
+        """The slice, read; ``v[key].assign(value)`` writes it (op
+        ``ResourceStridedSliceAssign``), as in TensorFlow."""
+        sliced = self.read_value()[key]
+        ident = id(sliced)
+
+        def assign(value, name=None):
+            return self._slice_assign(key, value, name)
+
+        SLICE_OF[ident] = (weakref.ref(sliced, lambda _: SLICE_OF.pop(ident, None)), assign)
+        return sliced
+
+    def _updated(self, opdef, inputs, attrs=None, name=None):
+        """Bind an op that changes the variable in place; return it to be read, as assign."""
+        _core.bind(opdef, (self.handle, *inputs), attrs, name)
+        unread = object.__new__(_UnreadVariable)
+        unread.__dict__.update(self.__dict__)
+        return unread
+
+    def _slice_assign(self, key, value, name=None):
+        from ..ops import variable_update_ops
+        from ..ops.indexing_ops import slice_spec
+        parts, masks = slice_spec(key)
+        value = to_tensor(value, dtype=self._dtype)
+        return self._updated(variable_update_ops.ResourceStridedSliceAssign,
+                             (*parts, value), masks, name)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        """Set the elements at ``indices`` (op ``ResourceScatterNdUpdate``)."""
+        from ..ops import variable_update_ops
+        return self._updated(variable_update_ops.ResourceScatterNdUpdate,
+                             (indices, to_tensor(updates, dtype=self._dtype)), None, name)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        """Add to the elements at ``indices`` (op ``ResourceScatterNdAdd``)."""
+        from ..ops import variable_update_ops
+        return self._updated(variable_update_ops.ResourceScatterNdAdd,
+                             (indices, to_tensor(updates, dtype=self._dtype)), None, name)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        """Subtract from the elements at ``indices`` (op ``ResourceScatterNdSub``)."""
+        from ..ops import variable_update_ops
+        return self._updated(variable_update_ops.ResourceScatterNdSub,
+                             (indices, to_tensor(updates, dtype=self._dtype)), None, name)
 
     def __bool__(self):
         return bool(self.read_value())

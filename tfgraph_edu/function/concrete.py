@@ -317,6 +317,24 @@ class ConcreteFunction:
                                            self._capture_specs())
 
     @property
+    def function_def(self):
+        """The traced graph as TF's ``FunctionDef`` (``signature``, ``node_def``, ``ret``,
+        ``attr``, ``arg_attr``; ``print`` gives TF's text form).  Each argument of the
+        Python function carries ``_user_specified_name``, as in TF."""
+        from types import SimpleNamespace
+
+        from ..graph.function_defs import function_def
+        from ..graph.printers import FunctionDef
+        g = self.graph
+        view = function_def(SimpleNamespace(function_name=self.name, graph=g,
+                                            inputs=g.inputs, outputs=g.outputs), strict=False)
+        own = {id(p) for p in self._arg_placeholders}
+        for i, t in enumerate(g.inputs):
+            if id(t) in own:
+                view.arg_attrs[i] = {"_user_specified_name": t.op.name, **view.arg_attrs[i]}
+        return FunctionDef(view)
+
+    @property
     def inference_fn(self):
         """TF's ``AtomicFunction``: the traced graph called on its flat tensor inputs, in the
         graph's order (captured values are added), its flat outputs back."""

@@ -6,10 +6,13 @@ from . import (  # noqa: F401
     backend,
     callbacks,
     datasets,
+    initializers,
     losses,
     metrics,
     mixed_precision,
     optimizers,
+    regularizers,
+    utils,
 )
 from . import saving as _saving_module  # loaded first: `saving` below stays the namespace
 from .call_context import InputSpec
@@ -22,12 +25,14 @@ from .core_layers import (
     MaxPooling2D,
     Reshape,
 )
+from .embedding import Embedding
 from .functional import Input, KerasTensor  # noqa: F401
 from .layers import ACTIVATIONS, Dense, Dropout, Flatten, Layer
+from .metrics import Metric  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
 from .models import load_model as _load_model
 from .rnn_layers import LSTM, RNN, LSTMCell
-from .tf_api_names import missing
+from .tf_api_names import TF_NAMES, missing
 from .variables import Variable  # noqa: F401
 
 
@@ -51,10 +56,28 @@ layers = _Namespace("layers", Layer=Layer, Dense=Dense, Flatten=Flatten, Dropout
                          InputLayer=InputLayer, Input=Input, Reshape=Reshape, Lambda=Lambda,
                          Activation=Activation, Conv2D=Conv2D, MaxPooling2D=MaxPooling2D,
                          MaxPool2D=MaxPooling2D, BatchNormalization=BatchNormalization,
-                         LSTMCell=LSTMCell, RNN=RNN, LSTM=LSTM, InputSpec=InputSpec)
+                         LSTMCell=LSTMCell, RNN=RNN, LSTM=LSTM, InputSpec=InputSpec,
+                         Embedding=Embedding)
 activations = _Namespace("activations", **{k: v for k, v in ACTIVATIONS.items()
                                  if isinstance(k, str) and k != "linear"},
                               linear=ACTIVATIONS["linear"])
+
+
+def _get_activation(identifier):
+    """``tf.keras.activations.get``: a callable as is, None as ``linear``, a name looked up."""
+    if identifier is None:
+        return activations.linear
+    if callable(identifier):
+        return identifier
+    if isinstance(identifier, str):
+        if identifier in ACTIVATIONS:
+            return getattr(activations, identifier)
+        if identifier in TF_NAMES["activations"]:
+            raise missing("activations", identifier)
+    raise ValueError(f"Could not interpret activation function identifier: {identifier}")
+
+
+activations.get = _get_activation
 saving = _Namespace("saving",
                     register_keras_serializable=_saving_module.register_keras_serializable,
                     get_registered_name=_saving_module.get_registered_name,

@@ -13,13 +13,20 @@ from ..ops import creation_ops, math_ops, random_ops, shape_ops, sparse_ops
 from ..ops.convert import is_tensor, to_tensor
 from ..ops.sparse_ops import SparseTensor
 from ..shapes import TensorShape
+from . import initializers, regularizers
 from .call_context import InputSpec, call_with_context, check_input_spec
 from .dtype_policy import as_policy, autocast
 from .module import AutoTrackable
 from .variables import Variable, auto_name, keras_scope, path_for
 
+
+def linear(x):
+    """``tf.keras.activations.linear``: ``x`` unchanged."""
+    return x
+
+
 ACTIVATIONS = {
-    None: lambda x: x, "linear": lambda x: x, "relu": math_ops.relu,
+    None: linear, "linear": linear, "relu": math_ops.relu,
     "sigmoid": math_ops.sigmoid, "tanh": math_ops.tanh,
     "softmax": lambda x: math_ops.softmax(x),
 }
@@ -39,6 +46,33 @@ def keras_snake(name: str) -> str:
     return "".join(out).lower()
 
 
+# Keras 3 options of its layers that tfgraph_edu does not implement: refused when given
+# (a regularizer or constraint quietly dropped would train another model than TF's)
+_UNIMPLEMENTED_OPTIONS = frozenset("""
+    activity_regularizer kernel_regularizer bias_regularizer recurrent_regularizer
+    kernel_constraint bias_constraint recurrent_constraint beta_regularizer gamma_regularizer
+    beta_constraint gamma_constraint depthwise_regularizer pointwise_regularizer
+    depthwise_constraint pointwise_constraint lora_rank lora_alpha quantization_config
+""".split())
+
+
+def _check_layer_kwargs(cls_name, kwargs):
+    """Keras 3's Layer arguments: ``autocast`` and ``input_dim`` taken; an option Keras has
+    and tfgraph_edu lacks, NotImplementedError; any other name, Keras 3's ValueError."""
+    unknown = {}
+    for key, value in kwargs.items():
+        if key in ("autocast", "input_dim"):
+            continue
+        if key in _UNIMPLEMENTED_OPTIONS:
+            if value is not None:
+                raise NotImplementedError(f"tfgraph_edu does not implement {cls_name}({key}="
+                                          "...) yet.")
+            continue
+        unknown[key] = value
+    if unknown:
+        raise ValueError(f"Unrecognized keyword arguments passed to {cls_name}: {unknown}")
+
+
 def get_activation(name):
     if callable(name):
         return name
@@ -47,21 +81,6 @@ def get_activation(name):
     except KeyError:
         raise ValueError(f"Unknown activation function: '{name}'. Known: "
                          f"{', '.join(k for k in ACTIVATIONS if k)}") from None
-
-
-def _orthogonal(shape, dtype):
-    """Keras 3's ``Orthogonal`` (gain 1): the Q of a normal matrix's QR decomposition, signs
-    fixed by R's diagonal, as a (prod(shape[:-1]), shape[-1]) matrix reshaped to ``shape``."""
-    if len(shape) < 2:
-        raise ValueError("The tensor to initialize must be at least two-dimensional. "
-                         f"Received: shape={tuple(shape)} of rank {len(shape)}.")
-    rows, cols = math.prod(shape[:-1]), shape[-1]
-    a = random_ops.normal([max(rows, cols), min(rows, cols)], dtype=dtype).numpy()
-    q, r = np.linalg.qr(a)
-    q = q * np.sign(np.diag(r))
-    if rows < cols:
-        q = q.T
-    return to_tensor(q.reshape(shape).astype(a.dtype))
 
 
 class Layer(AutoTrackable):
@@ -74,6 +93,9 @@ class Layer(AutoTrackable):
     _counts: dict[str, int] = {}
 
     def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, **kwargs):
+        _check_layer_kwargs(type(self).__name__, kwargs)
+        if input_shape is None and kwargs.get("input_dim") is not None:
+            input_shape = (kwargs["input_dim"],)
         if name is None:  # Keras numbers its layers: dense, dense_1, ...
             base = keras_snake(type(self).__name__)
             n = Layer._counts.get(base, 0)
@@ -168,6 +190,12 @@ class Layer(AutoTrackable):
 
     weights = variables
     trainable_weights = trainable_variables
+
+    @property
+    def losses(self) -> list:
+        """The penalties of the trainable weights' regularizers, computed now (Keras 3)."""
+        return [v._keras_regularizer(v) for v in self.trainable_weights
+                if getattr(v, "_keras_regularizer", None) is not None]
     non_trainable_weights = non_trainable_variables
 
     @property
@@ -256,31 +284,14 @@ class Layer(AutoTrackable):
         if isinstance(shape, str):
             raise TypeError(f"add_weight() takes the shape first in Keras 3 (got the string "
                             f"{shape!r}): pass the weight's name as name={shape!r}.")
-        if regularizer is not None:
-            raise NotImplementedError("tfgraph_edu does not implement add_weight(regularizer="
-                                      "...) yet.")
+        regularizer = regularizers.get(regularizer)
         with init_scope():  # weights are state: created once, outside any trace
             shape = [int(d) for d in (shape or ())]
             dtype = self.dtype if dtype is None else getattr(dtype, "name", dtype)
             if initializer is None:
                 initializer = "glorot_uniform" if _dt.as_dtype(dtype).is_floating else "zeros"
-            if callable(initializer):  # e.g. kernel_initializer=tf.random.normal
-                value = to_tensor(initializer(shape, dtype=dtype))
-            elif initializer == "zeros":
-                value = creation_ops.zeros(shape, dtype)
-            elif initializer == "ones":
-                value = creation_ops.ones(shape, dtype)
-            elif initializer == "orthogonal":
-                value = _orthogonal(shape, dtype)
-            elif initializer == "glorot_uniform":
-                # fans as Keras computes them: a kernel's receptive field counts too
-                receptive = math.prod(shape[:-2]) if len(shape) > 2 else 1
-                fan_in = (shape[-2] if len(shape) > 1 else shape[0] if shape else 1) * receptive
-                fan_out = (shape[-1] if shape else 1) * receptive
-                limit = math.sqrt(6.0 / (fan_in + fan_out))
-                value = random_ops.uniform(shape, -limit, limit, dtype=dtype)
-            else:
-                raise ValueError(f"Unknown initializer {initializer!r}")
+            # a name ("he_normal"), an Initializer, or any callable (tf.random.normal)
+            value = to_tensor(initializers.get(initializer)(shape, dtype=dtype))
             if name is None:
                 name = auto_name("variable")
             variable = Variable(value, trainable=trainable, name=name,
@@ -288,6 +299,7 @@ class Layer(AutoTrackable):
             variable._trainable = trainable and self.trainable  # a frozen layer's weight
             variable._autocast = bool(autocast)  # read as the compute dtype in a mixed call
             variable._constraint = constraint
+            variable._keras_regularizer = regularizer
             return variable
 
     def __call__(self, inputs, *args, **kwargs):
@@ -455,8 +467,11 @@ class Dense(Layer):
     compute_output_shape = _traced_output_shape
 
     def __init__(self, units, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, **kwargs):
         super().__init__(**kwargs)
+        self._regularizers = (regularizers.get(kernel_regularizer),
+                              regularizers.get(bias_regularizer))
         self.units = int(units)
         self.activation_name = activation
         self.activation = get_activation(activation)
@@ -471,9 +486,11 @@ class Dense(Layer):
             raise ValueError(f"The last dimension of the inputs to Dense '{self.name}' must "
                              "be known.")
         self._kernel = self.add_weight(shape=(last, self.units),
-                                      initializer=self._initializers[0], name="kernel")
+                                      initializer=self._initializers[0], name="kernel",
+                                      regularizer=self._regularizers[0])
         self.bias = (self.add_weight(shape=(self.units,),
-                                     initializer=self._initializers[1], name="bias")
+                                     initializer=self._initializers[1], name="bias",
+                                     regularizer=self._regularizers[1])
                      if self.use_bias else None)
         self.built = True
 

@@ -1,36 +1,55 @@
-"""``tf.keras.metrics``: Mean and SparseCategoricalAccuracy (layer 10).
+"""``tf.keras.metrics``: the ``Metric`` base (``add_weight``), Mean,
+SparseCategoricalAccuracy, Precision and Recall (layer 10).
 
-A metric keeps running sums in variables: ``update_state`` adds to them, ``result``
-reads them, ``reset_state`` zeroes them; calling the metric does the first two.
+A metric keeps running sums in variables made with ``add_weight``: ``update_state`` adds to
+them, ``result`` reads them, ``reset_state`` zeroes them; calling the metric does the first
+two.
 """
 
 from __future__ import annotations
 
 from .. import dtypes as _dt
 from ..eager.context import init_scope
-from ..ops import creation_ops, indexing_ops, math_ops, reduction_ops, shape_ops
+from ..ops import creation_ops, indexing_ops, math_ops, reduction_ops, shape_ops, sort_ops
 from ..ops.convert import to_tensor
 from .module import _snake
-from .variables import Variable
+from .variables import DTypeName, Variable
 
 
 class Metric:
+    """Keras 3's metric base: subclasses make their state with ``add_weight`` and define
+    ``update_state`` and ``result``."""
+
     def __init__(self, name=None, dtype=None):
         self.name = name or _snake(type(self).__name__)
-        self.dtype = _dt.as_dtype(dtype or _dt.float32)
+        self.dtype = DTypeName(_dt.as_dtype(dtype or _dt.float32).name)
+        self._metric_weights = []
+
+    def add_weight(self, shape=(), initializer=None, dtype=None, aggregation="sum", name=None):
+        """A non-trainable variable of the metric's state, at path ``<metric>/<name>``."""
+        dtype = _dt.as_dtype(dtype or self.dtype)
+        shape = list(shape or [])
+        if callable(initializer):
+            value = to_tensor(initializer(shape, dtype=dtype))
+        elif initializer in ("zeros", "Zeros"):
+            value = creation_ops.zeros(shape, dtype)
+        elif initializer in ("ones", "Ones"):
+            value = creation_ops.ones(shape, dtype)
+        else:
+            raise NotImplementedError(
+                "tfgraph_edu's Metric.add_weight takes initializer='zeros', 'ones' or a "
+                f"callable, not {initializer!r}.")
         with init_scope():
-            # Keras 3 variables, named and printed as Keras 3's (path mean/total)
-            self.total = Variable(0.0, dtype=self.dtype, trainable=False, name="total",
-                                  path=f"{self.name}/total")
-            self.count = Variable(0.0, dtype=self.dtype, trainable=False, name="count",
-                                  path=f"{self.name}/count")
+            v = Variable(value, trainable=False, name=name, path=f"{self.name}/{name}")
+        self._metric_weights.append(v)
+        return v
 
     @property
     def variables(self):
-        return [self.total, self.count]
+        return list(self._metric_weights)
 
     def result(self):
-        return _safe_div(self.total, self.count)
+        raise NotImplementedError(f"{type(self).__name__} does not define result()")
 
     def reset_state(self):
         for v in self.variables:
@@ -44,6 +63,19 @@ class Metric:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}>"
+
+
+class _Reduce(Metric):
+    """A running total over a count (Keras's Mean family)."""
+
+    def __init__(self, name=None, dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        # Keras 3 variables, named and printed as Keras 3's (path mean/total)
+        self.total = self.add_weight(name="total", initializer="zeros")
+        self.count = self.add_weight(name="count", initializer="zeros")
+
+    def result(self):
+        return _safe_div(self.total, self.count)
 
 
 def _safe_div(a, b):
@@ -65,14 +97,14 @@ def _add_values(metric, values, sample_weight):
         metric.count.assign_add(reduction_ops.reduce_sum(w))
 
 
-class Mean(Metric):
+class Mean(_Reduce):
     """The (weighted) mean of every value given to ``update_state``."""
 
     def update_state(self, values, sample_weight=None):
         _add_values(self, values, sample_weight)
 
 
-class SparseCategoricalAccuracy(Metric):
+class SparseCategoricalAccuracy(_Reduce):
     """How often ``argmax(y_pred)`` equals the integer label ``y_true``."""
 
     def update_state(self, y_true, y_pred, sample_weight=None):
@@ -85,8 +117,92 @@ class SparseCategoricalAccuracy(Metric):
         _add_values(self, math_ops.cast(hits, self.dtype), sample_weight)
 
 
+# -- Precision, Recall -----------------------------------------------------------------------
+_NEG_INF = -1e10  # Keras's "no threshold" with top_k
+
+
+def _thresholds(thresholds, top_k):
+    """(list of thresholds, whether the result is a scalar), as Keras 3 reads them."""
+    if thresholds is None:
+        return [0.5 if top_k is None else _NEG_INF], True
+    if isinstance(thresholds, (list, tuple)):
+        return [float(t) for t in thresholds], len(thresholds) == 1
+    return [float(thresholds)], True
+
+
+class _Confusion(Metric):
+    """Counts of true/false positives or negatives per threshold, as Keras 3 updates them:
+    a label counts as positive when non-zero, a prediction when above the threshold."""
+
+    _COUNTS: tuple = ()
+
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.init_thresholds = thresholds
+        self.top_k, self.class_id = top_k, class_id
+        self.thresholds, self._scalar = _thresholds(thresholds, top_k)
+        for count in self._COUNTS:
+            setattr(self, count, self.add_weight(shape=(len(self.thresholds),),
+                                                 initializer="zeros", name=count))
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true = math_ops.cast(to_tensor(y_true), self.dtype)
+        y_pred = math_ops.cast(to_tensor(y_pred), self.dtype)
+        if self.top_k is not None:
+            _, idx = sort_ops.top_k(y_pred, self.top_k)
+            depth = shape_ops.shape(y_pred)[-1]
+            mask = reduction_ops.reduce_sum(
+                creation_ops.one_hot(idx, depth, dtype=self.dtype), axis=-2)
+            y_pred = y_pred * mask + _NEG_INF * (1 - mask)
+        if self.class_id is not None:
+            y_true = y_true[..., self.class_id]
+            y_pred = y_pred[..., self.class_id]
+        if sample_weight is None:
+            w = creation_ops.ones_like(y_pred)
+        else:
+            w = shape_ops.broadcast_to(math_ops.cast(to_tensor(sample_weight), self.dtype),
+                                       shape_ops.shape(y_pred))
+        pred = shape_ops.reshape(y_pred, [1, -1])
+        label = shape_ops.reshape(math_ops.cast(math_ops.not_equal(y_true, 0), self.dtype),
+                                  [1, -1])
+        w = shape_ops.reshape(w, [1, -1])
+        cut = shape_ops.reshape(to_tensor(self.thresholds, dtype=self.dtype), [-1, 1])
+        pred_pos = math_ops.cast(math_ops.greater(pred, cut), self.dtype)  # thresholds x N
+        parts = {"true_positives": label * pred_pos, "false_positives": (1 - label) * pred_pos,
+                 "false_negatives": label * (1 - pred_pos)}
+        for count in self._COUNTS:
+            getattr(self, count).assign_add(reduction_ops.reduce_sum(parts[count] * w, axis=1))
+
+    def _ratio(self, a, b):
+        out = _safe_div(a, a + b)
+        return out[0] if self._scalar else out
+
+    def get_config(self):
+        return {"name": self.name, "dtype": str(self.dtype), "thresholds": self.init_thresholds,
+                "top_k": self.top_k, "class_id": self.class_id}
+
+
+class Precision(_Confusion):
+    """The share of predicted positives that are positive: tp / (tp + fp)."""
+
+    _COUNTS = ("true_positives", "false_positives")
+
+    def result(self):
+        return self._ratio(self.true_positives, self.false_positives)
+
+
+class Recall(_Confusion):
+    """The share of positives predicted positive: tp / (tp + fn)."""
+
+    _COUNTS = ("true_positives", "false_negatives")
+
+    def result(self):
+        return self._ratio(self.true_positives, self.false_negatives)
+
+
 _BY_NAME = {"accuracy": SparseCategoricalAccuracy, "acc": SparseCategoricalAccuracy,
-            "sparse_categorical_accuracy": SparseCategoricalAccuracy}
+            "sparse_categorical_accuracy": SparseCategoricalAccuracy,
+            "precision": Precision, "recall": Recall}
 
 
 def get(metric):

@@ -185,7 +185,7 @@ class Model(Layer):
     def train_step(self, x, y):
         with GradientTape() as tape:
             pred = self(x, training=True)
-            loss = self.loss(y, pred)
+            loss = self._with_penalties(self.loss(y, pred))
         variables = list(self.trainable_variables)
         if not variables:  # Keras 3's warning (raw tf.Variables are not a model's weights)
             warnings.warn("The model does not have any trainable weights.", stacklevel=2)
@@ -371,11 +371,17 @@ class Model(Layer):
             x = xs
         pred, n = self._predict(x, batch_size)
         yt, pt = convert.constant(np.asarray(_numpy(y))), convert.constant(pred)
-        results = self._results(self.loss(yt, pt), yt, pt, True)
+        results = self._results(self._with_penalties(self.loss(yt, pt)), yt, pt, True)
         _progress(verbose, n, start, results)
         if return_dict:
             return results
         return results["loss"] if len(results) == 1 else list(results.values())
+
+    def _with_penalties(self, loss):
+        """The loss plus the weights' regularization penalties, as Keras 3 adds them."""
+        for penalty in self.losses:
+            loss = loss + penalty
+        return loss
 
     def _results(self, loss, y, pred, return_dict):
         """The loss and the compiled metrics on (y, pred), as Keras 3 returns them: a dict, or

@@ -6,8 +6,10 @@ DESIGN.md's table stops at layer 9, so this package is the deliberate tenth laye
 
 from __future__ import annotations
 
+import functools
 import weakref
 
+from ..eager.context import name_scope as _name_scope
 from ..eager.variables import Variable
 
 # TensorFlow's deferred restoration: values a ``tf.train.Checkpoint`` restored for attributes
@@ -48,6 +50,24 @@ class Module(AutoTrackable):
         # tf.Module names itself after its class and does not number them (Keras layers
         # do: see Layer)
         self._name = _snake(type(self).__name__) if name is None else name
+        with _name_scope(self._name) as scope:  # under the scopes open now (eagerly)
+            self._scope_name = scope
+
+    @property
+    def name_scope(self):
+        """This module's ``tf.name_scope`` (absolute: ``outer/inner/``), to enter with
+        ``with`` as often as needed."""
+        scope = getattr(self, "_scope_name", None) or f"{self.name}/"
+        return _name_scope(scope)
+
+    @staticmethod
+    def with_name_scope(method):
+        """Decorator: the method runs inside its module's ``name_scope``."""
+        @functools.wraps(method)
+        def wrapped(self, *args, **kwargs):
+            with self.name_scope:
+                return method(self, *args, **kwargs)
+        return wrapped
 
     @property
     def name(self) -> str:

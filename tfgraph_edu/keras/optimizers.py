@@ -1,4 +1,4 @@
-"""``tf.keras.optimizers``: SGD (with momentum) and Adam (layer 10)."""
+"""``tf.keras.optimizers``: SGD (with momentum), Adam, Nadam and RMSprop (layer 10)."""
 
 from __future__ import annotations
 
@@ -141,6 +141,63 @@ class Adam(Optimizer):
         v.assign_sub(lr * m / (math_ops.sqrt(s) + self.epsilon))
 
 
+class Nadam(Optimizer):
+    """Keras 3's Nadam: Adam with Nesterov momentum, whose momentum factor ``u_t`` decays
+    by 0.96 per step; the product of the factors so far is one more variable, made after
+    the slots (``nadam/variable``), as Keras 3 does."""
+
+    _slot_names = ("momentum", "velocity")
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 name=None, **kwargs):
+        _no_other_options(kwargs)
+        super().__init__(learning_rate, name)
+        self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
+        self._u_product = None
+
+    def apply_gradients(self, grads_and_vars):
+        pairs = [(g, v) for g, v in grads_and_vars if g is not None]
+        for _, v in pairs:
+            for slot in self._slot_names:
+                self._slot(v, slot)
+        if self._u_product is None:
+            dtype = pairs[0][1]._dtype if pairs else "float32"
+            with init_scope():
+                self._u_product = Variable(1.0, dtype=dtype, trainable=False,
+                                           name=auto_name("variable"),
+                                           path=f"{self.name}/variable")
+            self._variables.append(self._u_product)
+        self.built = True
+        # the product takes this step's factor before the updates (iterations + 1)
+        step = math_ops.cast(self.iterations.read_value() + 1, self._u_product._dtype)
+        self._u_product.assign(self._u_product * self.beta_1 * (
+            1.0 - 0.5 * math_ops.pow(math_ops.cast(0.96, step.dtype), step)))
+        t = self._step()
+        with name_scope(self.name):
+            for g, v in pairs:
+                self._apply(g, v, t)
+        return t
+
+    def _apply(self, g, v, t):
+        dt = v._dtype
+        m, s = self._slot(v, "momentum"), self._slot(v, "velocity")
+        local_step = math_ops.cast(t, dt)
+        next_step = local_step + 1.0
+        decay = math_ops.cast(0.96, dt)
+        # the betas in the variable's dtype first, then 1 - beta (Keras 3's rounding)
+        beta_1, beta_2 = math_ops.cast(self.beta_1, dt), math_ops.cast(self.beta_2, dt)
+        u_t = beta_1 * (1.0 - 0.5 * math_ops.pow(decay, local_step))
+        u_t_1 = beta_1 * (1.0 - 0.5 * math_ops.pow(decay, next_step))
+        u_product_t = math_ops.cast(self._u_product.read_value(), dt)
+        u_product_t_1 = u_product_t * u_t_1
+        beta_2_power = math_ops.pow(beta_2, local_step)
+        m.assign_add((g - m) * (1.0 - beta_1))
+        s.assign_add((math_ops.square(g) - s) * (1.0 - beta_2))
+        m_hat = u_t_1 * m / (1.0 - u_product_t_1) + (1.0 - u_t) * g / (1.0 - u_product_t)
+        v_hat = s / (1.0 - beta_2_power)
+        v.assign_sub(m_hat * self._lr(v) / (math_ops.sqrt(v_hat) + self.epsilon))
+
+
 class RMSprop(Optimizer):
     """Keras 3's RMSprop: a running mean of squared gradients scales each step (epsilon
     inside the square root, as Keras 3 has it); with ``momentum``, steps accumulate."""
@@ -258,7 +315,8 @@ def _no_other_options(kwargs):
 
 def get(optimizer):
     if isinstance(optimizer, str):
-        return {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop}[optimizer.lower()]()
+        return {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop,
+                "nadam": Nadam}[optimizer.lower()]()
     return optimizer
 
 

@@ -48,8 +48,6 @@ def _activation_name(fn):
     for name in ("relu", "sigmoid", "tanh"):
         if fn is getattr(math_ops, name):
             return name
-    if getattr(fn, "__name__", "") == "<lambda>" and fn is ACTIVATIONS[None]:
-        return "linear"
     raise ValueError(f"Cannot save the activation {fn!r}: only built-in activation names "
                      "(relu, sigmoid, tanh, softmax, linear) are saved.")
 
@@ -59,6 +57,9 @@ def layer_config(layer) -> dict:
     from . import core_layers, layers, rnn_layers
     cfg = {"name": layer.name, "trainable": layer.trainable}
     if isinstance(layer, layers.Dense):
+        if any(r is not None for r in layer._regularizers):  # not dropped in silence
+            raise NotImplementedError("tfgraph_edu does not save a Dense layer's "
+                                      "kernel_regularizer/bias_regularizer yet.")
         cfg.update(units=layer.units, activation=_activation_name(layer.activation),
                    use_bias=layer.use_bias)
     elif isinstance(layer, layers.Dropout):

@@ -82,6 +82,8 @@ class DTypeName(str):
 class Variable(_TFVariable):
     """A Keras 3 weight (``tf.keras.Variable``)."""
 
+    _in_name_scope = False  # its path is its whole name
+
     def __init__(self, initializer=None, shape=None, dtype=None, trainable=True,
                  name=None, *, path=None, **kwargs):
         if kwargs:

@@ -36,6 +36,7 @@ from . import (  # noqa: F401 - importing registers the ops
     stateless_random_ops,
     string_hash_ops,
     string_ops,
+    variable_update_ops,
 )
 from ._core import REGISTRY, OpDef, bind  # noqa: F401
 from .ragged_dispatch import install as _install_ragged_dispatch

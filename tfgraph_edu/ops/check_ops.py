@@ -252,3 +252,51 @@ __all__ = ["Assert", "assert_equal", "assert_greater", "assert_greater_equal", "
            "assert_less_equal", "assert_near", "assert_negative", "assert_non_negative",
            "assert_non_positive", "assert_none_equal", "assert_positive", "assert_rank",
            "assert_shapes"]
+
+
+# -- assert_rank_at_least, assert_type, assert_integer, assert_all_finite -------------------------
+def assert_rank_at_least(x, rank, message=None, name=None):
+    """``tf.debugging.assert_rank_at_least``: ValueError when the rank is known and smaller;
+    a run-time check (an ``Assert`` op) when it is not."""
+    with _scope(name or "assert_rank_at_least"):
+        x = convert.to_tensor(x, name="x")
+        want = int(np.asarray(constant_value(convert.to_tensor(rank))))
+        prefix = f"{message}.  " if message else ""
+        if x.shape.rank is not None:
+            if x.shape.rank < want:
+                tname = "" if _eager() else x.name
+                raise ValueError(_rank_text(prefix, tname, f"at least {want}", x))
+            return None
+        cond = math_ops.greater_equal(shape_ops.rank(x), want)
+        return assert_(cond, [prefix, f"Tensor {x.name} must have rank at least", want,
+                              "Received shape: ", shape_ops.shape(x)])
+
+
+def assert_type(tensor, tf_type, message=None, name=None):
+    """``tf.debugging.assert_type``: TypeError unless ``tensor``'s dtype is ``tf_type``
+    (a fact known while tracing, so no op)."""
+    from .. import dtypes as _dt
+    tensor = convert.to_tensor(tensor)
+    want = _dt.as_dtype(tf_type)
+    if tensor.dtype != want:
+        prefix = f"{message}.  " if message else ""
+        raise TypeError(f"{prefix}tensor must be of type {want!r}; got {tensor.dtype!r}")
+    return None
+
+
+def assert_integer(x, message=None, name=None):
+    """``tf.debugging.assert_integer``: TypeError unless ``x``'s dtype is an integer one."""
+    x = convert.to_tensor(x)
+    if not x.dtype.is_integer:
+        prefix = f"{message}.  " if message else ""
+        raise TypeError(f'{prefix}Expected "x" to be integer type.  Found: tensor of dtype '
+                        f"<dtype: '{x.dtype.name}'>")
+    return None
+
+
+def assert_all_finite(x, message, name=None):
+    """``tf.debugging.assert_all_finite``: ``x`` through a ``CheckNumerics`` op in a
+    ``VerifyFinite`` scope (InvalidArgumentError "<message> : Tensor had NaN values")."""
+    from .debug_ops import check_numerics
+    with _scope(name or "VerifyFinite"):
+        return check_numerics(convert.to_tensor(x), message)

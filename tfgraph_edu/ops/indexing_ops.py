@@ -244,6 +244,12 @@ _INDEX_HELP = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None
 
 def getitem(tensor, key):
     """``tensor[key]`` the way TensorFlow does it: one ``StridedSlice`` op with masks."""
+    parts, masks = slice_spec(key)
+    return bind(StridedSlice, (tensor, *parts), masks, "strided_slice")
+
+
+def slice_spec(key):
+    """``(begin, end, strides), masks`` of the strided slice that ``x[key]`` is."""
     if not isinstance(key, tuple):
         key = (key,)
     begin, end, strides = [], [], []
@@ -283,7 +289,7 @@ def getitem(tensor, key):
         parts = tuple(concat_ops.stack([math_ops.cast(v, I32) if convert.is_tensor(v) else v
                                         for v in p])
                       for p in parts)
-    return bind(StridedSlice, (tensor, *parts), masks, "strided_slice")
+    return parts, masks
 
 
 # -- GatherV2, UnsortedSegmentSum -----------------------------------------------------------------

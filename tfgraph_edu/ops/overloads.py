@@ -80,6 +80,11 @@ def _fn(fn, name):
     return method, _r(fn, name)
 
 
+# id(tensor) -> (weak reference to it, its ``assign``): a variable's slice ``v[key]`` can be
+# assigned (TF's ``v[key].assign(value)``), filled by eager/variables.py
+SLICE_OF: dict = {}
+
+
 class TensorOperators(TensorBase):
     """Operator overloads; subclasses provide ``shape`` and ``dtype``."""
 
@@ -139,9 +144,13 @@ class TensorOperators(TensorBase):
         return indexing_ops.getitem(self, key)
 
     def __getattr__(self, name):
-        # only for names the tensor lacks: TF's hint for NumPy methods before they are on
-        # (tnp.experimental_enable_numpy_behavior); other names get Python's own error, or
-        # the one their property raised
+        # only for names the tensor lacks: ``v[key].assign`` of a variable's slice; TF's hint
+        # for NumPy methods before they are on (tnp.experimental_enable_numpy_behavior);
+        # other names get Python's own error, or the one their property raised
+        if name == "assign":
+            entry = SLICE_OF.get(id(self))
+            if entry is not None and entry[0]() is self:
+                return entry[1]
         if name in numpy_behavior.HINTED and not numpy_behavior.STATE.enabled:
             raise numpy_behavior.missing_attribute(self, name)
         return object.__getattribute__(self, name)

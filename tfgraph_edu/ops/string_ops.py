@@ -218,15 +218,23 @@ def _bytes_split_kernel(x):
     return out
 
 
-def _unicode_split_kernel(x, input_encoding="UTF-8"):
-    text = (x[()] if isinstance(x, np.ndarray) else x).decode(input_encoding)
+def _scalar_text(x, input_encoding, errors, replacement_char, replace_control_characters):
+    raw = x[()] if isinstance(x, np.ndarray) else x
+    return _decode_text(_as_bytes(raw), _in_codec(input_encoding), errors, replacement_char,
+                        replace_control_characters)
+
+
+def _unicode_split_kernel(x, input_encoding="UTF-8", errors="replace", replacement_char=65533):
+    text = _scalar_text(x, input_encoding, errors, replacement_char, False)
+    codec = _in_codec(input_encoding)
     out = np.empty(len(text), dtype=object)
-    out[:] = [ch.encode(input_encoding) for ch in text]
+    out[:] = [ch.encode(codec) for ch in text]
     return out
 
 
-def _unicode_decode_kernel(x, input_encoding="UTF-8"):
-    text = (x[()] if isinstance(x, np.ndarray) else x).decode(input_encoding)
+def _unicode_decode_kernel(x, input_encoding="UTF-8", errors="replace", replacement_char=65533,
+                           replace_control_characters=False):
+    text = _scalar_text(x, input_encoding, errors, replacement_char, replace_control_characters)
     return np.array([ord(ch) for ch in text], dtype=np.int32)
 
 
@@ -250,9 +258,15 @@ UnicodeDecode = define("UnicodeDecode", ("input",), _unicode_decode_kernel,
 
 
 def _encoding(input_encoding):
-    if input_encoding.upper().replace("-", "") not in ("UTF8",):
-        raise NotImplementedError("tfgraph_edu decodes UTF-8 only.")
-    return "UTF-8"
+    _in_codec(input_encoding)  # NotImplementedError for an encoding Python is not told of
+    return input_encoding
+
+
+def _errors(errors, op="UnicodeDecode"):
+    if errors not in ("strict", "replace", "ignore"):
+        raise ValueError(f"Attr 'errors' of '{op}' Op passed string '{errors}' "
+                         'not in: "strict", "replace", "ignore".')
+    return errors
 
 
 def bytes_split(input, name=None):  # noqa: A002
@@ -269,7 +283,8 @@ def unicode_split(input, input_encoding, errors="replace", replacement_char=6553
     """Each string as its characters, each encoded (a RaggedTensor for a vector)."""
     from . import convert
     t = convert.to_tensor(input)
-    attrs = {"input_encoding": _encoding(input_encoding)}
+    attrs = {"input_encoding": _encoding(input_encoding), "errors": _errors(errors),
+             "replacement_char": int(replacement_char)}
     if t.shape.rank == 0:
         return bind(UnicodeSplit, (t,), attrs, name)
     return _per_row(t, UnicodeSplit, attrs, _dt.string, "tf.strings.unicode_split")
@@ -280,7 +295,9 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
     """Each string as its Unicode code points, int32 (a RaggedTensor for a vector)."""
     from . import convert
     t = convert.to_tensor(input)
-    attrs = {"input_encoding": _encoding(input_encoding)}
+    attrs = {"input_encoding": _encoding(input_encoding), "errors": _errors(errors),
+             "replacement_char": int(replacement_char),
+             "replace_control_characters": bool(replace_control_characters)}
     if t.shape.rank == 0:
         return bind(UnicodeDecode, (t,), attrs, name)
     return _per_row(t, UnicodeDecode, attrs, _dt.int32, "tf.strings.unicode_decode")
@@ -325,3 +342,180 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
     return bind(io_ops.StringFormat, tuple(inputs),
                 {"template": template, "placeholder": placeholder,
                  "summarize": int(summarize)}, name)
+
+
+# -- to_hash_bucket_strong -------------------------------------------------------------------------
+def _hash_bucket_strong_kernel(x, num_buckets=1, key=()):
+    from .siphash import siphash24
+    if len(key) != 2:
+        raise InvalidArgumentError(None, None, "Key must have 2 elements")
+    return _obj(lambda v: siphash24(key[0], key[1], _as_bytes(v)) % num_buckets,
+                x).astype(np.int64)
+
+
+StringToHashBucketStrong = define(
+    "StringToHashBucketStrong", ("input",), _hash_bucket_strong_kernel,
+    lambda x, num_buckets=1, key=(): (x.shape, _dt.int64), None, dtypes=S,
+    doc="tf.strings.to_hash_bucket_strong: SipHash-2-4(key, s) mod num_buckets.")
+
+
+def to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
+    """Each string's bucket, SipHash-2-4 of its bytes under the two key words, modulo
+    ``num_buckets`` (op ``StringToHashBucketStrong``; the same buckets as TensorFlow's)."""
+    from . import convert
+    if int(num_buckets) < 1:
+        raise InvalidArgumentError(
+            None, None, f"Value for attr 'num_buckets' of {int(num_buckets)} must be at least "
+            "minimum 1\n\t; NodeDef: {{node StringToHashBucketStrong}}")
+    t = convert.to_tensor(input, dtype=_dt.string)
+    return bind(StringToHashBucketStrong, (t,),
+                {"num_buckets": int(num_buckets), "key": [int(k) for k in key]}, name)
+
+
+# -- unicode_encode, unicode_transcode ------------------------------------------------------------
+_OUT_ENCODINGS = ("UTF-8", "UTF-16-BE", "UTF-32-BE")  # TF's UnicodeEncode/Transcode allow these
+
+
+def _check_out_encoding(op, encoding):
+    if encoding not in _OUT_ENCODINGS:
+        raise ValueError(f"Attr 'output_encoding' of '{op}' Op passed string '{encoding}' not "
+                         'in: "UTF-8", "UTF-16-BE", "UTF-32-BE".')
+    return encoding
+
+
+def _valid_code_point(c: int) -> bool:
+    return 0 <= c <= 0x10FFFF and not 0xD800 <= c <= 0xDFFF
+
+
+def _unicode_encode_kernel(input_values, input_splits, output_encoding="UTF-8",
+                           errors="replace", replacement_char=65533):
+    splits = np.asarray(input_splits).tolist()
+    values = np.asarray(input_values).tolist()
+    out = np.empty(len(splits) - 1, dtype=object)
+    for i in range(len(splits) - 1):
+        chars = []
+        for c in values[splits[i]:splits[i + 1]]:
+            if _valid_code_point(c):
+                chars.append(chr(c))
+            elif errors == "strict":
+                raise InvalidArgumentError(None, None, "Code point is out of range for Unicode,"
+                                           " or is a surrogate.")
+            elif errors == "replace":
+                chars.append(chr(replacement_char))
+        out[i] = "".join(chars).encode(output_encoding.lower())
+    return out
+
+
+def _unicode_encode_shape(input_values, input_splits, **attrs):
+    n = input_splits.shape.dims[0] if input_splits.shape.rank == 1 else None
+    return TensorShape([None if n is None else n - 1]), _dt.string
+
+
+UnicodeEncode = define(
+    "UnicodeEncode", ("input_values", "input_splits"), _unicode_encode_kernel,
+    _unicode_encode_shape, None, dtypes=frozenset({_dt.int32}),
+    doc="tf.strings.unicode_encode: each row of code points (values cut by splits), encoded.")
+
+
+def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533,
+                   name=None):  # noqa: A002
+    """Code points (int32, last axis the characters) to strings, one axis fewer
+    (op ``UnicodeEncode``, fed flat values and row splits as in TensorFlow)."""
+    from . import convert, shape_ops
+    _check_out_encoding("UnicodeEncode", output_encoding)
+    attrs = {"output_encoding": output_encoding, "errors": errors,
+             "replacement_char": int(replacement_char)}
+    if hasattr(input, "row_splits") and hasattr(input, "values"):  # a RaggedTensor
+        if getattr(input, "ragged_rank", 1) != 1:
+            raise NotImplementedError("tfgraph_edu's tf.strings.unicode_encode takes a "
+                                      "RaggedTensor of one ragged dimension only.")
+        return bind(UnicodeEncode, (input.values, input.row_splits), attrs, name)
+    t = convert.to_tensor(input)
+    if t.dtype != _dt.int32:
+        raise InvalidArgumentError(
+            None, None, "cannot compute UnicodeEncode as input #0(zero-based) was expected to "
+            f"be a int32 tensor but is a {t.dtype.name.rstrip('0123456789')} tensor")
+    if t.shape.rank is None or t.shape.rank == 0 or None in t.shape.as_list():
+        raise NotImplementedError("tfgraph_edu's tf.strings.unicode_encode needs a tensor of "
+                                  "rank >= 1 whose shape is known.")
+    dims = t.shape.as_list()
+    rows, width = int(np.prod(dims[:-1], dtype=np.int64)), dims[-1]
+    splits = convert.to_tensor(np.arange(rows + 1, dtype=np.int64) * width)
+    flat = shape_ops.reshape(t, [-1])
+    out = bind(UnicodeEncode, (flat, splits), attrs, name)
+    return shape_ops.reshape(out, dims[:-1])
+
+
+_IN_CODECS = {"UTF8": "utf-8", "UTF16BE": "utf-16-be", "UTF16LE": "utf-16-le",
+              "UTF32BE": "utf-32-be", "UTF32LE": "utf-32-le", "UTF16": "utf-16",
+              "UTF32": "utf-32", "ISO88591": "latin-1", "LATIN1": "latin-1",
+              "USASCII": "ascii", "ASCII": "ascii"}
+
+
+def _in_codec(encoding: str) -> str:
+    try:
+        return _IN_CODECS[encoding.upper().replace("-", "").replace("_", "")]
+    except KeyError:
+        raise NotImplementedError(f"tfgraph_edu reads the encodings {sorted(_IN_CODECS)} only, "
+                                  f"not {encoding!r}.") from None
+
+
+def _decode_text(raw: bytes, codec: str, errors: str, replacement_char: int,
+                 replace_control_characters: bool) -> str:
+    if errors == "strict":
+        try:
+            text = raw.decode(codec)
+        except UnicodeDecodeError:
+            raise InvalidArgumentError(None, None, "Invalid formatting on input string") from None
+    else:
+        text = raw.decode(codec, "replace" if errors == "replace" else "ignore")
+        if errors == "replace" and replacement_char != 0xFFFD:
+            # Python's "replace" marks each bad sequence U+FFFD; a real U+FFFD in the
+            # input is kept as is, so only the marks Python made are changed
+            good = raw.decode(codec, "ignore")
+            text = _remark(text, good, chr(replacement_char))
+    if replace_control_characters:
+        text = "".join(chr(replacement_char) if ord(ch) < 0x20 else ch for ch in text)
+    return text
+
+
+def _remark(marked: str, clean: str, mark: str) -> str:
+    """``marked`` with the U+FFFD characters ``clean`` lacks turned into ``mark``."""
+    out, j = [], 0
+    for ch in marked:
+        if j < len(clean) and ch == clean[j]:
+            out.append(ch)
+            j += 1
+        else:
+            out.append(mark)
+    return "".join(out)
+
+
+def _transcode_kernel(x, input_encoding="UTF-8", output_encoding="UTF-8", errors="replace",
+                      replacement_char=65533, replace_control_characters=False):
+    codec = _in_codec(input_encoding)
+    return _obj(lambda v: _decode_text(_as_bytes(v), codec, errors, replacement_char,
+                                       replace_control_characters
+                                       ).encode(output_encoding.lower()), x)
+
+
+UnicodeTranscode = define(
+    "UnicodeTranscode", ("input",), _transcode_kernel,
+    lambda x, **attrs: (x.shape, _dt.string), None, dtypes=S,
+    doc="tf.strings.unicode_transcode: each string decoded and encoded again.")
+
+
+def unicode_transcode(input, input_encoding, output_encoding, errors="replace",
+                      replacement_char=65533, replace_control_characters=False,
+                      name=None):  # noqa: A002
+    """Each string re-encoded from ``input_encoding`` to ``output_encoding`` (op
+    ``UnicodeTranscode``); bad input replaced, dropped or refused as ``errors`` says."""
+    from . import convert
+    _check_out_encoding("UnicodeTranscode", output_encoding)
+    _in_codec(input_encoding)
+    _errors(errors, "UnicodeTranscode")
+    t = convert.to_tensor(input, dtype=_dt.string)
+    return bind(UnicodeTranscode, (t,), {
+        "input_encoding": input_encoding, "output_encoding": output_encoding,
+        "errors": errors, "replacement_char": int(replacement_char),
+        "replace_control_characters": bool(replace_control_characters)}, name)
