@@ -331,14 +331,6 @@ class Dataset:
     def unbatch(self, name=None):
         return _UnbatchDataset(self)
 
-    def apply(self, transformation_func):
-        """``transformation_func(self)``: a function from dataset to dataset."""
-        out = transformation_func(self)
-        if not isinstance(out, Dataset):
-            raise TypeError(f"`transformation_func` must return a `tf.data.Dataset` object. "
-                            f"Got {type(out)}.")
-        return out
-
     def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=_dt.int64,
                      name=None):
         """Like ``batch``, but a component whose shape is not fully known batches into a
