@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..eager.context import init_scope, name_scope
-from ..ops import creation_ops, math_ops, random_ops, shape_ops, sparse_ops
+from ..ops import math_ops, random_ops, shape_ops, sparse_ops
 from ..ops.convert import is_tensor, to_tensor
 from ..ops.sparse_ops import SparseTensor
 from ..shapes import TensorShape

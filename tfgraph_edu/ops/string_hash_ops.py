@@ -162,9 +162,13 @@ StringToHashBucketFast = define(
 
 def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002 - TF's argument name
     """Each string's bucket, ``Fingerprint64(s) % num_buckets`` (int64), as TF's."""
-    if int(num_buckets) < 1:
-        raise InvalidArgumentError(None, None, "Number of buckets must be at least 1")
-    return bind(StringToHashBucketFast, (input,), {"num_buckets": int(num_buckets)}, name)
+    from . import convert
+    if int(num_buckets) < 1:  # TF's attr check
+        raise InvalidArgumentError(
+            None, None, f"Value for attr 'num_buckets' of {int(num_buckets)} must be at least "
+            "minimum 1\n\t; NodeDef: {{node StringToHashBucketFast}}")
+    t = convert.to_tensor(input, dtype=_dt.string)
+    return bind(StringToHashBucketFast, (t,), {"num_buckets": int(num_buckets)}, name)
 
 
 # -- Substr ---------------------------------------------------------------------------------------
