@@ -167,7 +167,8 @@ def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002 - TF's arg
         raise InvalidArgumentError(
             None, None, f"Value for attr 'num_buckets' of {int(num_buckets)} must be at least "
             "minimum 1\n\t; NodeDef: {{node StringToHashBucketFast}}")
-    t = convert.to_tensor(input, dtype=_dt.string)
+    from .ragged_ops import RaggedTensor
+    t = input if isinstance(input, RaggedTensor) else convert.to_tensor(input, dtype=_dt.string)
     return bind(StringToHashBucketFast, (t,), {"num_buckets": int(num_buckets)}, name)
 
 
