@@ -126,6 +126,7 @@ from . import data, profiler, summary, train  # noqa: F401,E402
 
 # -- versions, and honest errors for the rest of TensorFlow's API --
 from ._api import (  # noqa: F401,E402
+    bitwise,
     image,
     io,
     ragged,
