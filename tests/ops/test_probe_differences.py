@@ -162,3 +162,32 @@ def test_empty_tensor_in_strings_format_and_in_a_function(capsys):
         tf.print("x", tf.zeros([2, 0], tf.int32), "y", output_stream="stdout")
     f()
     assert capsys.readouterr().out == "x [\n ...] y\n"
+
+
+# -- a concrete function called with another shape ----------------------------------------
+def test_concrete_function_runs_inputs_of_another_shape_as_tf_does():
+    cf = tf.function(lambda x: x + 1).get_concrete_function(tf.TensorSpec([2], tf.float32))
+    # recorded from TF 2.21: no shape check; the graph runs
+    assert cf(tf.constant([1.0, 2.0, 3.0])).numpy().tolist() == [2.0, 3.0, 4.0]
+
+    @tf.function
+    def f(x):
+        return tf.reduce_sum(x) + tf.cast(tf.shape(x)[0], tf.float32), tf.reshape(x, [-1, 1])
+    total, column = f.get_concrete_function(tf.TensorSpec([2], tf.float32))(
+        tf.constant([1.0, 2.0, 3.0]))
+    assert total.numpy() == 8.0  # TF: the static shape (2) was baked into the graph
+    assert column.shape == (3, 1)
+    mm = tf.function(lambda x: tf.matmul(x, x)).get_concrete_function(
+        tf.TensorSpec([2, 2], tf.float32))
+    np.testing.assert_array_equal(mm(tf.ones([3, 3])).numpy(), np.full((3, 3), 3.0))
+    reshape = tf.function(lambda x: tf.reshape(x, [2, 1])).get_concrete_function(
+        tf.TensorSpec([2], tf.float32))
+    with pytest.raises(tf.errors.InvalidArgumentError):  # TF: "Input to reshape is a tensor
+        reshape(tf.ones([3]))                             # with 3 values, but ... has 2"
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="expected to be a float tensor but is a int32 tensor"):
+        cf(tf.constant([1, 2]))
+    # TF runs another rank too (a matmul of a vector then fails in TF's kernel); numpy's
+    # kernels are laxer there, so ours refuses every change of rank, loudly
+    with pytest.raises(tf.errors.InvalidArgumentError, match="rank it was traced for"):
+        mm(tf.ones([3]))
