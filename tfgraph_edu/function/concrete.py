@@ -16,7 +16,7 @@ from ..ops import debug_ops
 from ..ops._core import type_name
 from ..optimize import optimize
 from ..runtime.compiled import CompiledGraph
-from ..shapes import TensorShape, TensorSpec
+from ..shapes import TensorSpec
 from . import signatures
 from .gradients import call_recorded
 
