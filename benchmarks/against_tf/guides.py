@@ -449,6 +449,25 @@ def _adds_a_sentence(tf_text: str, our_text: str, close_text) -> bool:
     return longer
 
 
+_EXC_LINE = re.compile(r"^\s*([A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt)):", re.M)
+
+
+def _same_caught_error(tf_text: str, our_text: str, close_text) -> str | None:
+    """The error class when both texts print the same caught error (the same text before its
+    traceback, the same exception class after it, the same class on its last line) and only
+    its frames or message differ: not a silent difference (the learner sees the error in both;
+    e.g. how deep a recursion goes before Python's limit), nor the same output."""
+    a, b = tf_text.split("Traceback (…)", 1), our_text.split("Traceback (…)", 1)
+    if len(a) != 2 or len(b) != 2 or not close_text(a[0], b[0]):
+        return None
+    first_a, first_b = _EXC_LINE.search(a[1]), _EXC_LINE.search(b[1])
+    last_a, last_b = _EXC_LINE.findall(a[1]), _EXC_LINE.findall(b[1])
+    if not (first_a and first_b and first_a.group(1) == first_b.group(1)
+            and last_a[-1] == last_b[-1]):
+        return None
+    return first_a.group(1) + ("" if last_a[-1] == first_a.group(1) else f" ({last_a[-1]})")
+
+
 def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh=False):
     """Run every notebook (TF's side from its cache); print per-notebook rows and totals."""
     from cells import _side_by_side
@@ -522,6 +541,10 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
                 row["same, ours adds a sentence to TF's error"] += 1
                 notes.append(f"cell {n}: same but for the sentence tfgraph_edu adds to TF's "
                              "error (errors teach)")
+            elif caught := _same_caught_error(t1, t2, close_text):
+                row["error text"] += 1
+                notes.append(f"cell {n}: both print a caught {caught}; its frames or message "
+                             "differ (not silent, not the same output)")
             else:
                 row["SILENT"] += 1
                 silent.append((name, n, t1, t2, mask[n - 1]))
@@ -540,6 +563,7 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
             c["agree"] += row["same"]
             c["disagree: SILENT (ours ran, printed otherwise)"] += row["SILENT"]
             c["disagree: ours raised"] += row["raised"]
+            c["disagree: a caught error's frames or message"] += row["error text"]
     ok = totals["TF ok"] or 1
     random_same, timing_same = (totals[f"same, {m} numbers masked"] for m in ("random", "timing"))
     taught = totals["same, ours adds a sentence to TF's error"]
@@ -551,7 +575,8 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
           f"({100 * totals['ran'] / ok:.1f}%), same output {totals['same']} "
           f"({100 * totals['same'] / ok:.1f}%; numbers masked: random {random_same}, "
           f"timing {timing_same}; ours adds a sentence to TF's error {taught})"
-          f", SILENT {totals['SILENT']}, ours raised {totals['raised']}")
+          f", SILENT {totals['SILENT']}, ours raised {totals['raised']}, a caught error printed "
+          f"with other frames or message {totals['error text']}")
     print(f"cells TF raises in: {totals['TF err']} (ours ran without an error in "
           f"{totals['silent (TF raises)']})")
     print("\nout of scope, whole notebooks:")
