@@ -614,9 +614,10 @@ class _UnbatchDataset(Dataset):
 
     def __init__(self, ds):
         specs = _nest.flatten(ds._element_spec)
-        if any(s.shape.rank in (None, 0) for s in specs):
-            raise ValueError("Unbatching a dataset is only supported for rank >= 1")
-        out = [TensorSpec(TensorShape(s.shape.dims[1:]), s.dtype) for s in specs]
+        if any(s.shape.rank == 0 for s in specs):
+            raise ValueError("Cannot unbatch an input with scalar components.")
+        out = [TensorSpec(TensorShape(None if s.shape.rank is None else s.shape.dims[1:]),
+                          s.dtype) for s in specs]
         super().__init__(_nest.pack(ds._element_spec, out), UNKNOWN)
         self._ds = ds
 
@@ -634,9 +635,11 @@ class _Traced:
 
         def call_with_element(*leaves):
             elem = _nest.pack(spec, list(leaves))
-            if isinstance(elem, tuple):
-                return func(*elem)
-            return func(elem)
+            out = func(*elem) if isinstance(elem, tuple) else func(elem)
+            if isinstance(out, list):  # as in TF: a list returned at the top is a tuple,
+                out = tuple(out)       # lists inside the structure become tensors
+            return _nest.map_structure(
+                lambda v: v if convert.is_tensor(v) else convert.to_tensor(v), out)
 
         call_with_element.__name__ = getattr(func, "__name__", what)
         leaf_specs = _nest.flatten(spec)
