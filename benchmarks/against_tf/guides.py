@@ -102,6 +102,15 @@ RANDOM = re.compile(r"\brandom\b|keras|layers\.|Dense\(|Sequential|initializers|
                     # saved state read back (written by cells whose values were random)
                     r"\.restore\(|load_model\(|load_weights\(|saved_model\.load\(|"
                     r"load_checkpoint|load_variable")
+# Words a cell prints that random values choose (an untrained model's argmax picks a class
+# name): (notebook, cell) -> pattern; in random-masked cells they are compared as "<choice>"
+RANDOM_CHOICES = {
+    ("customization/custom_training_walkthrough", 22):
+        re.compile(r"\b(?:Ad[eé]lie|Chinstrap|Gentoo)\b"),
+}
+# TF numbers the functions of If/While bodies with a process-wide counter (as __inference_
+# names, masked in cells.py): cond_true_30 compares as cond_true_#
+_BODY_NUMBER = re.compile(r"\b((?:cond_true|cond_false|while_body|while_cond)_)\d+\b")
 _SIGNED = re.compile(r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
 _STEP_TIME = re.compile(r"\b\d+(?:\.\d+)?(?:ms|s|us|µs)(?:/step|/epoch|/sample)?\b")
 _TMP = re.compile(r"/tmp/[\w.-]+")
@@ -415,8 +424,11 @@ _MKL = re.compile(r"__wrapped____Mkl")
 _OP_NAME = re.compile(r"(\[Op:[\w#]+\]) name: ?\S*")
 
 
-def _masked(text: str, mask: str | None) -> str:
+def _masked(text: str, mask: str | None, choices: re.Pattern | None = None) -> str:
     text = _OTHER_FRAME.sub("", _ERROR_MODULE.sub(r"\1", _tracebacks(text)))
+    text = _BODY_NUMBER.sub(r"\1#", text)
+    if choices is not None and mask == "random":
+        text = choices.sub("<choice>", text)
     text = _OP_NAME.sub(r"\1", _MKL.sub("__wrapped__", text))
     text = _STEP_TIME.sub("#s", _PADDING.sub("", text))
     # masked: the text's shape only (NumPy pads columns to the longest number, sign included)
@@ -516,7 +528,9 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
                 row["TF skip"] += 1
                 continue
             o = ours_cells.get(n) or {"error": "ProcessDied", "text": stopped or "", "message": ""}
-            t1, t2 = _masked(t["text"], mask[n - 1]), _masked(o["text"], mask[n - 1])
+            choices = RANDOM_CHOICES.get((name, n))
+            t1 = _masked(t["text"], mask[n - 1], choices)
+            t2 = _masked(o["text"], mask[n - 1], choices)
             if t["error"]:
                 row["TF err"] += 1
                 notes.append(f"cell {n}: TF raises {t['error']}: {t['message'][:150]}"
