@@ -191,3 +191,23 @@ def test_concrete_function_runs_inputs_of_another_shape_as_tf_does():
     # kernels are laxer there, so ours refuses every change of rank, loudly
     with pytest.raises(tf.errors.InvalidArgumentError, match="rank it was traced for"):
         mm(tf.ones([3]))
+
+
+# -- tape.gradient of or with respect to a Python number ---------------------------------------
+def test_tape_gradient_with_python_numbers_raises_tf_attribute_errors():
+    x = tf.constant(3.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x * x
+        z = 3.0
+        w = z * z
+    # recorded from TF 2.21: AttributeError, its attribute depending on the source's form
+    with pytest.raises(AttributeError, match="^'float' object has no attribute 'dtype'"):
+        tape.gradient(w, z)
+    with pytest.raises(AttributeError, match="^'float' object has no attribute '_id'"):
+        tape.gradient(y, [x, 2.0])
+    with pytest.raises(AttributeError, match="^'numpy.float32' object has no attribute '_id'"):
+        tape.gradient(y, np.float32(2.0))
+    with pytest.raises(AttributeError, match="^'float' object has no attribute 'dtype'"):
+        tape.gradient(3.0, x)
+    assert tape.gradient(y, x).numpy() == 6.0
