@@ -18,6 +18,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..ops import convert
 from ..ops._core import using_interpreter
+from ..ops.composite import is_composite
 from ..shapes import TensorShape, TensorSpec
 from . import structure as _nest
 
@@ -66,6 +67,12 @@ def _spec_of(arr, batch_dims=0) -> TensorSpec:
 def _to_flat_arrays(value):
     """A nested value of Python/numpy/tensors as (structure spec, flat numpy arrays)."""
     leaves = _nest.flatten(value)
+    for v in leaves:
+        if is_composite(v):  # TF takes them (a SparseTensorSpec element_spec); we do not yet
+            raise NotImplementedError(
+                f"tfgraph_edu's tf.data does not take a {type(v).__name__} as an element yet "
+                "(TensorFlow 2.21 does): give the dataset its dense tensor (to_dense() / "
+                "to_tensor()) or its component tensors.")
     arrays = [np.asarray(convert.to_tensor(v).numpy()) if convert.is_tensor(v)
               else np.asarray(convert.to_numpy(v)) for v in leaves]
     return arrays
