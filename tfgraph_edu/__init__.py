@@ -139,6 +139,7 @@ from ._api import (  # noqa: F401,E402
 from ._missing import module_getattr as _module_getattr  # noqa: E402
 from .dtypes import complex64, complex128  # noqa: F401,E402
 from .eager.devices import device  # noqa: F401,E402
+from .ops.complex_ops import complex_ as complex  # noqa: F401,E402
 from .ops.linalg_ops import einsum, norm, tensordot  # noqa: F401,E402
 from .ops.math_extra_ops import (  # noqa: F401,E402
     clip_by_global_norm,

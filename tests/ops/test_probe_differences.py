@@ -211,3 +211,34 @@ def test_tape_gradient_with_python_numbers_raises_tf_attribute_errors():
     with pytest.raises(AttributeError, match="^'float' object has no attribute 'dtype'"):
         tape.gradient(3.0, x)
     assert tape.gradient(y, x).numpy() == 6.0
+
+
+# -- complex numbers ----------------------------------------------------------------------------
+def test_complex_arithmetic_and_parts_as_in_tf():
+    c = tf.constant(1 + 2j)
+    # recorded from TF 2.21
+    assert repr(c * c) == "<tf.Tensor: shape=(), dtype=complex128, numpy=(-3+4j)>"
+    assert repr(tf.abs(tf.constant(3 + 4j))) == (
+        "<tf.Tensor: shape=(), dtype=float64, numpy=5.0>")
+    assert repr(tf.math.real(c)) == "<tf.Tensor: shape=(), dtype=float64, numpy=1.0>"
+    assert tf.math.imag(c).numpy() == 2.0
+    assert tf.math.conj(c).numpy() == 1 - 2j
+    assert tf.math.angle(tf.constant(1j)).numpy() == 1.5707963267948966
+    assert repr(tf.complex(1.0, 2.0)) == "<tf.Tensor: shape=(), dtype=complex64, numpy=(1+2j)>"
+    assert repr(tf.constant([1 + 2j], tf.complex64) * (3 + 1j)) == (
+        "<tf.Tensor: shape=(1,), dtype=complex64, numpy=array([1.+7.j], dtype=complex64)>")
+    assert (c + 1).numpy() == 2 + 2j and (-c).numpy() == -1 - 2j
+    assert (c - tf.constant(1j)).numpy() == 1 + 1j
+    f = tf.function(lambda a, b: a * b + a)
+    assert f(c, c).numpy() == -2 + 6j
+    # not implemented yet: refused loudly (TF 2.21 runs them)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="complex128"):
+        c / tf.constant(1j)
+
+
+def test_no_gradient_through_complex_values_yet():
+    x = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = tf.abs(tf.complex(x, 1.0) * tf.complex(x, 1.0))
+    with pytest.raises(NotImplementedError, match="complex tensors"):
+        tape.gradient(y, x)

@@ -18,6 +18,7 @@ import enum
 import logging
 from contextlib import contextmanager
 
+from .. import dtypes as _dt
 from ..ops import concat_ops, creation_ops, shape_ops
 from ..ops import convert as _convert
 from .context import name_scope
@@ -371,6 +372,9 @@ class GradientTape:
         return out
 
 
+_COMPLEX = frozenset(_dt.COMPLEX)
+
+
 def _type_name(obj) -> str:
     """A type as Python's AttributeError names it (``float``, ``numpy.float32``)."""
     t = type(obj)
@@ -467,6 +471,11 @@ def backprop(entries, grads: dict, scope: str = "") -> None:
         gs = [grads.get(id(o)) for o in entry.outputs]
         if all(g is None for g in gs):
             continue
+        if any(getattr(t, "dtype", None) in _COMPLEX for t in (*entry.inputs, *entry.outputs)):
+            raise NotImplementedError(
+                f"tfgraph_edu does not differentiate through complex tensors yet (op "
+                f"{entry.opdef.name}; TensorFlow 2.21 does, with conjugates): take the "
+                "gradient with respect to real tensors before they become complex.")
         grad_fn = entry.opdef.grad
         if grad_fn is None:
             continue
