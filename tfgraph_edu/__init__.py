@@ -126,6 +126,7 @@ from . import data, profiler, summary, train  # noqa: F401,E402
 
 # -- versions, and honest errors for the rest of TensorFlow's API --
 from ._api import (  # noqa: F401,E402
+    bitwise,
     experimental,
     image,
     io,
@@ -139,6 +140,7 @@ from ._api import (  # noqa: F401,E402
 from ._missing import module_getattr as _module_getattr  # noqa: E402
 from .dtypes import complex64, complex128  # noqa: F401,E402
 from .eager.devices import device  # noqa: F401,E402
+from .ops.complex_ops import complex_ as complex  # noqa: F401,E402
 from .ops.extension_type import type_spec_from_value  # noqa: F401,E402
 from .ops.linalg_ops import einsum, norm, tensordot  # noqa: F401,E402
 from .ops.math_extra_ops import (  # noqa: F401,E402

@@ -100,6 +100,15 @@ RANDOM = re.compile(r"\brandom\b|keras|layers\.|Dense\(|Sequential|initializers|
                     # saved state read back (written by cells whose values were random)
                     r"\.restore\(|load_model\(|load_weights\(|saved_model\.load\(|"
                     r"load_checkpoint|load_variable")
+# Words a cell prints that random values choose (an untrained model's argmax picks a class
+# name): (notebook, cell) -> pattern; in random-masked cells they are compared as "<choice>"
+RANDOM_CHOICES = {
+    ("customization/custom_training_walkthrough", 22):
+        re.compile(r"\b(?:Ad[eé]lie|Chinstrap|Gentoo)\b"),
+}
+# TF numbers the functions of If/While bodies with a process-wide counter (as __inference_
+# names, masked in cells.py): cond_true_30 compares as cond_true_#
+_BODY_NUMBER = re.compile(r"\b((?:cond_true|cond_false|while_body|while_cond)_)\d+\b")
 _SIGNED = re.compile(r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
 _STEP_TIME = re.compile(r"\b\d+(?:\.\d+)?(?:ms|s|us|µs)(?:/step|/epoch|/sample)?\b")
 _TMP = re.compile(r"/tmp/[\w.-]+")
@@ -416,9 +425,12 @@ _MKL = re.compile(r"__wrapped____Mkl")
 _OP_NAME = re.compile(r"(\[Op:[\w#]+\]) name: ?\S*")
 
 
-def _masked(text: str, mask: str | None) -> str:
+def _masked(text: str, mask: str | None, choices: re.Pattern | None = None) -> str:
     text = _OTHER_FRAME.sub("", _ERROR_MODULE.sub(r"\1", _tracebacks(text)))
     text = _TENSOR_CLASS.sub(r"<class '\1'>", text)
+    text = _BODY_NUMBER.sub(r"\1#", text)
+    if choices is not None and mask == "random":
+        text = choices.sub("<choice>", text)
     text = _OP_NAME.sub(r"\1", _MKL.sub("__wrapped__", text))
     text = _STEP_TIME.sub("#s", _PADDING.sub("", text))
     # masked: the text's shape only (NumPy pads columns to the longest number, sign included)
@@ -449,6 +461,25 @@ def _adds_a_sentence(tf_text: str, our_text: str, close_text) -> bool:
             continue
         return False
     return longer
+
+
+_EXC_LINE = re.compile(r"^\s*([A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt)):", re.M)
+
+
+def _same_caught_error(tf_text: str, our_text: str, close_text) -> str | None:
+    """The error class when both texts print the same caught error (the same text before its
+    traceback, the same exception class after it, the same class on its last line) and only
+    its frames or message differ: not a silent difference (the learner sees the error in both;
+    e.g. how deep a recursion goes before Python's limit), nor the same output."""
+    a, b = tf_text.split("Traceback (…)", 1), our_text.split("Traceback (…)", 1)
+    if len(a) != 2 or len(b) != 2 or not close_text(a[0], b[0]):
+        return None
+    first_a, first_b = _EXC_LINE.search(a[1]), _EXC_LINE.search(b[1])
+    last_a, last_b = _EXC_LINE.findall(a[1]), _EXC_LINE.findall(b[1])
+    if not (first_a and first_b and first_a.group(1) == first_b.group(1)
+            and last_a[-1] == last_b[-1]):
+        return None
+    return first_a.group(1) + ("" if last_a[-1] == first_a.group(1) else f" ({last_a[-1]})")
 
 
 def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh=False):
@@ -499,7 +530,9 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
                 row["TF skip"] += 1
                 continue
             o = ours_cells.get(n) or {"error": "ProcessDied", "text": stopped or "", "message": ""}
-            t1, t2 = _masked(t["text"], mask[n - 1]), _masked(o["text"], mask[n - 1])
+            choices = RANDOM_CHOICES.get((name, n))
+            t1 = _masked(t["text"], mask[n - 1], choices)
+            t2 = _masked(o["text"], mask[n - 1], choices)
             if t["error"]:
                 row["TF err"] += 1
                 notes.append(f"cell {n}: TF raises {t['error']}: {t['message'][:150]}"
@@ -524,6 +557,10 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
                 row["same, ours adds a sentence to TF's error"] += 1
                 notes.append(f"cell {n}: same but for the sentence tfgraph_edu adds to TF's "
                              "error (errors teach)")
+            elif caught := _same_caught_error(t1, t2, close_text):
+                row["error text"] += 1
+                notes.append(f"cell {n}: both print a caught {caught}; its frames or message "
+                             "differ (not silent, not the same output)")
             else:
                 row["SILENT"] += 1
                 silent.append((name, n, t1, t2, mask[n - 1]))
@@ -542,6 +579,7 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
             c["agree"] += row["same"]
             c["disagree: SILENT (ours ran, printed otherwise)"] += row["SILENT"]
             c["disagree: ours raised"] += row["raised"]
+            c["disagree: a caught error's frames or message"] += row["error text"]
     ok = totals["TF ok"] or 1
     random_same, timing_same = (totals[f"same, {m} numbers masked"] for m in ("random", "timing"))
     taught = totals["same, ours adds a sentence to TF's error"]
@@ -553,7 +591,8 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
           f"({100 * totals['ran'] / ok:.1f}%), same output {totals['same']} "
           f"({100 * totals['same'] / ok:.1f}%; numbers masked: random {random_same}, "
           f"timing {timing_same}; ours adds a sentence to TF's error {taught})"
-          f", SILENT {totals['SILENT']}, ours raised {totals['raised']}")
+          f", SILENT {totals['SILENT']}, ours raised {totals['raised']}, a caught error printed "
+          f"with other frames or message {totals['error text']}")
     print(f"cells TF raises in: {totals['TF err']} (ours ran without an error in "
           f"{totals['silent (TF raises)']})")
     print("\nout of scope, whole notebooks:")

@@ -44,8 +44,10 @@ def test_cached_scalars_keep_int_float_and_sign_apart():
 def test_numbers_a_tensor_cannot_hold_raise():
     with pytest.raises(TypeError):
         tf.constant([1, 2]) * 2.5
-    with pytest.raises((TypeError, ValueError)):
-        tf.constant([1, 2]) + 2 ** 40
+    # recorded from TF 2.21: an int beyond int32 wraps around (tests/ops/test_probe_differences)
+    np.testing.assert_array_equal((tf.constant([1, 2]) + 2 ** 40).numpy(), [1, 2])
+    with pytest.raises(ValueError):
+        tf.constant([1, 2]) + 2 ** 70
     with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a float tensor"):
         tf.multiply(tf.constant([1.0]), tf.constant([1], dtype=tf.int32))
     with pytest.raises(tf.errors.InvalidArgumentError, match="attr 'T'"):

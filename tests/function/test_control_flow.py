@@ -26,8 +26,11 @@ def test_cond_in_graph_builds_stateless_if_and_runs_both_executors():
     assert op.type == "StatelessIf"
     then_branch = op.get_attr("then_branch")
     assert then_branch.name.startswith("cond_true_")
+    # recorded from TF 2.21: the captured x is made after the op's constant, in its scope
     assert [o.type for o in then_branch.graph.get_operations()] == [
-        "Placeholder", "Const", "Mul", "Identity"]
+        "Const", "Placeholder", "Mul", "Identity"]
+    assert [o.name for o in then_branch.graph.get_operations()][:2] == [
+        "cond/mul/y", "cond/mul/x"]
     for x in (5, -5):
         want = int(f(tf.constant(x)))
         got = run_graph(cf.graph, cf.inputs, [np.int32(x)], cf.outputs)[0]

@@ -245,3 +245,32 @@ def test_graph_names_the_pipeline_of_a_looped_dataset():
     graph = total.get_concrete_function().graph
     const = next(op for op in graph.get_operations() if op.name == "dataset")
     assert const.get_attr("value").description == "Range -> Map -> Batch"
+
+
+def test_map_returning_a_list_gives_a_tuple_and_unbatch_of_unknown_shapes():
+    # recorded from TF 2.21: a list returned at the top is a tuple; inner lists are tensors
+    ds = tf.data.Dataset.range(3)
+    spec = tf.TensorSpec([], tf.int64)
+    assert ds.map(lambda x: [x, x * 2]).element_spec == (spec, spec)
+    first = next(iter(ds.map(lambda x: [x, x * 2]).skip(1)))
+    assert isinstance(first, tuple) and [int(v) for v in first] == [1, 2]
+    assert ds.map(lambda x: ([x], {"a": [x, x]})).element_spec == (
+        tf.TensorSpec([1], tf.int64), {"a": tf.TensorSpec([2], tf.int64)})
+    # py_function with a tuple Tout returns a list: the data_performance guide's map
+    pf = ds.map(lambda x: tf.py_function(lambda a: (a, a), inp=[x], Tout=(tf.int64, tf.int64)))
+    unknown = tf.TensorSpec(None, tf.int64)
+    assert pf.element_spec == (unknown, unknown)
+    batched = pf.batch(2, drop_remainder=True)
+    assert batched.element_spec == (unknown, unknown)
+    assert batched.unbatch().element_spec == (unknown, unknown)
+    assert [tuple(int(v) for v in e) for e in batched.unbatch()] == [(0, 0), (1, 1)]
+    with pytest.raises(ValueError, match="Cannot unbatch an input with scalar components."):
+        tf.data.Dataset.range(3).unbatch()
+
+
+def test_a_sparse_tensor_element_is_refused_loudly():
+    # TF 2.21 takes it (element_spec SparseTensorSpec(TensorShape([3, 4]), tf.int32)); the
+    # honest refusal names what is missing
+    st = tf.SparseTensor(indices=[[0, 0], [1, 2]], values=[1, 2], dense_shape=[3, 4])
+    with pytest.raises(NotImplementedError, match="does not take a SparseTensor as an element"):
+        tf.data.Dataset.from_tensors(st)

@@ -103,9 +103,10 @@ def test_inputs_from_outside_are_drawn_as_such(example):
     assert "dashed" in captured
     # inside a branch, the placeholder of a value of the outer graph gets an edge from it; it
     # is a port named as the learner named the value (y), not as the engine named it
-    port = node_attrs(dot, "cond/then/layer_relu")
+    # (the placeholder is named in the scope of the op reading it, as TF names it: mul/)
+    port = node_attrs(dot, "cond/then/mul/layer_relu")
     assert port.startswith('label="y" ') and "tfg-port tfg-input" in port
-    assert ("layer/Relu", "cond/then/layer_relu") in [e[:2] for e in edges(dot)]
+    assert ("layer/Relu", "cond/then/mul/layer_relu") in [e[:2] for e in edges(dot)]
 
 
 def test_a_variable_passed_as_an_argument_is_a_variable_input():

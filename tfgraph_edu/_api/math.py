@@ -1,6 +1,7 @@
 """``tf.math``: elementwise math, comparisons, logic and reductions (re-exports)."""
 
 from .._missing import module_getattr as _module_getattr
+from ..ops.complex_ops import angle, conj, imag, real  # noqa: F401
 from ..ops.indexing_ops import unsorted_segment_sum  # noqa: F401
 from ..ops.linalg_ops import norm  # noqa: F401
 from ..ops.math_extra_ops import (  # noqa: F401

@@ -204,6 +204,20 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
         orelse()
 
 
+def _verify_branch_values(body_vars, orelse_vars):
+    """What TF's AutoGraph does after tracing the else branch to compare the branches' values:
+    each Python value (of the main branch's, then of the else branch's) is converted to a
+    tensor in the else branch's graph.  Those Const nodes stay there unused, as in TF's graph."""
+    for a, b in zip(body_vars, orelse_vars):
+        flat_a, flat_b = cf.flatten([a]), cf.flatten([b])
+        if len(flat_a) != len(flat_b):
+            continue  # refused later, with the branches' structures
+        for x, y in zip(flat_a, flat_b):
+            for v in (x, y):
+                if isinstance(v, (bool, int, float, str, np.ndarray)):
+                    to_tensor(v)
+
+
 def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=None):
     """Both branches traced from the same state; the first ``nouts`` variables are the If's
     outputs, the rest (modified but not read afterwards) go back to their values before."""
@@ -232,7 +246,10 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
 
         def run(fn=fn):
             fn()
-            return get_state()
+            state = get_state()
+            if results:  # the else branch, traced second
+                _verify_branch_values(results[0], state)
+            return state
         results.append(sg.run(run))
         subgraphs.append(sg)
     set_state(init)

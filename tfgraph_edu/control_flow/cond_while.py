@@ -91,9 +91,8 @@ class Subgraph:
         out = []
         with using_interpreter(self.builder):
             for v in flat_outputs:
-                if isinstance(v, Tensor) and v.graph is not self.graph:
-                    v = self.builder.capture_symbolic(v)
-                elif not isinstance(v, Tensor):
+                # an outer tensor is captured by its Identity, as in TF (cond/Identity_1/x)
+                if not isinstance(v, Tensor):
                     v = to_tensor(v)
                     if isinstance(v, EagerTensor):
                         v = self.builder.capture(v)
@@ -120,15 +119,16 @@ def _union_captures(subgraphs) -> list:
     return list(seen.values())
 
 
-def _inputs_for(sg: Subgraph, outer_values) -> list:
-    """The subgraph's placeholders for ``outer_values`` (unused ones are made, and stay idle)."""
+def _inputs_for(sg: Subgraph, outer_values, unused: str = "unused_capture") -> list:
+    """The subgraph's placeholders for ``outer_values`` (unused ones are made, and stay idle;
+    a cond branch names them ``Placeholder`` as TF does)."""
     captured = {id(outer): inner for outer, inner in sg.graph.captures}
     inputs = []
     with using_interpreter(sg.builder), sg.graph.name_scope(_base(sg.graph)):
         for v in outer_values:
             ph = captured.get(id(v))
             if ph is None:
-                ph = sg.builder.placeholder(v.dtype, v.shape, "unused_capture")
+                ph = sg.builder.placeholder(v.dtype, v.shape, unused)
             inputs.append(ph)
     return inputs
 
@@ -179,10 +179,10 @@ def op_scope(builder, name: str) -> str:
 def make_if(builder, pred, then_sg, else_sg, structure, name=None):
     """Add the If op for two finished subgraphs and return its outputs in ``structure``."""
     outer = _union_captures([then_sg, else_sg])
-    then_f = GraphFunction(then_sg.graph, _inputs_for(then_sg, outer), then_sg.outputs,
-                           then_sg.name)
-    else_f = GraphFunction(else_sg.graph, _inputs_for(else_sg, outer), else_sg.outputs,
-                           else_sg.name)
+    then_f = GraphFunction(then_sg.graph, _inputs_for(then_sg, outer, "Placeholder"),
+                           then_sg.outputs, then_sg.name)
+    else_f = GraphFunction(else_sg.graph, _inputs_for(else_sg, outer, "Placeholder"),
+                           else_sg.outputs, else_sg.name)
     shapes = [a.shape.most_specific_compatible_shape(b.shape)
               for a, b in zip(then_sg.outputs, else_sg.outputs)]
     opdef = (control_flow_ops.If if then_sg.stateful or else_sg.stateful

@@ -18,6 +18,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..ops import convert
 from ..ops._core import using_interpreter
+from ..ops.composite import is_composite
 from ..ops.extension_type import BatchableExtensionTypeSpec, ExtensionTypeSpec
 from ..shapes import TensorShape, TensorSpec
 from . import structure as _nest
@@ -96,6 +97,13 @@ def _spec_of(arr, batch_dims=0) -> TensorSpec:
 def _to_flat_arrays(value):
     """A nested value of Python/numpy/tensors as flat numpy arrays (RaggedTensors kept)."""
     leaves = _nest.flatten(value)
+    for v in leaves:
+        if is_composite(v) and not _is_ragged(v):  # TF takes them (a SparseTensorSpec
+            # element_spec); we do not yet
+            raise NotImplementedError(
+                f"tfgraph_edu's tf.data does not take a {type(v).__name__} as an element yet "
+                "(TensorFlow 2.21 does): give the dataset its dense tensor (to_dense() / "
+                "to_tensor()) or its component tensors.")
     arrays = [v if _is_ragged(v) else
               np.asarray(convert.to_tensor(v).numpy()) if convert.is_tensor(v)
               else np.asarray(convert.to_numpy(v)) for v in leaves]
@@ -138,7 +146,7 @@ def _slice_leaf(s):
     """The spec of one row of a tensor or RaggedTensor of spec ``s``."""
     if _is_ragged_spec(s):
         return _ragged_spec(s.shape[1:], s.dtype, s.ragged_rank - 1)
-    return TensorSpec(TensorShape(s.shape.dims[1:]), s.dtype)
+    return TensorSpec(TensorShape(None if s.shape.rank is None else s.shape.dims[1:]), s.dtype)
 
 
 def _rows(a) -> int:
@@ -731,8 +739,8 @@ class _UnbatchDataset(Dataset):
 
     def __init__(self, ds):
         specs = _nest.flatten(ds._element_spec)
-        if any(s.shape.rank in (None, 0) for s in specs):
-            raise ValueError("Unbatching a dataset is only supported for rank >= 1")
+        if any(s.shape.rank == 0 for s in specs):
+            raise ValueError("Cannot unbatch an input with scalar components.")
         super().__init__(_map_specs(ds._element_spec, _slice_leaf,
                                     lambda e: _batchable(e)._unbatch()), UNKNOWN)
         self._ds = ds
@@ -751,9 +759,11 @@ class _Traced:
 
         def call_with_element(*leaves):
             elem = _nest.pack(spec, list(leaves))
-            if isinstance(elem, tuple):
-                return func(*elem)
-            return func(elem)
+            out = func(*elem) if isinstance(elem, tuple) else func(elem)
+            if isinstance(out, list):  # as in TF: a list returned at the top is a tuple,
+                out = tuple(out)       # lists inside the structure become tensors
+            return _nest.map_structure(
+                lambda v: v if convert.is_tensor(v) else convert.to_tensor(v), out)
 
         call_with_element.__name__ = getattr(func, "__name__", what)
         leaf_specs = _nest.flatten(spec)

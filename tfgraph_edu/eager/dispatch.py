@@ -44,10 +44,10 @@ class EagerInterpreter:
                 x, y = inputs = self.convert_inputs(opdef, inputs)
             vx, vy = x._value, y._value
             d = vx.dtype
+            if d not in opdef.np_allowed:  # TF checks the type before the pair
+                raise _not_allowed(opdef, d, name)
             if vy.dtype != d:
                 raise _mismatch(opdef, (vx, vy), 1, name)
-            if d not in opdef.np_allowed:
-                raise _not_allowed(opdef, d, name)
             try:
                 out = opdef.kernel(vx, vy, **attrs) if attrs else opdef.kernel(vx, vy)
             except Exception as exc:  # noqa: BLE001 - turned into TF's error below
@@ -82,12 +82,12 @@ class EagerInterpreter:
         T = opdef.T
         if T:
             d0 = vals[T[0]].dtype
+            allowed = opdef.np_allowed
+            if allowed is not None and d0 not in allowed:  # TF checks this first
+                raise _not_allowed(opdef, d0, name)
             for i in opdef.T_rest:
                 if vals[i].dtype != d0:
                     raise _mismatch(opdef, vals, i, name)
-            allowed = opdef.np_allowed
-            if allowed is not None and d0 not in allowed:
-                raise _not_allowed(opdef, d0, name)
         elif opdef.same_dtype and len(vals) > 1:
             d0 = vals[0].dtype
             for i in range(1, len(vals)):
@@ -140,10 +140,19 @@ class EagerInterpreter:
                     raise _graph_tensor_leak(x)
             if targets is None:
                 targets = target_dtypes(opdef, inputs)
-            out.append(_wrap(to_numpy(x, targets[i])))
+            try:
+                out.append(_wrap(to_numpy(x, targets[i])))
+            except TypeError:
+                if opdef.name not in _HINT_ONLY or is_tensor(x):
+                    raise
+                # TF 2.21 converts the other operand of AddV2 (`x + 1.5`, `tf.add`) with the
+                # tensor's dtype as a hint only: a value that cannot take it keeps its own
+                # dtype, and the op refuses the pair (InvalidArgumentError, not TypeError)
+                out.append(_wrap(to_numpy(x)))
         return out
 
 
+_HINT_ONLY = frozenset({"AddV2"})  # ops whose Python operands take the dtype as a hint only
 _SCALARS: dict = {}  # (type, value, numpy dtype) -> EagerTensor: TF's eager scalar cache
 
 

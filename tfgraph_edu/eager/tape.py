@@ -18,6 +18,7 @@ import enum
 import logging
 from contextlib import contextmanager
 
+from .. import dtypes as _dt
 from ..ops import concat_ops, creation_ops, shape_ops
 from ..ops import convert as _convert
 from .context import name_scope
@@ -238,9 +239,20 @@ class GradientTape:
         flat_sources = _flatten(sources, [])
         for s in flat_sources:
             if not (_convert.is_tensor(s) or hasattr(s, "_tape_key")):
-                raise ValueError(f"Passed in object {s!r} of type {type(s).__name__!r}, not "
-                                 "tf.Tensor or tf.Variable.")
+                # TF 2.21's AttributeError (which attribute: whether sources is one value)
+                attr = "_id" if isinstance(sources, (list, tuple, dict)) or hasattr(
+                    s, "dtype") else "dtype"
+                raise AttributeError(
+                    f"'{_type_name(s)}' object has no attribute '{attr}': "
+                    f"tape.gradient differentiates with respect to tensors and variables, "
+                    f"and {s!r} is neither (a Python or NumPy number is not recorded on a "
+                    "tape); use a tf.Variable, or a tensor that tape.watch watched.")
         targets = _flatten(target, [])
+        for t in targets:
+            if isinstance(t, (bool, int, float, complex)):
+                raise AttributeError(
+                    f"'{_type_name(t)}' object has no attribute 'dtype': the target of "
+                    f"tape.gradient must be a tensor computed on the tape, not {t!r}.")
         for kind, values in (("target", targets), ("source", flat_sources)):
             for t in values:
                 dtype = getattr(t, "dtype", None)
@@ -387,6 +399,15 @@ class GradientTape:
         return out
 
 
+_COMPLEX = frozenset(_dt.COMPLEX)
+
+
+def _type_name(obj) -> str:
+    """A type as Python's AttributeError names it (``float``, ``numpy.float32``)."""
+    t = type(obj)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+
+
 def _trainable_dtype(dtype) -> bool:
     return dtype.is_floating or dtype.name in ("complex64", "complex128", "resource", "variant")
 
@@ -477,6 +498,11 @@ def backprop(entries, grads: dict, scope: str = "") -> None:
         gs = [grads.get(id(o)) for o in entry.outputs]
         if all(g is None for g in gs):
             continue
+        if any(getattr(t, "dtype", None) in _COMPLEX for t in (*entry.inputs, *entry.outputs)):
+            raise NotImplementedError(
+                f"tfgraph_edu does not differentiate through complex tensors yet (op "
+                f"{entry.opdef.name}; TensorFlow 2.21 does, with conjugates): take the "
+                "gradient with respect to real tensors before they become complex.")
         grad_fn = entry.opdef.grad
         if grad_fn is None:
             continue

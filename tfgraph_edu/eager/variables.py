@@ -78,7 +78,9 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
                 dtype = _dt.as_dtype(dtype)
             if isinstance(initial_value, Variable):
                 initial_value = initial_value.read_value()
-            value = np.array(to_tensor(initial_value, dtype=dtype).numpy())
+            initial = to_tensor(initial_value, dtype=dtype)
+            value = np.array(initial.numpy(),  # a string scalar's numpy() is bytes
+                             dtype=object if initial.dtype is _dt.string else None)
         self._dtype = _dt.NP_TO_DTYPE[value.dtype]
         self._trainable = True if trainable is None else bool(trainable)
         base = name or "Variable"

@@ -16,7 +16,7 @@ from ..ops import debug_ops
 from ..ops._core import type_name
 from ..optimize import optimize
 from ..runtime.compiled import CompiledGraph
-from ..shapes import TensorShape, TensorSpec
+from ..shapes import TensorSpec
 from . import signatures
 from .gradients import call_recorded
 
@@ -264,11 +264,16 @@ class ConcreteFunction:
                 f"cannot compute {self.name} as input #{i}(zero-based) was expected to be a "
                 f"{type_name(ph.dtype)} tensor but is a "
                 f"{type_name(dtype) if dtype else value.dtype} tensor [Op:{self.name}]")
-        if not ph.shape.is_compatible_with(TensorShape(list(np.shape(value)))):
+        rank = ph.shape.rank
+        if rank is not None and rank != np.ndim(value):
+            # TF 2.21 checks no shape here and runs the graph (what the trace baked in, such as
+            # a static tf.shape, stays); with another rank our numpy kernels could accept what
+            # TF's refuse (a matmul of vectors), so that call is refused instead
             raise InvalidArgumentError(
                 None, None,
                 f"Input #{i} ({ph.op.name}) of {self.name} was traced for shape {ph.shape} but "
-                f"got shape {tuple(np.shape(value))} [Op:{self.name}]")
+                f"got shape {tuple(np.shape(value))}: tfgraph_edu runs a concrete function only "
+                f"on inputs of the rank it was traced for [Op:{self.name}]")
         return value
 
     # -- what a learner can look at --------------------------------------------------------------

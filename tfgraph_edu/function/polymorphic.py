@@ -212,8 +212,9 @@ class Function:
         """Called while another function is traced: trace the body into the same graph."""
         if self._tracing_depth > MAX_NESTED_TRACES:
             if _has_symbolic((args, kwargs)):
-                raise RecursionError(
-                    f"tf.function '{self._name}' keeps calling itself while it is being traced. "
+                raise RecursionError(  # TF's gist first (it goes on to Python's limit)
+                    f"maximum recursion depth exceeded: tf.function '{self._name}' keeps "
+                    "calling itself while it is being traced. "
                     "A recursive tf.function must stop on a Python condition: a condition on a "
                     "tensor is only known when the graph runs, so tracing would never end.")
             raise RecursionError(

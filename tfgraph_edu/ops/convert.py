@@ -164,10 +164,14 @@ def _cast_value(arr: np.ndarray, dtype, original):
         return arr
     if arr.size == 0 and src.kind != "O" and dtype is not _dt.string:
         return arr.astype(tgt)  # an empty list takes any numeric dtype
-    if isinstance(original, np.ndarray | np.generic) and src.kind in "biufc" and \
-            tgt.kind in "biufc":  # TF casts NumPy values as NumPy does (1.5 -> 1, 300 -> 44)
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
+    if src.kind in "biufc" and tgt.kind in "biufc" and not is_tensor(original) and (
+            isinstance(original, (np.ndarray, np.generic))
+            or (src.kind in "iu" and tgt.kind in "iu")
+            or (type(original) is bool and tgt.kind != "b")):
+        # TF casts a NumPy value as NumPy does (1.5 -> 1, 300 -> 44 in uint8); a Python int
+        # wraps around in a narrower integer dtype; a lone Python bool is a number (1 or 0)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", getattr(np, "exceptions", np).ComplexWarning)
             return arr.astype(tgt)
     ok = True
     if dtype is _dt.string or src.kind == "O":
@@ -181,7 +185,7 @@ def _cast_value(arr: np.ndarray, dtype, original):
     if ok:
         out = arr.astype(tgt)
         if src.kind in "iu" and tgt.kind in "iu" and not np.array_equal(out, arr):
-            ok = False
+            ok = False  # a tensor of another dtype is refused (tf.cast converts it)
         else:
             return out
     if isinstance(original, (np.ndarray, np.generic)) or is_tensor(original):

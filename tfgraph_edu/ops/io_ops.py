@@ -58,6 +58,8 @@ def format_tensor(arr, summarize: int = 3) -> str:
     arr = np.asarray(arr)
     if arr.ndim == 0:
         return _element(arr[()])
+    if arr.size == 0 and arr.shape[0]:  # TF: an empty [2, 0] tensor prints as "[\n ...]"
+        return "[" + "\n" * (arr.ndim - 1) + " ...]"
     return _format_dims(arr, summarize, 1)
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..shapes import TensorShape
-from . import creation_ops, indexing_ops, numpy_behavior, reduction_ops, shape_ops
+from . import complex_ops, creation_ops, indexing_ops, numpy_behavior, reduction_ops, shape_ops
 from ._core import bind, const_input, define, ignoring_float_errors, shape_error
 from ._rules import binary, broadcast_shapes, compare, fmt, same
 
@@ -139,12 +139,13 @@ def _add_special(op):
     return None if op.inputs[0].dtype is _dt.string else (np.add, (0, 1))
 
 
+_C = frozenset(_dt.COMPLEX)  # complex tensors add, subtract, multiply (no gradient yet)
 # AddV2 also concatenates strings, as in TensorFlow (``tf.constant("a") + "b"``).
 AddV2 = define("AddV2", ("x", "y"), _add_kernel, binary, _add_grad, T=(0, 1),
-               dtypes=N | {_dt.string}, specialize=_add_special, operator="+")
-Sub = define("Sub", ("x", "y"), np.subtract, binary, _sub_grad, T=(0, 1), dtypes=N,
+               dtypes=N | _C | {_dt.string}, specialize=_add_special, operator="+")
+Sub = define("Sub", ("x", "y"), np.subtract, binary, _sub_grad, T=(0, 1), dtypes=N | _C,
              operator="-")
-Mul = define("Mul", ("x", "y"), np.multiply, binary, _mul_grad, T=(0, 1), dtypes=N,
+Mul = define("Mul", ("x", "y"), np.multiply, binary, _mul_grad, T=(0, 1), dtypes=N | _C,
              operator="*")
 RealDiv = define("RealDiv", ("x", "y"), ignoring_float_errors(np.true_divide, 2), binary,
                  _div_grad, T=(0, 1), dtypes=F, operator="/")
@@ -251,7 +252,7 @@ def _unary(name, kernel, grad, dtypes=N):
 
 
 SIGNED = N - {_dt.uint8}  # TF's Neg and Abs refuse unsigned integers
-Neg = _unary("Neg", np.negative, lambda op, g: (negative(g),), SIGNED)
+Neg = _unary("Neg", np.negative, lambda op, g: (negative(g),), SIGNED | _C)
 Neg.operator = "neg"
 Abs = _unary("Abs", np.abs, lambda op, g: (multiply(g, sign(op.inputs[0])),), SIGNED)
 Sign = _unary("Sign", np.sign, lambda op, g: (creation_ops.zeros_like(op.inputs[0]),))
@@ -301,7 +302,9 @@ def negative(x, name=None):
 
 
 def abs(x, name=None):  # noqa: A001
-    """|x| element-wise (op ``Abs``)."""
+    """|x| element-wise (op ``Abs``; ``ComplexAbs`` of a complex tensor, a float one)."""
+    if getattr(x, "dtype", None) in _C:
+        return complex_ops.complex_abs(x, name)
     if _NUMPY.flexible:
         return numpy_behavior.unary(lambda t, n: bind(Abs, (t,), None, n), x, name)
     return bind(Abs, (x,), None, name)

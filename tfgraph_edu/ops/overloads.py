@@ -1,14 +1,16 @@
 """Python operators on tensors, shared by eager and symbolic tensors (layer 1).
 
 As in TensorFlow 2, ``==`` is element-wise, tensors are unhashable (use
-``t.ref()``), and ``&``, ``|``, ``^``, ``~`` are the logical ops on bool tensors.
+``t.ref()``), and ``&``, ``|``, ``^``, ``~`` are the logical ops on bool tensors and the
+bitwise ones on integer tensors.
 """
 
 from __future__ import annotations
 
-from . import indexing_ops, math_ops, numpy_behavior
-from ._core import bind
-from .convert import TensorBase
+from .. import dtypes as _dt
+from . import bitwise_ops, indexing_ops, math_ops, numpy_behavior
+from ._core import bind, interpreter
+from .convert import TensorBase, to_tensor
 
 
 class Reference:
@@ -91,7 +93,14 @@ class TensorOperators(TensorBase):
     __slots__ = ()
     __array_priority__ = 100
 
-    __add__, __radd__ = _named(math_ops.AddV2, "add")
+    __add__ = _named(math_ops.AddV2, "add")[0]
+
+    def __radd__(self, other):
+        if interpreter().executing_eagerly and not isinstance(other, TensorBase):
+            # `1.5 + int_tensor`: TF converts the Python value to the tensor's dtype
+            # strictly here (TypeError), unlike `int_tensor + 1.5` (InvalidArgumentError)
+            other = to_tensor(other, dtype_hint=None, dtype=self.dtype)
+        return bind(math_ops.AddV2, (other, self), None, "add")
     __sub__, __rsub__ = _named(math_ops.Sub, "sub")
     __mul__, __rmul__ = _named(math_ops.Mul, "mul")
     __truediv__, __rtruediv__ = _fn(math_ops.truediv, "truediv")
@@ -122,22 +131,40 @@ class TensorOperators(TensorBase):
     def __pos__(self):
         return self
 
+    # & | ^ ~ are logical on bool tensors and bitwise on integer ones, as in TF
     def __and__(self, other):
+        if self.dtype is not _dt.bool:
+            return bitwise_ops.bitwise_and(self, other)
         return math_ops.logical_and(self, other)
 
-    __rand__ = _r(math_ops.logical_and, None)
+    def __rand__(self, other):
+        if self.dtype is not _dt.bool:
+            return bitwise_ops.bitwise_and(other, self)
+        return math_ops.logical_and(other, self)
 
     def __or__(self, other):
+        if self.dtype is not _dt.bool:
+            return bitwise_ops.bitwise_or(self, other)
         return math_ops.logical_or(self, other)
 
-    __ror__ = _r(math_ops.logical_or, None)
+    def __ror__(self, other):
+        if self.dtype is not _dt.bool:
+            return bitwise_ops.bitwise_or(other, self)
+        return math_ops.logical_or(other, self)
 
     def __xor__(self, other):
+        if self.dtype is not _dt.bool:
+            return bitwise_ops.bitwise_xor(self, other)
         return math_ops.logical_xor(self, other)
 
-    __rxor__ = _r(math_ops.logical_xor, "LogicalXor")
+    def __rxor__(self, other):
+        if self.dtype is not _dt.bool:
+            return bitwise_ops.bitwise_xor(other, self)
+        return math_ops.logical_xor(other, self, "LogicalXor")
 
     def __invert__(self):
+        if self.dtype is not _dt.bool:
+            return bitwise_ops.invert(self)
         return math_ops.logical_not(self)
 
     def __getitem__(self, key):

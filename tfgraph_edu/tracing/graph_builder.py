@@ -178,10 +178,13 @@ class GraphBuilder:
         g = self.graph
         out = []
         targets = None
-        for i, x in enumerate(inputs):
+        outer = []  # tensors of an enclosing graph: captured after the op's constants, in the
+        for i, x in enumerate(inputs):  # op's scope (TF: cond/mul/y_1 beside cond/mul/y)
             cls = type(x)
             if cls is Tensor:
-                out.append(x if x.graph is g else self.capture_symbolic(x))
+                if x.graph is not g:
+                    outer.append(len(out))
+                out.append(x)
             elif cls is EagerTensor:
                 out.append(self.capture(x, f"{op_name}/{opdef.input_name(i)}"))
             elif (cls is float or cls is int) and opdef.fast_arity == 2 and \
@@ -207,6 +210,8 @@ class GraphBuilder:
                         raise _number_refused(opdef, i, x, targets[i]) from None
                     raise
                 out.append(self.constant(arr, f"{op_name}/{opdef.input_name(i)}", source))
+        for i in outer:
+            out[i] = self.capture_symbolic(out[i], op_name)
         return out
 
     def constant(self, value: np.ndarray, name: str, source=None) -> Tensor:
@@ -262,14 +267,16 @@ class GraphBuilder:
             return ph
         return found[1]
 
-    def capture_symbolic(self, t: Tensor) -> Tensor:
-        """A tensor of an enclosing graph used in a branch or loop body becomes an input."""
+    def capture_symbolic(self, t: Tensor, op_name: str | None = None) -> Tensor:
+        """A tensor of an enclosing graph used in a branch or loop body becomes an input: a
+        placeholder named, as in TF, within the scope of the op that first reads it
+        (``cond/add/x``), else in the body's base scope."""
         if self.outer is not None and self._is_ancestor(t.graph):
             found = self.graph._captures.get(id(t))
             if found is not None:
                 return found[1]
             outer_t = t if t.graph is self.outer.graph else self.outer.capture_symbolic(t)
-            base = self.graph.base_scope
+            base = op_name or self.graph.base_scope
             with self.graph.name_scope(base + "/" if base else ""):
                 ph = self.placeholder(t.dtype, t.shape, t.op.name.replace("/", "_").lower())
             ph.handle_shape, ph.handle_dtype = t.handle_shape, t.handle_dtype
