@@ -763,7 +763,8 @@ class _Traced:
             if isinstance(out, list):  # as in TF: a list returned at the top is a tuple,
                 out = tuple(out)       # lists inside the structure become tensors
             return _nest.map_structure(
-                lambda v: v if convert.is_tensor(v) else convert.to_tensor(v), out)
+                lambda v: v if convert.is_tensor(v) or is_composite(v) else convert.to_tensor(v),
+                out)
 
         call_with_element.__name__ = getattr(func, "__name__", what)
         leaf_specs = _nest.flatten(spec)
