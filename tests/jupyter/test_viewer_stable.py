@@ -21,6 +21,25 @@ pytestmark = [pytest.mark.browser,
 
 
 def test_toggling_scopes_keeps_the_drawing_in_place_and_readable():
+    import tfgraph_edu as tf
+    tf.keras.backend.clear_session()  # the names a fresh kernel gives: sequential, sgd, ...
+    _toggle_and_check()
+
+
+@pytest.mark.xfail(strict=True, reason="known defect (issue 24): with the names a busy kernel "
+                   "gives (sequential_12, sgd_8), folding `sequential` leaves the edge "
+                   "sequential_12 -> sgd_8 through the loss scope's box")
+def test_toggling_scopes_with_other_names_keeps_edges_off_the_boxes():
+    import tfgraph_edu as tf
+    tf.keras.backend.clear_session()
+    for _ in range(12):
+        tf.keras.Sequential([tf.keras.layers.Dense(2)])
+    for _ in range(8):
+        tf.keras.optimizers.SGD(0.1)
+    _toggle_and_check()
+
+
+def _toggle_and_check():
     from playwright.sync_api import sync_playwright
 
     from benchmarks.viewer_in_browser import (
