@@ -345,7 +345,10 @@ def course_cells(tally, verbose, repo, notebooks, folder, names=(), refresh=Fals
               "and its notebooks with --notebooks a.ipynb,b.md or --folder DIR")
         return
     import guides
-    only = [n.strip() for n in notebooks.split(",") if n.strip()] if notebooks else ()
+    only = []  # a value that is not one of the repository's files is a comma-separated list
+    known = set(guides.Docs(repo, ()).files()) if notebooks else set()
+    for value in notebooks or ():
+        only += [value] if value in known else [n.strip() for n in value.split(",") if n.strip()]
     guides.compare(tally, verbose, repo, real_tf.__version__, _close_text, names, refresh,
                    source="courses", folders=(folder,) if folder else (), only=only)
 
@@ -366,8 +369,9 @@ def main(argv=None) -> int:
                         help="with the guides or courses source: run TF's side again (not "
                         "from its cache)")
     parser.add_argument("--repo", help="courses source: a repository's checkout or git dir")
-    parser.add_argument("--notebooks", help="courses source: its notebooks, comma-separated "
-                        "paths (.ipynb, or .md in jupytext's markdown format)")
+    parser.add_argument("--notebooks", action="append", help="courses source: its notebooks, "
+                        "comma-separated paths (.ipynb, or .md in jupytext's markdown format); "
+                        "repeat it for a path with a comma")
     parser.add_argument("--folder", help="courses source: every .ipynb under this folder of "
                         "--repo")
     args = parser.parse_args(argv)

@@ -139,6 +139,14 @@ class Docs:
                              text=True, check=True)
         return sorted(p for p in out.stdout.split("\0") if p.endswith(".ipynb"))
 
+    def files(self) -> list[str]:
+        """Every file of the copy (for telling a path from a list of paths)."""
+        if self.checkout:
+            return [str(p.relative_to(self.path)) for p in self.path.rglob("*") if p.is_file()]
+        return subprocess.run(["git", "-C", str(self.path), "ls-tree", "-r", "-z", "--name-only",
+                               "HEAD"], capture_output=True, text=True, check=True
+                              ).stdout.split("\0")
+
     def read(self, rel: str) -> str:
         if self.checkout:
             return (self.path / rel).read_text(encoding="utf-8")
