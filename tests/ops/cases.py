@@ -218,6 +218,7 @@ TESTED_ELSEWHERE = {
         "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2",
         "StatelessRandomUniformFullIntV2", "StatelessRandomGetKeyCounter")},
     "RandomUniform": "tests/ops/test_random.py",
+    "RandomShuffle": "tests/ops/test_random_shuffle.py",
     "RandomUniformInt": "tests/ops/test_random.py",
     "TruncatedNormal": "tests/ops/test_random.py",
     "PrintV2": "tests/function/test_print.py",
