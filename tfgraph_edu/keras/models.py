@@ -17,7 +17,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..eager.tape import GradientTape
 from ..function.polymorphic import Function
-from ..ops import convert
+from ..ops import convert, shape_ops
 from ..shapes import TensorShape, TensorSpec
 from . import callbacks as callbacks_mod
 from . import functional
@@ -25,6 +25,7 @@ from . import losses as losses_mod
 from . import metrics as metrics_mod
 from . import optimizers as optimizers_mod
 from . import summary as summary_mod
+from .call_context import check_input_spec
 from .layers import Layer
 from .module import AutoTrackable
 from .variables import keras_scope
@@ -458,10 +459,33 @@ class Sequential(Model):
         return super()._call_eager_or_traced(inputs, kwargs, symbolic)
 
     def call(self, inputs, training=None, mask=None, **kwargs):  # Keras 3's signature
-        x = inputs
+        x = self._adjust_rank(inputs) if self._input is not None else inputs
         for layer in self._layers:
             x = layer(x, training=training)
         return x
+
+
+    def _adjust_rank(self, x):
+        """Keras 3's input rank adjustment of a built model: an input with one more axis of
+        size 1 than the model's ``Input`` loses it, one with one axis fewer gains it when the
+        ``Input`` ends in 1 (a model fit on ``(n, 1)`` predicts on ``(n,)``); any other rank
+        is refused (after the first layer's own check, as Keras checks it first)."""
+        shape = getattr(x, "shape", None)
+        ref = self._input.shape
+        if shape is None or isinstance(x, (list, tuple, dict)) or shape.rank is None or \
+                ref.rank is None or shape.rank == ref.rank:
+            return x
+        if shape.rank == ref.rank + 1 and shape.dims[-1] == 1:
+            return shape_ops.squeeze(x, axis=[-1])
+        if shape.rank == ref.rank - 1 and ref.dims[-1] == 1:
+            return shape_ops.expand_dims(x, -1)
+        if self._layers:
+            check_input_spec(self._layers[0], x)
+        shown = x.numpy() if hasattr(x, "numpy") else x
+        raise ValueError(f"Invalid input shape for input {shown} with name "
+                         f"'{getattr(self._input, 'name', 'keras_tensor')}' and path ''. "
+                         f"Expected shape {tuple(ref.as_list())}, but input has incompatible "
+                         f"shape {tuple(shape.as_list())}")
 
 
 class _SequentialGraph(AutoTrackable):
