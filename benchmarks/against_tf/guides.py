@@ -443,7 +443,39 @@ _MKL = re.compile(r"__wrapped____Mkl")
 _OP_NAME = re.compile(r"(\[Op:[\w#]+\]) name: ?\S*")
 
 
+_SGR = re.compile(r"\x1b\[[0-9;]*m")  # ANSI colours and bold (Keras's progress bar)
+
+
+def _console(text: str) -> str:
+    """Keras's progress bar as a notebook shows it: its ANSI colours dropped and the updates
+    it erases with backspaces (and the line breaks around them) gone, so its last state is
+    left.  Text without backspaces or colours is returned as it is."""
+    if "\x1b[" not in text and "\x08" not in text:
+        return text
+    text = _SGR.sub("", text)
+    if "\x08" not in text:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        if "\x08" in line:
+            kept: list[str] = []
+            for ch in line:
+                if ch == "\x08":
+                    if kept:
+                        kept.pop()
+                else:
+                    kept.append(ch)
+            line = "".join(kept)
+            if not line.strip():
+                if lines and not lines[-1].strip():
+                    lines.pop()  # the line break that opened the erased update
+                continue
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def _masked(text: str, mask: str | None) -> str:
+    text = _console(text)
     text = _OTHER_FRAME.sub("", _ERROR_MODULE.sub(r"\1", _tracebacks(text)))
     text = _OP_NAME.sub(r"\1", _MKL.sub("__wrapped__", text))
     text = _STEP_TIME.sub("#s", _PADDING.sub("", text))

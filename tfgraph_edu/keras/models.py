@@ -256,15 +256,8 @@ class Model(Layer):
                 logs[m.name] = float(m.result())
             if verbose:
                 elapsed = time.perf_counter() - start
-                ms = elapsed * 1e3 / max(steps, 1)
-                shown = " - ".join(f"{k}: {v:.4f}" for k, v in logs.items())
                 print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
-                if verbose == 2:  # Keras 3's one line per epoch
-                    print(f"{steps}/{steps} - {elapsed:.0f}s - {ms:.0f}ms/step - {shown}",
-                          file=sys.stdout)
-                else:  # the progress bar as it ends
-                    print(f"{steps}/{steps} {'━' * 20} {elapsed:.0f}s {ms:.0f}ms/step - "
-                          f"{shown}", file=sys.stdout)
+                print(_progress_line(steps, elapsed, logs, verbose), file=sys.stdout)
             for cb in cbs:
                 cb.on_epoch_end(epoch, logs)
         for cb in cbs:
@@ -304,7 +297,10 @@ class Model(Layer):
         from ..train import weights_file
         weights_file.load(str(filepath), self.variables)
 
-    def predict(self, x, batch_size=32, verbose=0):
+    def predict(self, x, batch_size=32, verbose="auto"):
+        """The model's outputs as NumPy, batch by batch; Keras 3's progress bar as it ends
+        unless ``verbose=0``."""
+        start = time.perf_counter()
         if self.predict_function is None:
             def step(v):
                 return self(v, training=False)
@@ -317,6 +313,9 @@ class Model(Layer):
             batches = [convert.constant(arr[i:i + batch_size])
                        for i in range(0, len(arr), batch_size)]
         outs = [self.predict_function(b).numpy() for b in batches]
+        if verbose:
+            print(_progress_line(len(batches), time.perf_counter() - start, {}, verbose),
+                  file=sys.stdout)
         return np.concatenate(outs) if outs else np.zeros((0,))
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
@@ -340,18 +339,28 @@ class Model(Layer):
 
     def predict_on_batch(self, x):
         """The model's outputs on one batch, as NumPy (Keras 3)."""
-        return self.predict(x, batch_size=len(_numpy(x)))
+        return self.predict(x, batch_size=len(_numpy(x)), verbose=0)
 
-    def evaluate(self, x, y=None, batch_size=32, verbose=0, return_dict=False):
+    def evaluate(self, x, y=None, batch_size=32, verbose="auto", return_dict=False):
+        """The loss and compiled metrics on the data (Keras 3's progress bar as it ends unless
+        ``verbose=0``)."""
         self._assert_compiled()
+        start = time.perf_counter()
         if hasattr(x, "_flat_iter"):
             pairs = list(x)
             xs = np.concatenate([p[0].numpy() for p in pairs])
             y = np.concatenate([p[1].numpy() for p in pairs])
             x = xs
-        pred = self.predict(x, batch_size)
+        pred = self.predict(x, batch_size, verbose=0)
         yt, pt = convert.constant(np.asarray(_numpy(y))), convert.constant(pred)
-        return self._results(self.loss(yt, pt), yt, pt, return_dict)
+        results = self._results(self.loss(yt, pt), yt, pt, True)
+        if verbose:
+            steps = max(1, -(-len(pred) // (batch_size or 32)))
+            print(_progress_line(steps, time.perf_counter() - start, results, verbose),
+                  file=sys.stdout)
+        if return_dict:
+            return results
+        return results["loss"] if len(results) == 1 else list(results.values())
 
     def _results(self, loss, y, pred, return_dict):
         """The loss and the compiled metrics on (y, pred), as Keras 3 returns them: a dict, or
@@ -364,6 +373,19 @@ class Model(Layer):
         if return_dict:
             return results
         return results["loss"] if len(results) == 1 else list(results.values())
+
+
+def _progress_line(steps, elapsed, logs, verbose) -> str:
+    """Keras 3's progress bar as it ends (``verbose=1``/``"auto"``), or its one line
+    (``verbose=2``): steps, time, time per step, then each logged value."""
+    per = elapsed / max(steps, 1)
+    unit = (f"{per:.0f}s/step" if per >= 1 else f"{per * 1e3:.0f}ms/step" if per >= 1e-3
+            else f"{per * 1e6:.0f}us/step")
+    shown = "".join(f" - {k}: " + (f"{v:.4f}" if abs(v) > 1e-3 else f"{v:.4e}")
+                    for k, v in logs.items())
+    if verbose == 2:
+        return f"{steps}/{steps} - {elapsed:.0f}s - {unit}{shown}"
+    return f"{steps}/{steps} {'━' * 20} {elapsed:.0f}s {unit}{shown}"
 
 
 class Sequential(Model):
