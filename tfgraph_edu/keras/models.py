@@ -223,6 +223,7 @@ class Model(Layer):
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
             shuffle=True, **kwargs):
         self._assert_compiled()
+        x, y = _data(x, y)
         batch_size = 32 if batch_size is None else int(batch_size)
         step_fn = None
         history = callbacks_mod.History()
@@ -301,6 +302,7 @@ class Model(Layer):
         """The model's outputs as NumPy, batch by batch; Keras 3's progress bar as it ends
         unless ``verbose=0``."""
         start = time.perf_counter()
+        x = _data(x)
         if self.predict_function is None:
             def step(v):
                 return self(v, training=False)
@@ -346,6 +348,7 @@ class Model(Layer):
         ``verbose=0``)."""
         self._assert_compiled()
         start = time.perf_counter()
+        x, y = _data(x, y)
         if hasattr(x, "_flat_iter"):
             pairs = list(x)
             xs = np.concatenate([p[0].numpy() for p in pairs])
@@ -536,6 +539,28 @@ def _input_dtype(x):
 
 def _numpy(v):
     return v.numpy() if hasattr(v, "numpy") else v
+
+
+def _array_like(v) -> bool:
+    return isinstance(v, np.ndarray) or convert.is_tensor(v) or hasattr(v, "_as_tensor") or \
+        hasattr(v, "_flat_iter")
+
+
+def _data(x, *others):
+    """Keras 3's data check: every leaf of ``x`` and ``y`` is an array or a tensor (a Python
+    list of numbers is its ValueError, naming ``x``); a list holding one array is that array
+    (the model's one input)."""
+    def leaves(v):
+        if isinstance(v, (list, tuple)):
+            return [leaf for item in v for leaf in leaves(item)]
+        if isinstance(v, dict):
+            return [leaf for item in v.values() for leaf in leaves(item)]
+        return [v]
+    for v in (x, *others):
+        if v is not None and not all(_array_like(leaf) for leaf in leaves(v)):
+            raise ValueError(f"Unrecognized data type: x={x} (of type {type(x)})")
+    unwrap = [v[0] if isinstance(v, (list, tuple)) and len(v) == 1 else v for v in (x, *others)]
+    return unwrap if others else unwrap[0]
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # noqa: A002
