@@ -129,6 +129,7 @@ from ._api import (  # noqa: F401,E402
     experimental,
     image,
     io,
+    queue,
     ragged,
     sets,
     sparse,

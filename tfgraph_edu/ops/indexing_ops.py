@@ -108,8 +108,12 @@ def _check_index(idx, shape_dims):
 def _strided_slice_kernel(x, begin, end, strides, **masks):
     idx = _index_tuple(ints(begin), ints(end), ints(strides), **masks)
     _check_index(idx, list(np.shape(x)))
-    out = np.asarray(x)[idx]
-    return out.copy() if isinstance(out, np.ndarray) else out
+    arr = np.asarray(x)
+    out = arr[idx]
+    if isinstance(out, np.ndarray):
+        return out.copy()
+    # one element of a string tensor is bytes: kept as a 0-d object array (a tensor's value)
+    return np.array(out, dtype=object) if arr.dtype == object else out
 
 
 def _strided_slice_shape(x, begin, end, strides, **masks):
