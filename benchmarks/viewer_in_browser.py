@@ -33,6 +33,11 @@ import numpy as np
 import tfgraph_edu as tf
 from tfgraph_edu.jupyter.widgets import GraphViewer
 
+try:  # run as a script (benchmarks/ on sys.path) or imported from the repository's root
+    from _mlp_step import mlp_train_step
+except ImportError:
+    from benchmarks._mlp_step import mlp_train_step
+
 WIDGETS = Path(__file__).resolve().parents[1] / "widgets"
 CHROMIUM = "/usr/bin/chromium"
 STATE = ["title", "words", "legend", "functions", "concrete_index", "optimized", "collapsed",
@@ -70,27 +75,6 @@ window.openViewer = (state) => {
   }));
 };
 """ + (Path(__file__).with_name("_viewer_sight.js").read_text())
-
-
-def mlp_train_step():
-    """A 40-op-class graph a learner meets early: an MLP's train step with a GradientTape."""
-    model = tf.keras.Sequential([tf.keras.layers.Dense(16, activation="relu"),
-                                 tf.keras.layers.Dense(3)])
-    opt = tf.keras.optimizers.SGD(0.1)
-    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
-
-    @tf.function
-    def train_step(x, y):
-        with tf.GradientTape() as tape:
-            loss = loss_fn(y, model(x))
-        grads = tape.gradient(loss, model.trainable_variables)
-        opt.apply_gradients(zip(grads, model.trainable_variables))
-        return loss
-
-    rng = np.random.default_rng(0)
-    train_step(tf.constant(rng.random((8, 4), dtype=np.float32)),
-               tf.constant(np.arange(8) % 3))
-    return train_step
 
 
 def folded_graphs():
@@ -392,7 +376,7 @@ def main(only_stable: bool = False) -> None:
                   f"{result['minText']:.1f} px")
 
         print("-- first sight of an MLP train step with a GradientTape (text: at least 9 px)")
-        fn = mlp_train_step()
+        fn = mlp_train_step(tf)
         n = len(fn.concrete_functions[-1].graph.operations)
         state = json.loads(json.dumps(GraphViewer(fn).get_state(STATE)))
         result = page.evaluate("(s) => window.openViewer(s)", state)

@@ -7,7 +7,7 @@ name below is defined in the layer that owns it (see ARCHITECTURE.md).
 from . import autograph, dtypes, errors, keras, nest, onnx, saved_model, viz  # noqa: F401
 from ._api import config, debugging, distribute, linalg, math, nn, random  # noqa: F401
 from .control_flow.cond_while import cond, while_loop  # noqa: F401
-from .control_flow.map_fn import map_fn  # noqa: F401
+from .control_flow.map_fn import map_fn, vectorized_map  # noqa: F401
 from .control_flow.tensor_array import TensorArray  # noqa: F401
 from .dtypes import (  # noqa: F401
     DType,

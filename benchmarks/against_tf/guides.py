@@ -77,8 +77,6 @@ OUT_OF_SCOPE = (
      "TF1 graphs and sessions (tf.compat.v1)"),
     (r"(?:tf\.compat\.v1\.[\s\S]*){3}", "built on TF1's API (tf.compat.v1)"),
     (r"tf_upgrade_v2", "the tf_upgrade_v2 script"),
-    (r"experimental_enable_numpy_behavior", "TF's NumPy API and its type promotion modes "
-     "(tf.experimental.numpy): not implemented, enabling it raises"),
 )
 # Cells matching one of these are out of scope; a notebook with 30% or more such cells is out
 # of scope as a whole (its subject is what they do): (pattern, reason)
@@ -437,6 +435,9 @@ _OTHER_FRAME = re.compile(r"^([ \t]*)File \"(?!<cell )[^\"]*\", line \d+, in .*\
                           r"(?:\1[ \t]+(?!File )\S.*\n)?", re.M)
 
 
+# a tensor's class printed (``x.__class__``): TF's module path or ours, the class name compared
+_TENSOR_CLASS = re.compile(r"<class '(?:tensorflow|tfgraph_edu)(?:\.\w+)*\.(\w+)'>")
+
 # TF's eager op errors: oneDNN builds name the kernel __MklMatMul, and most ops end with
 # " name: <op name>"; tfgraph_edu names the op and stops at [Op:…] (a known departure)
 _MKL = re.compile(r"__wrapped____Mkl")
@@ -477,6 +478,7 @@ def _console(text: str) -> str:
 def _masked(text: str, mask: str | None, wraps=False) -> str:
     text = _console(text)
     text = _OTHER_FRAME.sub("", _ERROR_MODULE.sub(r"\1", _tracebacks(text)))
+    text = _TENSOR_CLASS.sub(r"<class '\1'>", text)
     text = _OP_NAME.sub(r"\1", _MKL.sub("__wrapped__", text))
     text = _STEP_TIME.sub("#s", _PADDING.sub("", text))
     # masked: the text's shape only (NumPy pads columns to the longest number, sign included)

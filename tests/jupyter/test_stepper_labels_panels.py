@@ -237,3 +237,28 @@ def test_steps_are_real_ops_not_placeholders_or_body_ports():
     collect(graph)
     assert steps and all(ops[s.node] != "port" for s in steps)
     assert not any(ops[s.node].type == "Placeholder" for s in steps)
+
+
+def test_the_trace_panels_graph_is_an_image_not_below_min_scale():
+    """The %%trace panel's graph is an <img> of the SVG (a notebook not trusted yet keeps
+    it; inline SVG would be dropped, its words left as raw text), at least MIN_SCALE of its
+    natural width (the SVG's width in pt, 4/3 px each)."""
+    import base64
+
+    @tf.function
+    def g(x):
+        with tf.name_scope("layer"):
+            return tf.nn.relu(x * 2.0)
+
+    g(tf.constant([1.0, -1.0]))
+    html = panels.graph_panel(g, "en", optimized=False, name="g", uid=7)
+    assert "<svg" not in html and html.count("<img ") == 1
+    data = re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', html).group(1)
+    svg = base64.b64decode(data).decode("utf-8")
+    assert svg.startswith("<svg") and "<title>layer/Relu</title>" in svg
+    pt = float(re.match(r'<svg width="([\d.]+)pt"', svg).group(1))
+    least = int(re.search(r'<img alt="Graph \(traced graph\)" style="max-width:100%;height:auto;'
+                          r'min-width:(\d+)px"', html).group(1))
+    assert abs(least - pt * 4 / 3 * panels.MIN_SCALE) <= 0.5, (least, pt)
+    # the "full size" switch lifts the width cap of that image
+    assert ".tfg-full:checked~.tfg-graph img{max-width:none!important}" in panels.CSS

@@ -3,7 +3,9 @@
 clips its content (code scrolls sideways in its own box), every column of the concrete
 functions table and every timing cell shows whole, the static graph is scaled to the cell's
 width, a signature takes at most two lines, and the panels stack in one column when the cell
-is narrower than ``panels.ONE_COLUMN_BELOW``.  Screenshots in tests/jupyter/artifacts/.
+is narrower than ``panels.ONE_COLUMN_BELOW``.  Stored pictures (the index's first one, a
+show_graph output, a %%trace output) show in a notebook not trusted yet.  Screenshots in
+tests/jupyter/artifacts/.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from .test_browser import (
     ARTIFACTS,
     CHROMIUM,
     FLAGS,
+    IMAGE_TEXT_PX,
     _js_errors,
     _no_news,
     _notebook,
@@ -59,12 +62,10 @@ def _cells(lang: str) -> list[str]:
 def app_server(request, tmp_path):
     for lang in LANGS:
         _notebook(tmp_path / f"layout_{lang}.ipynb", _cells(lang))
-    # the index as a learner gets it: a fresh copy, never opened, so not trusted
-    shutil.copy(Path(__file__).parents[2] / "notebooks" / "index.ipynb", tmp_path)
     yield from _serve(tmp_path, request.param)
 
 
-# every measurement of one %%trace output, made in the page
+# every measurement of one %%trace output, made in the page (the graph an <img> of its SVG)
 MEASURE = """() => {
   const trace = document.querySelector('.tfg-trace');
   const out = trace.closest('.jp-OutputArea-output') || trace.parentElement;
@@ -84,18 +85,15 @@ MEASURE = """() => {
       const lh = parseFloat(getComputedStyle(c).lineHeight) || 16;
       return Math.round(c.getBoundingClientRect().height / lh); });
   const graph = trace.querySelector('.tfg-graph');
-  const svg = graph.querySelector('svg');
+  const img = graph.querySelector('img');
   const scrolls = [...trace.querySelectorAll('.tfg-scroll')].map(s => ({
       overflow: getComputedStyle(s).overflowX, wider: s.scrollWidth > s.clientWidth}));
-  const natural = parseFloat(svg.getAttribute('width')) * 4 / 3;
   const graphScrolls = getComputedStyle(graph).overflowX === 'auto';
-  const texts = [...svg.querySelectorAll('text')].map(t => t.getBoundingClientRect().height)
-      .filter(h => h > 0);
   return {out: box(out), cell: box(cell), trace: box(trace), panels, cut, heads, sig,
-          graph: box(graph), svg: box(svg), scrolls, graphScrolls,
-          svgScale: svg.getBoundingClientRect().width / natural,
-          minText: Math.min(...texts), grid: trace.querySelector('.tfg-grid').clientWidth};
-}"""
+          graph: box(graph), img: box(img), scrolls, graphScrolls,
+          imgScale: img.getBoundingClientRect().width / img.naturalWidth,
+          minText: (IMAGE_TEXT_PX)(img), grid: trace.querySelector('.tfg-grid').clientWidth};
+}""".replace("IMAGE_TEXT_PX", IMAGE_TEXT_PX)
 
 
 def _dismiss_dialog(page, shot) -> None:
@@ -150,16 +148,15 @@ def test_trace_panels_fit_the_cell(app_server, width, lang):
         page.screenshot(path=str(ARTIFACTS / f"layout_{tag}_tables.png"))
         # the "full size" switch shows the graph at its natural size, its pane scrolling
         page.locator(".tfg-trace .tfg-full-label").first.click()
-        full = page.evaluate("() => { const s = document.querySelector('.tfg-trace .tfg-graph "
-                             "svg'); return s.getBoundingClientRect().width / "
-                             "(parseFloat(s.getAttribute('width')) * 4 / 3); }")
+        full = page.evaluate("() => { const i = document.querySelector('.tfg-trace .tfg-graph "
+                             "img'); return i.getBoundingClientRect().width / i.naturalWidth; }")
         page.locator(".tfg-trace .tfg-graph").first.evaluate(
             "e => e.scrollIntoView({block: 'start'})")
         page.screenshot(path=str(ARTIFACTS / f"layout_{tag}_full_size.png"))
         browser.close()
     assert abs(full - 1) < 0.01, full
-    print(tag, {k: m[k] for k in ("out", "trace", "graph", "svg", "sig", "minText", "grid",
-                                   "svgScale")})
+    print(tag, {k: m[k] for k in ("out", "trace", "graph", "img", "sig", "minText", "grid",
+                                   "imgScale")})
     assert _within(m["trace"], m["out"]) and _within(m["trace"], m["cell"]), m
     for panel in m["panels"]:
         assert _within(panel["box"], m["out"]), panel
@@ -172,8 +169,8 @@ def test_trace_panels_fit_the_cell(app_server, width, lang):
     # the graph scaled to the width of its pane, down to MIN_SCALE of its natural size (its
     # text stays readable); below that its pane scrolls sideways
     assert _within(m["graph"], m["trace"]), m
-    assert _within(m["svg"], m["graph"]) or m["graphScrolls"], m
-    assert m["svgScale"] >= panels.MIN_SCALE - 0.01, m
+    assert _within(m["img"], m["graph"]) or m["graphScrolls"], m
+    assert m["imgScale"] >= panels.MIN_SCALE - 0.01, m
     # code scrolls sideways in its own box
     assert m["scrolls"] and all(s["overflow"] == "auto" for s in m["scrolls"])
     # a signature in one or two lines (three when the cell is narrower than 700 px), broken
@@ -189,51 +186,20 @@ def test_trace_panels_fit_the_cell(app_server, width, lang):
     assert not _js_errors(errors), errors
 
 
-def test_the_index_shows_its_first_picture_before_anything_runs(app_server):
-    """A fresh index.ipynb is not trusted: its stored picture must still show as a picture
-    (not as the drawing's words in raw text), before any cell runs."""
-    from playwright.sync_api import sync_playwright
-    app, url, token = app_server
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-        path = "lab/tree" if app == "jupyterlab" else "notebooks"
-        page.goto(f"{url}/{path}/index.ipynb?token={token}")
-        page.wait_for_selector(".jp-Notebook .jp-OutputArea-output", timeout=60_000)
-        _no_news(page)
-        out = page.locator(".jp-OutputArea-output").first
-        img = out.locator("img").first
-        img.wait_for(timeout=30_000)
-        page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(),
-                               timeout=30_000)
-        out.scroll_into_view_if_needed()
-        page.screenshot(path=str(ARTIFACTS / f"index_untrusted_{app}.png"))
-        natural = img.evaluate("i => [i.naturalWidth, i.naturalHeight]")
-        box = _rect(img)
-        text = out.inner_text()
-        legend_keys = out.locator(".tfg-legend span").evaluate_all(
-            "ks => ks.map(k => [k.getBoundingClientRect().width, getComputedStyle(k)"
-            ".backgroundColor])")
-        browser.close()
-    assert natural[0] > 300 and natural[1] > 300, natural  # the drawing itself, decoded
-    assert box["r"] - box["l"] > 300, box  # shown at a readable size
-    # none of the drawing's words leaked out as text (what the sanitiser left of inline SVG)
-    for word in ("cluster_cond", "StatelessIf", "float32 (2,)"):
-        assert word not in text, (word, text[:200])
-    assert "control flow" in text  # the legend's words; its keys keep their colours
-    assert legend_keys and all(w >= 9 for w, _ in legend_keys), legend_keys
-    assert any(c not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)") for _, c in legend_keys)
-
-
-@pytest.fixture(params=["jupyterlab", "notebook"])
-def stored_server(request, tmp_path):
-    """A notebook holding the stored output of ``show_graph(f, lang="zh-Hans")`` (an If and
-    a tf.range loop), as a tutorial stores it; written to disk, never opened: not trusted."""
+def _stored(path: Path, source: str, bundle: dict) -> None:
+    """A notebook of one code cell ``source`` whose stored output is ``bundle``, written to
+    disk and never opened: not trusted."""
     import nbformat
+    cell = nbformat.v4.new_code_cell(source, execution_count=1)
+    cell.outputs = [nbformat.v4.new_output("execute_result", data=bundle, execution_count=1)]
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, path)
 
+
+def _branch_and_loop():
     import tfgraph_edu as tf
-    from tfgraph_edu.viz import show_graph
 
     @tf.function
     def f(x):
@@ -244,41 +210,88 @@ def stored_server(request, tmp_path):
         return x
 
     f(tf.constant([1.0, 2.0]))
-    bundle = show_graph(f, lang="zh-Hans")._repr_mimebundle_()
-    cell = nbformat.v4.new_code_cell("show_graph(f)", execution_count=1)
-    cell.outputs = [nbformat.v4.new_output("execute_result", data=bundle, execution_count=1)]
-    nb = nbformat.v4.new_notebook(cells=[cell])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    nbformat.write(nb, tmp_path / "stored.ipynb")
-    yield from _serve(tmp_path, request.param)
+    return f
 
 
-def test_a_stored_show_graph_output_shows_its_picture_untrusted(stored_server):
-    """A tutorial's stored show_graph output, in a notebook not yet trusted: the picture
-    shows as a picture (the sanitiser keeps a data-URL image, not inline SVG), with the
-    legend in the learner's language (zh-Hans) and none of the drawing's words as raw text."""
+def _write_untrusted(tmp_path: Path, case: str) -> None:
+    """``case``.ipynb as a learner gets it, never opened (not trusted): the index (a fresh
+    copy), a tutorial's stored ``show_graph(f, lang="zh-Hans")`` output, a stored ``%%trace``
+    output (both of an If and a tf.range loop)."""
+    if case == "index":
+        shutil.copy(Path(__file__).parents[2] / "notebooks" / "index.ipynb", tmp_path)
+    elif case == "show_graph_zh_hans":
+        from tfgraph_edu.viz import show_graph
+        _stored(tmp_path / f"{case}.ipynb", "show_graph(f)",
+                show_graph(_branch_and_loop(), lang="zh-Hans")._repr_mimebundle_())
+    else:
+        from tfgraph_edu.jupyter.magics import TraceResult
+        f = _branch_and_loop()
+        html = panels.function_panels(f, "f", "en", ["source", "code", "graph", "concrete"],
+                                      True, None)
+        _stored(tmp_path / f"{case}.ipynb", "%%trace\n...",
+                TraceResult([("f", f, None, html)], "en", None)._repr_mimebundle_())
+
+
+# per notebook: where its picture is, words of the drawing that must not show as raw text
+# (what the sanitiser leaves of inline SVG), words that must show
+UNTRUSTED = {
+    "index": (".jp-OutputArea-output img", ("cluster_cond", "StatelessIf", "float32 (2,)"),
+              ("control flow",)),
+    "show_graph_zh_hans": (".jp-OutputArea-output img", (
+        "cluster_cond", "StatelessIf", "float32 (2,)", "input (placeholder)"),
+        ("输入（占位符）", "运算")),  # the zh-Hans legend
+    "trace": (".tfg-trace .tfg-graph img", ("cluster_cond", "StatelessIf", "float32 (2,)"),
+              ("Concrete functions", "Python source")),
+}
+
+
+@pytest.fixture(params=[(app, case) for app in ("jupyterlab", "notebook") for case in UNTRUSTED],
+                ids=lambda p: "-".join(p))
+def untrusted_server(request, tmp_path):
+    app, case = request.param
+    _write_untrusted(tmp_path, case)
+    for served in _serve(tmp_path, app):
+        yield (*served, case)
+
+
+def test_a_stored_picture_shows_in_a_notebook_not_yet_trusted(untrusted_server):
+    """The index's first picture, a tutorial's stored show_graph output (zh-Hans) and a
+    stored %%trace output, in a notebook not trusted yet, before anything runs: the picture
+    shows as a picture (the sanitiser keeps a data-URL image, not inline SVG), decoded and
+    at a readable size, and none of the drawing's words leak out as raw text."""
     from playwright.sync_api import sync_playwright
-    app, url, token = stored_server
+    app, url, token, case = untrusted_server
+    where, leaked, shown = UNTRUSTED[case]
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         path = "lab/tree" if app == "jupyterlab" else "notebooks"
-        page.goto(f"{url}/{path}/stored.ipynb?token={token}")
+        page.goto(f"{url}/{path}/{case}.ipynb?token={token}")
         page.wait_for_selector(".jp-Notebook .jp-OutputArea-output", timeout=60_000)
         _no_news(page)
         out = page.locator(".jp-OutputArea-output").first
-        img = out.locator("img").first
+        img = page.locator(where).first
         img.wait_for(timeout=30_000)
         page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle(),
                                timeout=30_000)
-        out.scroll_into_view_if_needed()
-        page.screenshot(path=str(ARTIFACTS / f"stored_zh_hans_untrusted_{app}.png"))
+        img.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"untrusted_{case}_{app}.png"))
         natural = img.evaluate("i => [i.naturalWidth, i.naturalHeight]")
+        visible = img.evaluate("i => i.checkVisibility({opacityProperty: true, "
+                               "visibilityProperty: true})")
+        box = _rect(img)
         text = out.inner_text()
+        legend_keys = out.locator(".tfg-legend span").evaluate_all(
+            "ks => ks.map(k => [k.getBoundingClientRect().width, getComputedStyle(k)"
+            ".backgroundColor])")
         browser.close()
-    assert natural[0] > 300 and natural[1] > 300, natural
-    for word in ("cluster_cond", "StatelessIf", "float32 (2,)", "input (placeholder)"):
+    assert natural[0] > 300 and natural[1] > 300, natural  # the drawing itself, decoded
+    assert visible and box["r"] - box["l"] > 300, box  # shown, at a readable size
+    for word in leaked:
         assert word not in text, (word, text[:200])
-    assert "输入（占位符）" in text and "运算" in text, text[:300]  # the zh-Hans legend
+    for word in shown:
+        assert word in text, (word, text[:300])
+    # the legend's keys keep their size and colours (inline styles survive the sanitiser)
+    assert legend_keys and all(w >= 9 for w, _ in legend_keys), legend_keys
+    assert any(c not in ("rgba(0, 0, 0, 0)", "rgb(255, 255, 255)") for _, c in legend_keys)

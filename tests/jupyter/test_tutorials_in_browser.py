@@ -42,7 +42,7 @@ def test_a_built_tutorial_runs_and_renders(tutorial_server):
         page.locator(".lm-MenuBar-itemLabel", has_text="Edit").first.click()
         page.locator(".lm-Menu-itemLabel", has_text="Clear Outputs of All Cells").first.click()
         assert page.locator(".tfg-trace").count() == 0
-        _run_all(page, ".tfg-trace .tfg-wide svg", ARTIFACTS / f"tutorial_{app}_failed.png")
+        _run_all(page, ".tfg-trace .tfg-wide img", ARTIFACTS / f"tutorial_{app}_failed.png")
         _no_news(page)
         # every code cell has run: each prompt shows its execution count
         page.wait_for_function(

@@ -169,3 +169,47 @@ APIS_CASES.update({
     "SparseReduceMax": [Case([_SP_I, _v(1, 2), _SP_S, i32(1)], lambda *a: _v(1, 2, 0),
                              {"keep_dims": False})],
 })
+
+# tf.sparse ops added for the sparse_tensor guide; expected values recorded from TF 2.21
+# (tf.sparse.sparse_dense_matmul, tf.sparse.slice and its gradient, sp * dense, sp / dense)
+_SPC_I = np.array([[0, 1], [1, 0], [2, 2]], np.int64)
+_SPC_S = np.array([3, 3], np.int64)
+_SPC_D = np.array([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]], np.float32)
+_SLICE_I = np.array([[2, 4], [3, 3], [3, 4], [4, 3], [4, 4], [5, 4]], np.int64)
+_SLICE_OUT = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], np.int64)
+
+APIS_CASES.update({
+    "SparseTensorDenseMatMul": [Case(
+        [np.array([[0, 1], [1, 0], [1, 1]], np.int64), _v(13, 15, 17),
+         np.array([2, 2], np.int64), np.array([[4.], [6.]], np.float32)],
+        lambda *a: np.array([[78.], [162.]], np.float32),
+        {"adjoint_a": False, "adjoint_b": False}, grad=(1, 3))],
+    "SparseSlice": [Case([_SLICE_I, _v(1, 1, 1, 1, 1, 1), np.array([8, 5], np.int64),
+                          np.array([3, 3], np.int64), np.array([2, 5], np.int64)],
+                         lambda *a: (_SLICE_OUT, _v(1, 1, 1, 1), np.array([2, 2], np.int64)))],
+    "SparseSliceGrad": [Case([_v(1, 2, 3, 4), _SLICE_I, np.array([3, 3], np.int64),
+                              _SLICE_OUT], lambda *a: _v(0, 1, 2, 3, 4, 0))],
+    "SparseDenseCwiseMul": [Case([_SPC_I, _v(1, -2, 3), _SPC_S, _SPC_D],
+                                 lambda *a: _v(2, -8, 27), grad=(1, 3))],
+    "SparseDenseCwiseDiv": [Case([_SPC_I, _v(1, -2, 3), _SPC_S, _SPC_D],
+                                 lambda *a: _v(0.5, -0.5, 0.33333334), grad=(1, 3))],
+})
+
+# tf.sparse.reshape, fill_empty_rows, minimum, maximum (raw ops; recorded from TF 2.21)
+_MM = [np.array([[0, 0], [1, 1]], np.int64), _v(1, 5), np.array([2, 2], np.int64),
+       np.array([[0, 0], [0, 1]], np.int64), _v(3, -2), np.array([2, 2], np.int64)]
+_MM_I = np.array([[0, 0], [0, 1], [1, 1]], np.int64)
+APIS_CASES.update({
+    "SparseReshape": [Case([_SPC_I, _SPC_S, np.array([9], np.int64)],
+                           lambda *a: (np.array([[1], [3], [8]], np.int64),
+                                       np.array([9], np.int64)))],
+    "SparseFillEmptyRows": [Case(
+        [np.array([[0, 1], [2, 2]], np.int64), _v(1, 3), _SPC_S, np.float32(0)],
+        lambda *a: (_SPC_I, _v(1, 0, 3), np.array([False, True, False]),
+                    np.array([0, 2], np.int64)), grad=(1,))],
+    "SparseSparseMinimum": [Case(list(_MM), lambda *a: (_MM_I, _v(1, -2, 0)))],
+    "SparseSparseMaximum": [Case(list(_MM), lambda *a: (_MM_I, _v(3, 0, 5)))],
+})
+APIS_CASES["SparseSoftmax"] = [Case(  # recorded from TF 2.21
+    [np.array([[0, 0], [0, 2], [1, 1]], np.int64), _v(1, 2, 3), np.array([2, 3], np.int64)],
+    lambda *a: _v(0.2689414322376251, 0.7310585975646973, 1.0), grad=(1,))]

@@ -6,6 +6,7 @@ from ..ops.math_ops import log_softmax, relu, sigmoid, softmax, tanh  # noqa: F4
 from ..ops.nn_ops import (  # noqa: F401
     conv2d,
     elu,
+    embedding_lookup,
     max_pool,
     max_pool2d,
     sigmoid_cross_entropy_with_logits,

@@ -68,6 +68,8 @@ def _count(shape):
 class Generator:
     """A random-number generator with its state in a variable (``tf.random.Generator``)."""
 
+    _checkpoint_node = True  # tf.train.Checkpoint saves its ``_state_var``, as TF does
+
     def __init__(self, copy_from=None, state=None, alg=None):
         if copy_from is not None:
             state, alg = copy_from.state.read_value(), copy_from.algorithm

@@ -1,6 +1,7 @@
 """``tf.strings``: string tensor ops (re-exports)."""
 
 from .._missing import module_getattr as _module_getattr
+from ..ops.string_hash_ops import substr, to_hash_bucket_fast  # noqa: F401
 from ..ops.string_ops import (  # noqa: F401
     as_string,
     bytes_split,

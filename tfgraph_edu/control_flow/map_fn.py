@@ -8,10 +8,12 @@ input's.  Ragged and sparse rows or outputs are not implemented here: they raise
 
 from __future__ import annotations
 
+import builtins
+
 from .. import dtypes as _dt
 from .. import nest
 from ..errors import InvalidArgumentError
-from ..ops import shape_ops
+from ..ops import concat_ops, shape_ops
 from ..ops.composite import CompositeTensor
 from ..ops.convert import to_tensor
 from ..ops.extension_type import BatchableExtensionType
@@ -34,6 +36,9 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
            swap_memory=False, infer_shape=True, name=None, fn_output_signature=None):
     """``fn`` on ``elems[i]`` for every ``i`` (``elems`` a tensor or a structure of them, cut
     along their first dimension), the results stacked along a new first dimension."""
+    if type(elems).__name__ == "RaggedTensor":  # TF's ragged version: over the rows
+        from ..ops.ragged_dispatch import map_fn as ragged_map_fn
+        return ragged_map_fn(fn, elems, dtype=dtype, fn_output_signature=fn_output_signature)
     if not callable(fn):
         raise TypeError(f"fn must be callable, got {fn!r:.80}")
     if fn_output_signature is None:
@@ -101,3 +106,30 @@ def _map_extension_type(fn, elems, parallel_iterations, infer_shape):
     stacked = map_fn(on_components, tuple(elems._ag_components()),
                      parallel_iterations=parallel_iterations, infer_shape=infer_shape)
     return spec._from_components(list(stacked))
+
+
+def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+    """``tf.vectorized_map``: the results of ``tf.map_fn`` (``fn`` on each row, stacked).
+
+    TensorFlow turns ``fn`` into batched ops (pfor); tfgraph_edu runs it as the ``map_fn``
+    loop it stands for, so results, gradients and shapes are the same and only the speed and
+    the graph differ. The output structure and dtypes are those of ``fn`` on the first row,
+    which is computed once outside the loop; the loop does the other rows."""
+    del fallback_to_while_loop, warn  # the loop is what runs here
+    flat_in = [to_tensor(x) for x in nest.flatten(elems)]
+    if not flat_in or builtins.any(x.shape.rank == 0 for x in flat_in):
+        return map_fn(fn, elems)  # map_fn's errors
+    static = flat_in[0].shape.as_list()[0]
+    if static == 0:
+        raise NotImplementedError("tfgraph_edu's tf.vectorized_map of an empty batch is not "
+                                  "implemented yet.")
+    first = fn(nest.pack_sequence_as(elems, [x[0] for x in flat_in]))
+    flat_first = [to_tensor(r) for r in nest.flatten(first)]
+    stacked_first = [shape_ops.expand_dims(r, 0) for r in flat_first]
+    if static == 1:
+        return nest.pack_sequence_as(first, stacked_first)
+    rest = nest.pack_sequence_as(elems, [x[1:] for x in flat_in])
+    signature = nest.pack_sequence_as(first, [r.dtype for r in flat_first])
+    others = map_fn(fn, rest, fn_output_signature=signature)
+    return nest.pack_sequence_as(first, [
+        concat_ops.concat([a, b], 0) for a, b in zip(stacked_first, nest.flatten(others))])

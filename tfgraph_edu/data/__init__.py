@@ -8,7 +8,16 @@ from .text_line import TextLineDataset  # noqa: F401
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
+
+
+def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=None):
+    """``tf.data.experimental.dense_to_ragged_batch``: for ``Dataset.apply``; components
+    of shapes not fully known batch into RaggedTensors (``Dataset.ragged_batch``)."""
+    return lambda ds: ds.ragged_batch(batch_size, drop_remainder)
+
+
 experimental = _Namespace("data.experimental", AUTOTUNE=AUTOTUNE, CsvDataset=CsvDataset,
+                          dense_to_ragged_batch=dense_to_ragged_batch,
                           INFINITE_CARDINALITY=INFINITE,
                           UNKNOWN_CARDINALITY=UNKNOWN)
 

@@ -27,11 +27,40 @@ UNKNOWN = -2
 AUTOTUNE = -1
 
 
+def _is_ragged_spec(s) -> bool:
+    return type(s).__name__ == "RaggedTensorSpec"
+
+
+def _is_ragged(v) -> bool:
+    return type(v).__name__ == "RaggedTensor"
+
+
 def _eager(flat, spec):
     with using_interpreter(None):
-        tensors = [v if isinstance(s, DatasetSpec) else convert.constant(v, dtype=s.dtype)
+        tensors = [v if isinstance(s, DatasetSpec) or _is_ragged(v)
+                   else convert.constant(v, dtype=s.dtype)
                    for v, s in zip(flat, _nest.flatten(spec))]
     return _nest.pack(spec, tensors)
+
+
+# -- ragged components (a RaggedTensorSpec leaf: a RaggedTensor, or a NumPy row when its
+# ragged_rank is 0, as TF's slices of a 2-D ragged tensor are dense rows) ------------------
+def _ragged_spec(shape, dtype, ragged_rank):
+    from ..ops.ragged_ops import RaggedTensorSpec
+    return RaggedTensorSpec(shape, dtype, ragged_rank)
+
+
+def _ragged_row(rt, i):
+    row = rt[i]
+    return row if _is_ragged(row) else np.asarray(row.numpy())
+
+
+def _ragged_batch(parts, spec):
+    """Rows (NumPy arrays or RaggedTensors) stacked into one RaggedTensor."""
+    from ..ops import ragged_dispatch
+    with using_interpreter(None):
+        rows = [p if _is_ragged(p) else convert.constant(p, dtype=spec.dtype) for p in parts]
+        return ragged_dispatch._ragged_stack(rows)
 
 
 class DatasetSpec:
@@ -65,9 +94,10 @@ def _spec_of(arr, batch_dims=0) -> TensorSpec:
 
 
 def _to_flat_arrays(value):
-    """A nested value of Python/numpy/tensors as (structure spec, flat numpy arrays)."""
+    """A nested value of Python/numpy/tensors as flat numpy arrays (RaggedTensors kept)."""
     leaves = _nest.flatten(value)
-    arrays = [np.asarray(convert.to_tensor(v).numpy()) if convert.is_tensor(v)
+    arrays = [v if _is_ragged(v) else
+              np.asarray(convert.to_tensor(v).numpy()) if convert.is_tensor(v)
               else np.asarray(convert.to_numpy(v)) for v in leaves]
     return arrays
 
@@ -82,7 +112,7 @@ def _map_specs(spec, tensor_fn, ext_fn):
     if isinstance(spec, tuple):
         items = [_map_specs(v, tensor_fn, ext_fn) for v in spec]
         return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
-    if isinstance(spec, TensorSpec):
+    if isinstance(spec, TensorSpec) or _is_ragged_spec(spec):
         return tensor_fn(spec)
     return spec
 
@@ -94,6 +124,25 @@ def _batchable(spec):
             "(tf.data slices, batches and unbatches only tf.experimental."
             f"BatchableExtensionType values: derive {spec.value_type.__name__} from it)")
     return spec
+
+
+def _full_spec(a):
+    """The spec of a whole array or RaggedTensor given to ``from_tensor_slices``."""
+    if _is_ragged(a):
+        a._need_eager("in tf.data")
+        return _ragged_spec(a.shape, a.dtype, a.ragged_rank)
+    return _spec_of(a)
+
+
+def _slice_leaf(s):
+    """The spec of one row of a tensor or RaggedTensor of spec ``s``."""
+    if _is_ragged_spec(s):
+        return _ragged_spec(s.shape[1:], s.dtype, s.ragged_rank - 1)
+    return TensorSpec(TensorShape(s.shape.dims[1:]), s.dtype)
+
+
+def _rows(a) -> int:
+    return int(a.nrows().numpy()) if _is_ragged(a) else a.shape[0]
 
 
 class Dataset:
@@ -141,6 +190,10 @@ class Dataset:
         """Elements as numpy values (0-d arrays become numpy scalars, strings bytes)."""
         spec = self._element_spec
         for flat in self._flat_iter():
+            if any(_is_ragged(a) for a in flat):
+                raise NotImplementedError("tfgraph_edu's as_numpy_iterator does not give "
+                                          "tf.RaggedTensorValue for ragged elements yet; "
+                                          "iterate the dataset itself.")
             yield _nest.pack(spec, [_numpy_leaf(a) for a in flat])
 
     def _pipeline(self) -> str:
@@ -188,14 +241,13 @@ class Dataset:
     def from_tensor_slices(tensors, name=None):
         """One element per row of ``tensors`` (a tensor, or a tuple/dict of them)."""
         arrays = _to_flat_arrays(tensors)
-        if any(a.ndim == 0 for a in arrays):
+        if any(not _is_ragged(a) and a.ndim == 0 for a in arrays):
             raise ValueError("Unbatching a tensor is only supported for rank >= 1")
-        n = arrays[0].shape[0]
+        n = _rows(arrays[0])
         for a in arrays[1:]:
-            if a.shape[0] != n:
-                raise ValueError(f"Dimensions {n} and {a.shape[0]} are not compatible")
-        spec = _map_specs(_nest.pack(tensors, [_spec_of(a) for a in arrays]),
-                          lambda s: TensorSpec(TensorShape(s.shape.dims[1:]), s.dtype),
+            if _rows(a) != n:
+                raise ValueError(f"Dimensions {n} and {_rows(a)} are not compatible")
+        spec = _map_specs(_nest.pack(tensors, [_full_spec(a) for a in arrays]), _slice_leaf,
                           lambda e: _batchable(e)._unbatch())
         return _SliceDataset(arrays, spec, n)
 
@@ -203,7 +255,8 @@ class Dataset:
     def from_tensors(tensors, name=None):
         """A dataset of one element: ``tensors`` itself."""
         arrays = _to_flat_arrays(tensors)
-        spec = _nest.pack(tensors, [_spec_of(a) for a in arrays])
+        spec = _nest.pack(tensors, [a._type_spec if _is_ragged(a) else _spec_of(a)
+                                    for a in arrays])
         return _TensorDataset(arrays, spec)
 
     @staticmethod
@@ -269,6 +322,20 @@ class Dataset:
 
     def unbatch(self, name=None):
         return _UnbatchDataset(self)
+
+    def apply(self, transformation_func):
+        """``transformation_func(self)``: a function from dataset to dataset."""
+        out = transformation_func(self)
+        if not isinstance(out, Dataset):
+            raise TypeError(f"`transformation_func` must return a `tf.data.Dataset` object. "
+                            f"Got {type(out)}.")
+        return out
+
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=_dt.int64,
+                     name=None):
+        """Like ``batch``, but a component whose shape is not fully known batches into a
+        RaggedTensor (ragged in its first unknown dimension), as TF's."""
+        return _BatchDataset(self, int(batch_size), bool(drop_remainder), ragged=True)
 
     def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
         """Datasets of ``size`` elements (every ``stride``-th), one starting every ``shift``
@@ -396,7 +463,8 @@ class _SliceDataset(Dataset):
 
     def _flat_iter(self):
         for i in range(self._cardinality):
-            yield [a[i] if a.ndim > 1 else np.asarray(a[i]) for a in self._arrays]
+            yield [_ragged_row(a, i) if _is_ragged(a) else a[i] if a.ndim > 1 else
+                   np.asarray(a[i]) for a in self._arrays]
 
 
 class _TensorDataset(Dataset):
@@ -493,7 +561,7 @@ def _common_shape(a: TensorShape, b: TensorShape) -> TensorShape:
 class _BatchDataset(Dataset):
     _name = "_BatchDataset"
 
-    def __init__(self, ds, size, drop_remainder):
+    def __init__(self, ds, size, drop_remainder, ragged=False):
         if size <= 0:
             from ..errors import InvalidArgumentError
             raise InvalidArgumentError(None, None, "Batch size must be greater than zero.")
@@ -503,16 +571,32 @@ class _BatchDataset(Dataset):
         else:
             card = c
         known = size if drop_remainder else None
-        spec = _map_specs(
-            ds._element_spec,
-            lambda s: TensorSpec(TensorShape([known]).concatenate(s.shape), s.dtype),
-            lambda e: _batchable(e)._batch(known))
+
+        def batch_leaf(s):
+            shape = TensorShape([known]).concatenate(s.shape)
+            if _is_ragged_spec(s):
+                return _ragged_spec(shape, s.dtype, s.ragged_rank + 1)
+            if ragged and not s.shape.is_fully_defined():
+                if s.shape.rank != 1:
+                    raise NotImplementedError("tfgraph_edu batches into RaggedTensors the "
+                                              "components of rank 1 only yet.")
+                return _ragged_spec(shape, s.dtype, 1)
+            return TensorSpec(shape, s.dtype)
+
+        spec = _map_specs(ds._element_spec, batch_leaf, lambda e: _batchable(e)._batch(known))
+        self._ragged_leaves = [_is_ragged_spec(s) for s in _nest.flatten(spec)]
         super().__init__(spec, card)
         self._ds, self._size, self._drop = ds, size, drop_remainder
 
     def _flat_iter(self):
+        specs = _nest.flatten(self._element_spec)
+        if not any(self._ragged_leaves):
+            for rows in self._flat_iter_rows():
+                yield _stack(rows)
+            return
         for rows in self._flat_iter_rows():
-            yield _stack(rows)
+            yield [_ragged_batch(parts, spec) if ragged else _stack([[p] for p in parts])[0]
+                   for parts, spec, ragged in zip(zip(*rows), specs, self._ragged_leaves)]
 
     def _flat_iter_rows(self):
         buf = []
@@ -649,16 +733,14 @@ class _UnbatchDataset(Dataset):
         specs = _nest.flatten(ds._element_spec)
         if any(s.shape.rank in (None, 0) for s in specs):
             raise ValueError("Unbatching a dataset is only supported for rank >= 1")
-        spec = _map_specs(ds._element_spec,
-                          lambda s: TensorSpec(TensorShape(s.shape.dims[1:]), s.dtype),
-                          lambda e: _batchable(e)._unbatch())
-        super().__init__(spec, UNKNOWN)
+        super().__init__(_map_specs(ds._element_spec, _slice_leaf,
+                                    lambda e: _batchable(e)._unbatch()), UNKNOWN)
         self._ds = ds
 
     def _flat_iter(self):
         for flat in self._ds._flat_iter():
-            for i in range(flat[0].shape[0]):
-                yield [np.asarray(a[i]) for a in flat]
+            for i in range(_rows(flat[0])):
+                yield [_ragged_row(a, i) if _is_ragged(a) else np.asarray(a[i]) for a in flat]
 
 
 class _Traced:
@@ -677,13 +759,14 @@ class _Traced:
         leaf_specs = _nest.flatten(spec)
         self.concrete = function(call_with_element).get_concrete_function(*leaf_specs)
         self.output_spec = _nest.map_structure(
-            lambda t: TensorSpec(t.shape, t.dtype), self.concrete.structured_outputs)
+            lambda t: t._type_spec if _is_ragged(t) else TensorSpec(t.shape, t.dtype),
+            self.concrete.structured_outputs)
 
     def __call__(self, flat):
         with using_interpreter(None):
-            args = [convert.constant(a) for a in flat]
+            args = [a if _is_ragged(a) else convert.constant(a) for a in flat]
             out = self.concrete(*args)
-        return [np.asarray(t.numpy()) for t in _nest.flatten(out)]
+        return [t if _is_ragged(t) else np.asarray(t.numpy()) for t in _nest.flatten(out)]
 
 
 class _MapDataset(Dataset):

@@ -23,6 +23,9 @@ def iterator_tensor(value):
 def get_next(iterator, element_spec):
     """One ``IteratorGetNext`` node: the next element as symbolic tensors."""
     specs = _nest.flatten(element_spec)
+    if any(type(s).__name__ == "RaggedTensorSpec" for s in specs):
+        raise NotImplementedError("tfgraph_edu does not read a dataset of RaggedTensors "
+                                  "inside a tf.function yet (eagerly it does).")
     attrs = {"output_types": tuple(s.dtype for s in specs),
              "output_shapes": tuple(s.shape for s in specs)}
     out = _core.bind(IteratorGetNext, (iterator,), attrs, "IteratorGetNext")

@@ -103,6 +103,16 @@ def _pack_like(structure, flat_iter):
     return next(flat_iter)
 
 
+def _capture_of(t):
+    """The placeholder that stands for the eager tensor ``t`` in the graph being built."""
+    from ..ops import _core
+    builder = _core.interpreter()
+    if builder.executing_eagerly:
+        return None
+    found = builder.graph._captures.get(id(t))
+    return None if found is None else found[1]
+
+
 def _key(x):
     get = getattr(x, "_tape_key", None)
     return get() if get is not None else id(x)
@@ -150,6 +160,21 @@ class GradientTape:
                              " got %r", t.dtype)
                 continue
             self._watched[id(t)] = t
+            if self._graph is not None and hasattr(t, "_value"):
+                self._watch_capture(t)
+
+    def _watch_capture(self, t) -> None:
+        """An eager tensor watched while a graph is built (a tensor closed over in a
+        tf.function): the ops there read its capture, so that is watched too, at each
+        level from the graph being built out to the tape's own, as for variables."""
+        from ..ops import _core
+        builder = _core.interpreter()
+        while builder is not None and not builder.executing_eagerly:
+            inner = builder.capture(t)
+            self._watched[id(inner)] = inner
+            if builder.graph is self._graph:
+                break
+            builder = builder.outer
 
     def _watch_tensor(self, t) -> None:
         """Watch any tensor, resources included (for gradient rules that replay graphs)."""
@@ -268,6 +293,8 @@ class GradientTape:
         result = []
         for s in flat_sources:
             g = grads.get(_key(s))
+            if g is None and self._graph is not None and hasattr(s, "_value"):
+                g = grads.get(id(_capture_of(s)))  # an eager tensor: its capture's gradient
             if g is None and unconnected is UnconnectedGradients.ZERO:
                 g = zeros_for(s.handle if hasattr(s, "_tape_key") else s)
             result.append(g)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes as _dt
+from ..ops import numpy_behavior as _numpy_behavior
 from ..ops.overloads import TensorOperators
 from ..shapes import TensorShape
 
@@ -113,7 +114,8 @@ class EagerTensor(TensorOperators):
         text = str(self.numpy()) if self._value.dtype.kind != "O" else _str_text(self._value)
         if "\n" in text:
             text = "\n" + text
-        return f"tf.Tensor({text}, shape={self.shape}, dtype={self.dtype.name})"
+        weak = ", weak=True" if _numpy_behavior.is_weak(self) else ""
+        return f"tf.Tensor({text}, shape={self.shape}, dtype={self.dtype.name}{weak})"
 
     def __repr__(self):
         """TensorFlow 2.21's repr: a scalar shows as the Python value (``.item()``), so a
@@ -126,7 +128,8 @@ class EagerTensor(TensorOperators):
             text = repr(v.item())
         if "\n" in text:
             text = "\n" + text
-        return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={text}>"
+        weak = ", weak=True" if _numpy_behavior.is_weak(self) else ""  # tnp's 'all' mode
+        return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={text}{weak}>"
 
 
 def _str_text(value) -> str:

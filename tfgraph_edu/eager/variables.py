@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..ops import _core, state_ops
+from ..ops import numpy_behavior as _numpy_behavior
 from ..ops.convert import is_tensor, to_tensor
 from ..ops.overloads import Reference, TensorOperators
 from ..shapes import TensorShape
@@ -17,7 +18,7 @@ from . import tape as _tape
 from .tensor import EagerTensor
 
 _SKIP = {"__slots__", "__module__", "__dict__", "__weakref__", "__doc__", "__qualname__",
-         "__hash__", "__getitem__", "__init_subclass__"}
+         "__hash__", "__getitem__", "__init_subclass__", "__getattr__"}
 _OPERATORS = {k: v for k, v in vars(TensorOperators).items()
               if k.startswith("__") and k not in _SKIP}
 _uid = itertools.count()
@@ -157,6 +158,8 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         return v[()] if v.ndim == 0 else np.array(v)
 
     def _assign(self, opdef, value, name, read_value):
+        if _numpy_behavior.STATE.flexible:  # tnp's 'all'/'safe' modes cast what they allow
+            value = _numpy_behavior.assign_value(value, self._dtype)
         value = to_tensor(value, dtype=self._dtype)
         if opdef is state_ops.AssignVariableOp and not self.shape.is_compatible_with(
                 value.shape):

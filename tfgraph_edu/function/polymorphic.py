@@ -29,7 +29,7 @@ from ..eager.tensor import EagerTensor
 from ..eager.variables import Variable, watching_creation
 from ..errors import OperatorNotAllowedInGraphError
 from ..graph.graph import FuncGraph, Graph, Tensor
-from ..ops import _core, identity_ops
+from ..ops import _core, identity_ops, numpy_behavior
 from ..ops.composite import CompositeTensor, TypeSpec
 from ..ops.convert import is_tensor, to_tensor
 from ..shapes import TensorShape, TensorSpec
@@ -326,6 +326,11 @@ class Function:
 
     # -- tracing -
     def _trace(self, params, key) -> ConcreteFunction:
+        if numpy_behavior.STATE.flexible:  # weak tensors are not traced yet: say so
+            raise NotImplementedError(
+                "tracing a tf.function under tnp.experimental_enable_numpy_behavior("
+                f"dtype_conversion_mode='{numpy_behavior.STATE.mode}') is not implemented in "
+                "tfgraph_edu yet (weak tensors are eager only); use the default 'legacy' mode.")
         if self._input_signature is not None:
             params = self._signature_params(params)
         trace_as = key

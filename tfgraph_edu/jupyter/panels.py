@@ -1,7 +1,8 @@
 """The HTML panels %%trace shows for one tf.function (layer 9).
 
 Each function gets a grid that fits the notebook's width: the graph picture across the
-whole width, scaled down to it when wider (a "full size" switch shows it at natural size,
+whole width (an ``<img>`` of the SVG, which a notebook shows before it is trusted), scaled
+down to it when wider (a "full size" switch shows it at natural size,
 scrolling; ``%graph_viewer`` opens the interactive viewer), then source and AutoGraph code
 side by side (one column when the cell is narrower than ``ONE_COLUMN_BELOW`` pixels; code
 scrolls sideways instead of wrapping or being clipped; each generated line links to the
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import inspect
 import itertools
-import re
 import textwrap
 from html import escape
 
@@ -40,9 +40,9 @@ CSS = """<style>
 .tfg-panel.tfg-wide{grid-column:1/-1}
 .tfg-scroll{overflow:auto;max-height:460px;max-width:100%}
 .tfg-panel .tfg-graph{overflow:auto;max-height:75vh;max-width:100%}
-.tfg-panel .tfg-graph svg{max-width:100%;height:auto;display:block}
+.tfg-panel .tfg-graph img{max-width:100%;height:auto;display:block}
 .tfg-full{position:absolute;opacity:0;pointer-events:none}
-.tfg-full:checked~.tfg-graph svg{max-width:none}
+.tfg-full:checked~.tfg-graph img{max-width:none!important}
 .tfg-graph-bar{display:flex;flex-wrap:wrap;gap:4px 14px;align-items:baseline;
  font-size:12px;color:#555;margin:4px 0}
 .tfg-graph-bar label{cursor:pointer;color:#0550ae;text-decoration:underline}
@@ -129,7 +129,9 @@ def graph_panel(function, lang, optimized: bool, name: str = "", uid: int = 0) -
     viewer_button_after_cell(function, name or function.__name__, lang)
     return _panel(f"{labels.label('graph', lang)} ({which})",
                   f'<input type="checkbox" class="tfg-full" id="{box}">' + bar
-                  + _not_below(svg_or_dot_html(graph_to_dot(graph, highlight=marks)))
+                  + svg_or_dot_html(graph_to_dot(graph, highlight=marks),
+                                    image=f"{labels.label('graph', lang)} ({which})",
+                                    min_scale=MIN_SCALE)
                   + legend_html(kinds_in(graph), set(marks.values()), lang=lang), wide=True)
 
 
@@ -180,18 +182,6 @@ def viewer_button(function, name: str, lang: str):
 
 
 MIN_SCALE = 0.7  # the static graph shrinks to the cell's width, but not below this
-
-
-def _not_below(picture: str) -> str:
-    """The picture's ``<svg>`` with a minimum width of ``MIN_SCALE`` times its natural width
-    (Graphviz gives it in pt): narrower cells scroll it sideways rather than shrink its text
-    below reading size."""
-    m = re.search(r'<svg width="([\d.]+)pt"', picture)
-    if m is None:
-        return picture
-    least = round(float(m.group(1)) * 4 / 3 * MIN_SCALE)
-    return picture[:m.start()] + f'<svg style="min-width:{least}px" width="{m.group(1)}pt"' \
-        + picture[m.end():]
 
 
 def concrete_panel(function, lang) -> str:

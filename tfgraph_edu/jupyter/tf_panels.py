@@ -16,7 +16,7 @@ from html import escape
 from .. import labels
 from ..formats.compare import graph_diff
 from ..viz.displays import GraphPicture, signature_parts
-from .panels import _not_below, _panel
+from .panels import MIN_SCALE, _panel
 from .timing import format_seconds, within_noise
 
 ENGINES = ("tfgraph_edu", "TensorFlow")
@@ -47,8 +47,9 @@ def _graph(tf_fn, lang) -> str:
                       wide=True)
     cf_name = tf_fn.concrete[-1].name
     cf_name = cf_name.decode() if isinstance(cf_name, bytes) else str(cf_name)
-    picture = GraphPicture(tf_fn.graph, lang=lang, caption=f"{tf_fn.name}: {cf_name}")
-    return _panel(title, _not_below(picture.html()), wide=True)
+    picture = GraphPicture(tf_fn.graph, lang=lang, caption=f"{tf_fn.name}: {cf_name}",
+                           min_scale=MIN_SCALE)
+    return _panel(title, picture.html(), wide=True)
 
 
 def _signature(cf) -> str:

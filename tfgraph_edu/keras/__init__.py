@@ -2,7 +2,15 @@
 
 from types import SimpleNamespace
 
-from . import backend, callbacks, datasets, losses, metrics, optimizers  # noqa: F401
+from . import (  # noqa: F401
+    backend,
+    callbacks,
+    datasets,
+    losses,
+    metrics,
+    mixed_precision,
+    optimizers,
+)
 from . import saving as _saving_module  # loaded first: `saving` below stays the namespace
 from .call_context import InputSpec
 from .core_layers import (

@@ -18,7 +18,7 @@ class InputLayer(Layer):
     """The layer behind ``tf.keras.Input``: its output is the model's input KerasTensor."""
 
     def __init__(self, shape=None, batch_size=None, dtype=None, name=None, batch_shape=None,
-                 input_shape=None, **kwargs):
+                 input_shape=None, sparse=None, **kwargs):
         super().__init__(name=name or _unique("input_layer"))
         if batch_shape is None:
             shape = input_shape if shape is None else shape
@@ -27,8 +27,9 @@ class InputLayer(Layer):
             batch_shape = (batch_size,) + tuple(shape)
         self.batch_shape = tuple(batch_shape)
         self.built = True
+        self.sparse = bool(sparse)
         output = KerasTensor(self.batch_shape, dtype or _dt.float32,
-                             _unique("keras_tensor"), (self, None, {}), 0)
+                             _unique("keras_tensor"), (self, None, {}), 0, sparse=self.sparse)
         self._inbound_nodes.append((None, output, {}))  # ``self.output``
         self._output_shape = TensorShape(list(self.batch_shape))
 

@@ -18,20 +18,27 @@ from ..tracing.graph_builder import GraphBuilder
 class KerasTensor:
     """A symbolic stand-in for a layer's input or output: shape, dtype, and its history."""
 
-    def __init__(self, shape, dtype=_dt.float32, name="keras_tensor", node=None, index=0):
+    def __init__(self, shape, dtype=_dt.float32, name="keras_tensor", node=None, index=0,
+                 sparse=False):
         self.shape = TensorShape(shape)
-        self.dtype = _dt.as_dtype(dtype)
+        self._dtype = _dt.as_dtype(dtype)
+        self.sparse = bool(sparse)  # stands for a tf.SparseTensor (Input(sparse=True))
         self.name = name
         self._node = node  # (layer, input structure, outputs) that produced it
         self._index = index
+
+    @property
+    def dtype(self) -> str:
+        """The dtype's name, a plain ``str`` as in Keras 3 (``'float32'``; no ``.name``)."""
+        return self._dtype.name
 
     @property
     def ndim(self):
         return self.shape.rank
 
     def __repr__(self):
-        return (f"<KerasTensor shape={_shape_text(self.shape)}, dtype={self.dtype.name}, "
-                f"sparse=False, ragged=False, name={self.name}>")
+        return (f"<KerasTensor shape={_shape_text(self.shape)}, dtype={self._dtype.name}, "
+                f"sparse={self.sparse}, ragged=False, name={self.name}>")
 
     def _unsupported(self, *args, **kwargs):
         raise TypeError(
@@ -97,24 +104,51 @@ def symbolic_call(layer, inputs, kwargs):
         layer.built = True
     builder = GraphBuilder(Graph())
     with using_interpreter(builder):
-        placeholders = [builder.placeholder(t.dtype, t.shape, "input")
-                        if isinstance(t, KerasTensor) else t for t in flat]
+        placeholders = [_placeholder(builder, t) if isinstance(t, KerasTensor) else t
+                        for t in flat]
         outs = layer._call_eager_or_traced(_pack(inputs, iter(placeholders)), kwargs,
                                            symbolic=inputs)
     flat_out = _flatten(outs)
     node = (layer, inputs, kwargs)
-    result = [KerasTensor(o.shape, o.dtype, _unique("keras_tensor"), node, i)
+    result = [KerasTensor(o.shape, o.dtype, _unique("keras_tensor"), node, i,
+                          sparse=_is_sparse(o))
               for i, o in enumerate(flat_out)]
     packed = _pack(outs, iter(result))
     layer._inbound_nodes.append((inputs, packed, kwargs))
     return packed
 
 
-def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, **kwargs):
-    """``tf.keras.Input``: a KerasTensor of ``(batch_size, *shape)`` from an InputLayer."""
+def _is_sparse(value) -> bool:
+    from ..ops.sparse_ops import SparseTensor
+    return isinstance(value, SparseTensor)
+
+
+def _placeholder(builder, t):
+    """A graph input standing for KerasTensor ``t`` (three for a sparse one)."""
+    if not t.sparse:
+        return builder.placeholder(t._dtype, t.shape, "input")
+    from ..ops.sparse_ops import SparseTensor
+    rank = t.shape.rank
+    out = SparseTensor(builder.placeholder(_dt.int64, [None, rank], "input"),
+                       builder.placeholder(t._dtype, [None], "input"),
+                       builder.placeholder(_dt.int64, [rank], "input"))
+    out._shape_default = t.shape
+    return out
+
+
+def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None, name=None,
+          tensor=None, optional=False, ragged=None, **kwargs):
+    """``tf.keras.Input``: a KerasTensor of ``(batch_size, *shape)`` from an InputLayer
+    (``sparse=True``: it stands for a tf.SparseTensor)."""
     from .core_layers import InputLayer
+    for arg, value in (("ragged", ragged), ("tensor", tensor), ("optional", optional)):
+        if value:
+            raise NotImplementedError(f"tfgraph_edu does not implement tf.keras.Input({arg}="
+                                      "...) yet.")
+    if kwargs:
+        raise TypeError(f"Input() got an unexpected keyword argument '{next(iter(kwargs))}'")
     layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, name=name,
-                       batch_shape=batch_shape)
+                       batch_shape=batch_shape, sparse=sparse)
     return layer.output
 
 

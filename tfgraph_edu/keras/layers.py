@@ -9,10 +9,12 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..eager.context import init_scope, name_scope
-from ..ops import creation_ops, math_ops, random_ops, shape_ops
+from ..ops import creation_ops, math_ops, random_ops, shape_ops, sparse_ops
 from ..ops.convert import is_tensor, to_tensor
+from ..ops.sparse_ops import SparseTensor
 from ..shapes import TensorShape
 from .call_context import InputSpec, call_with_context, check_input_spec
+from .dtype_policy import as_policy, autocast
 from .module import AutoTrackable
 from .variables import Variable, auto_name, keras_scope, path_for
 
@@ -79,8 +81,10 @@ class Layer(AutoTrackable):
             name = base if n == 0 else f"{base}_{n}"
         self._name = name
         self.trainable = trainable
-        # Keras 3's dtype policy, one dtype for weights and computation (float32 by default)
-        self._layer_dtype = _dt.as_dtype(getattr(dtype, "name", dtype) or _dt.float32)
+        # Keras 3's dtype policy: the dtype of the weights and the one computed in (the
+        # global policy's by default: float32, or float32 weights computing in float16)
+        self._dtype_policy = as_policy(dtype)
+        self._layer_dtype = _dt.as_dtype(self._dtype_policy.compute_dtype)
         self.built = False
         self._inbound_nodes: list = []
         self._output_shape = None
@@ -187,12 +191,22 @@ class Layer(AutoTrackable):
     @property
     def dtype(self) -> str:
         """The dtype of the layer's weights, as Keras 3 names it (``'float32'``)."""
-        return self._layer_dtype.name
+        return self._dtype_policy.variable_dtype
 
-    compute_dtype = variable_dtype = dtype
+    variable_dtype = dtype
+
+    @property
+    def compute_dtype(self) -> str:
+        """The dtype the layer computes in (``'float16'`` under ``mixed_float16``)."""
+        return self._dtype_policy.compute_dtype
+
+    @property
+    def dtype_policy(self):
+        """The layer's ``DTypePolicy`` (printed ``<DTypePolicy "float32">``)."""
+        return self._dtype_policy
 
     def _input_dtypes(self, count):
-        """The dtype each input leaf is cast to if it is a float (the layer's dtype)."""
+        """The dtype each input leaf is cast to if it is a float (the compute dtype)."""
         return [self._layer_dtype] * count
 
     def _standardize_inputs(self, inputs):
@@ -208,6 +222,11 @@ class Layer(AutoTrackable):
             return inputs  # the common case: tensors of the layer's dtype already
         out = []
         for x, dtype in zip(flat, self._input_dtypes(len(flat))):
+            if isinstance(x, SparseTensor):  # float values cast as a dense input's are
+                if x.dtype.is_floating and x.dtype is not dtype:
+                    x = SparseTensor(x.indices, math_ops.cast(x.values, dtype), x.dense_shape)
+                out.append(x)
+                continue
             if isinstance(x, np.ndarray | np.generic) or hasattr(x, "__array__") and not (
                     is_tensor(x) or hasattr(x, "_as_tensor")):
                 x = to_tensor(np.asarray(x))
@@ -267,6 +286,7 @@ class Layer(AutoTrackable):
             variable = Variable(value, trainable=trainable, name=name,
                                 path=path_for(name, self))
             variable._trainable = trainable and self.trainable  # a frozen layer's weight
+            variable._autocast = bool(autocast)  # read as the compute dtype in a mixed call
             variable._constraint = constraint
             return variable
 
@@ -316,7 +336,7 @@ class Layer(AutoTrackable):
             kwargs["mask"] = _none_like(inputs)  # Keras 3 passes the inputs' (absent) masks
         # a traced model's graph groups by layer, as in Keras (a graph's root scope may not
         # start with "_": a layer class named _Private groups under "private…")
-        with name_scope(self.name.lstrip("_") or "layer"):
+        with name_scope(self.name.lstrip("_") or "layer"), autocast(self._dtype_policy):
             out = call_with_context(self, inputs, kwargs, symbolic)
         return out
 
@@ -393,8 +413,9 @@ def _traced_output_shape(layer, input_shape, dtype=None) -> tuple:
         layer.built = True
     builder = GraphBuilder(Graph())
     with using_interpreter(builder):
-        x = builder.placeholder(_dt.as_dtype(dtype or layer.dtype), shape, "input")
-        out = layer.call(x, training=False) if _takes_training(layer) else layer.call(x)
+        x = builder.placeholder(_dt.as_dtype(dtype or layer.compute_dtype), shape, "input")
+        with autocast(layer.dtype_policy):
+            out = layer.call(x, training=False) if _takes_training(layer) else layer.call(x)
     return tuple(out.shape.as_list())
 
 
@@ -462,13 +483,26 @@ class Dense(Layer):
         return self._kernel
 
     def call(self, inputs):
-        x = to_tensor(inputs)
-        if x.dtype is not self.kernel._dtype:  # integer inputs: Keras's matmul gives floats
-            x = math_ops.cast(x, self.kernel._dtype)
-        x = math_ops.matmul(x, self.kernel)
+        if isinstance(inputs, SparseTensor):  # Keras 3: a sparse-dense product
+            x = _sparse_matmul(inputs, self.kernel, self._layer_dtype)
+        else:
+            x = to_tensor(inputs)
+            if x.dtype is not self._layer_dtype:  # integer inputs: Keras's matmul gives floats
+                x = math_ops.cast(x, self._layer_dtype)
+            x = math_ops.matmul(x, self.kernel)
         if self.bias is not None:
             x = x + self.bias
         return self.activation(x)
+
+
+def _sparse_matmul(x, kernel, dtype):
+    """A rank-2 SparseTensor times a dense kernel, its values in the compute dtype."""
+    if x.shape.rank != 2:
+        raise NotImplementedError("tfgraph_edu's Dense takes SparseTensor inputs of rank 2 "
+                                  f"only (got rank {x.shape.rank}).")
+    if x.dtype is not dtype:
+        x = SparseTensor(x.indices, math_ops.cast(x.values, dtype), x.dense_shape)
+    return sparse_ops.sparse_dense_matmul(x, kernel)
 
 
 class Flatten(Layer):

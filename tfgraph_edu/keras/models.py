@@ -17,7 +17,8 @@ import numpy as np
 from .. import dtypes as _dt
 from ..eager.tape import GradientTape
 from ..function.polymorphic import Function
-from ..ops import convert, shape_ops
+from ..ops import convert, shape_ops, sparse_ops
+from ..ops.sparse_ops import SparseTensor
 from ..shapes import TensorShape, TensorSpec
 from . import callbacks as callbacks_mod
 from . import functional
@@ -81,7 +82,7 @@ class Model(Layer):
         if self._func_inputs is not None:
             flat = functional._flatten(self._func_inputs)
             if len(flat) == count:
-                return [t.dtype for t in flat]
+                return [t._dtype for t in flat]
         return super()._input_dtypes(count)
 
     @property
@@ -298,11 +299,17 @@ class Model(Layer):
         from ..train import weights_file
         weights_file.load(str(filepath), self.variables)
 
-    def predict(self, x, batch_size=32, verbose="auto"):
-        """The model's outputs as NumPy, batch by batch; Keras 3's progress bar as it ends
-        unless ``verbose=0``."""
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        """The outputs as one NumPy array; like Keras 3, it prints its progress bar unless
+        ``verbose=0`` (``"auto"`` is 1)."""
         start = time.perf_counter()
         x = _data(x)
+        out, n = self._predict(x, 32 if batch_size is None else int(batch_size))
+        _progress(verbose, n, start)
+        return out
+
+    def _predict(self, x, batch_size):
+        """(outputs, number of batches): ``predict`` without its progress bar."""
         if self.predict_function is None:
             def step(v):
                 return self(v, training=False)
@@ -310,15 +317,17 @@ class Model(Layer):
                 step, name="predict_function", reduce_retracing=True)
         if hasattr(x, "_flat_iter"):
             batches = [b[0] if isinstance(b, tuple) else b for b in x]
+        elif isinstance(x, SparseTensor):  # row slices of it, as Keras 3 batches one
+            shape = [int(d) for d in x.dense_shape.numpy()]
+            batches = [sparse_ops.slice_(x, [i] + [0] * (len(shape) - 1),
+                                         [batch_size] + shape[1:])
+                       for i in range(0, shape[0], batch_size)]
         else:
             arr = np.asarray(_numpy(x))
             batches = [convert.constant(arr[i:i + batch_size])
                        for i in range(0, len(arr), batch_size)]
         outs = [self.predict_function(b).numpy() for b in batches]
-        if verbose:
-            print(_progress_line(len(batches), time.perf_counter() - start, {}, verbose),
-                  file=sys.stdout)
-        return np.concatenate(outs) if outs else np.zeros((0,))
+        return (np.concatenate(outs) if outs else np.zeros((0,))), len(batches)
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        return_dict=False):
@@ -337,30 +346,30 @@ class Model(Layer):
         if sample_weight is not None:
             raise NotImplementedError("tfgraph_edu's test_on_batch does not implement "
                                       "sample_weight yet.")
-        return self.evaluate(x, y, batch_size=len(_numpy(x)), return_dict=return_dict)
+        return self.evaluate(x, y, batch_size=len(_numpy(x)), verbose=0,
+                             return_dict=return_dict)
 
     def predict_on_batch(self, x):
         """The model's outputs on one batch, as NumPy (Keras 3)."""
-        return self.predict(x, batch_size=len(_numpy(x)), verbose=0)
+        return self._predict(x, len(_numpy(x)))[0]
 
-    def evaluate(self, x, y=None, batch_size=32, verbose="auto", return_dict=False):
-        """The loss and compiled metrics on the data (Keras 3's progress bar as it ends unless
-        ``verbose=0``)."""
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", return_dict=False,
+                 **kwargs):
+        """The loss (and metrics); like Keras 3, it prints its progress bar unless
+        ``verbose=0``."""
         self._assert_compiled()
         start = time.perf_counter()
+        batch_size = 32 if batch_size is None else int(batch_size)
         x, y = _data(x, y)
         if hasattr(x, "_flat_iter"):
             pairs = list(x)
             xs = np.concatenate([p[0].numpy() for p in pairs])
             y = np.concatenate([p[1].numpy() for p in pairs])
             x = xs
-        pred = self.predict(x, batch_size, verbose=0)
+        pred, n = self._predict(x, batch_size)
         yt, pt = convert.constant(np.asarray(_numpy(y))), convert.constant(pred)
         results = self._results(self.loss(yt, pt), yt, pt, True)
-        if verbose:
-            steps = max(1, -(-len(pred) // (batch_size or 32)))
-            print(_progress_line(steps, time.perf_counter() - start, results, verbose),
-                  file=sys.stdout)
+        _progress(verbose, n, start, results)
         if return_dict:
             return results
         return results["loss"] if len(results) == 1 else list(results.values())
@@ -378,9 +387,19 @@ class Model(Layer):
         return results["loss"] if len(results) == 1 else list(results.values())
 
 
+def _progress(verbose, steps, start, logs=None):
+    """The last state of Keras 3's progress bar of ``predict``/``evaluate`` (``verbose`` 1 or
+    ``"auto"``), or its one line (``verbose=2``); nothing for 0."""
+    if not verbose:
+        return
+    print(_progress_line(steps, time.perf_counter() - start, logs or {}, verbose),
+          file=sys.stdout)
+
+
 def _progress_line(steps, elapsed, logs, verbose) -> str:
     """Keras 3's progress bar as it ends (``verbose=1``/``"auto"``), or its one line
-    (``verbose=2``): steps, time, time per step, then each logged value."""
+    (``verbose=2``): steps, time, time per step (s, ms or us), then each logged value
+    (under 1e-3 in e-notation)."""
     per = elapsed / max(steps, 1)
     unit = (f"{per:.0f}s/step" if per >= 1 else f"{per * 1e3:.0f}ms/step" if per >= 1e-3
             else f"{per * 1e6:.0f}us/step")
@@ -542,8 +561,9 @@ def _numpy(v):
 
 
 def _array_like(v) -> bool:
-    return isinstance(v, np.ndarray) or convert.is_tensor(v) or hasattr(v, "_as_tensor") or \
-        hasattr(v, "_flat_iter")
+    """An array, a tensor (sparse, ragged and other composites too), a variable or a dataset."""
+    return isinstance(v, (np.ndarray, SparseTensor)) or convert.is_tensor(v) or \
+        hasattr(v, "_as_tensor") or hasattr(v, "_flat_iter") or hasattr(v, "_type_spec")
 
 
 def _data(x, *others):

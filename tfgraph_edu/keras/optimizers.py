@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from ..eager.context import init_scope, name_scope
-from ..ops import creation_ops, math_ops
+from ..ops import creation_ops, indexing_ops, math_ops
 from .layers import keras_snake
 from .module import AutoTrackable
 from .variables import Variable, auto_name
@@ -165,6 +165,89 @@ class RMSprop(Optimizer):
             v.assign_sub(m)
         else:
             v.assign_sub(increment)
+
+
+class LossScaleOptimizer(Optimizer):
+    """Keras 3's ``mixed_precision.LossScaleOptimizer``: ``scale_loss`` multiplies a loss by
+    the dynamic scale (2**15 to start) so float16 gradients do not underflow;
+    ``apply_gradients`` divides the gradients by it and, if all are finite, lets the inner
+    optimizer apply them (the scale doubles after ``dynamic_growth_steps`` such steps),
+    else skips the step and halves the scale.  Keras 2's ``get_scaled_loss`` and
+    ``get_unscaled_gradients`` are gone in Keras 3, as here."""
+
+    def __init__(self, inner_optimizer, initial_scale=2.0 ** 15, dynamic_growth_steps=2000,
+                 name=None, **kwargs):
+        _no_other_options(kwargs)
+        if not isinstance(inner_optimizer, Optimizer):
+            raise AttributeError(f"'{type(inner_optimizer).__name__}' object has no attribute "
+                                 "'loss_scale_factor'")  # Keras 3's error for a non-optimizer
+        super().__init__(inner_optimizer.learning_rate.numpy(), name)
+        self.inner_optimizer = inner_optimizer
+        self.initial_scale = float(initial_scale)
+        self.dynamic_growth_steps = int(dynamic_growth_steps)
+        self._slot_names = ()
+
+    @property
+    def iterations(self):
+        return self.inner_optimizer.iterations
+
+    @property
+    def learning_rate(self):
+        return self.inner_optimizer.learning_rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        self.inner_optimizer.learning_rate = value
+
+    def _build_scale(self):
+        if not self.built:
+            with init_scope():
+                self.step_counter = Variable(0, dtype="int64", trainable=False,
+                                             name="step_counter",
+                                             path=f"{self.name}/step_counter")
+                self.dynamic_scale = Variable(self.initial_scale, dtype="float32",
+                                              trainable=False, name="dynamic_scale",
+                                              path=f"{self.name}/dynamic_scale")
+            self._variables.extend([self.step_counter, self.dynamic_scale])
+            self.built = True
+
+    @property
+    def variables(self) -> list:
+        return list(self._variables) + list(self.inner_optimizer.variables)
+
+    def scale_loss(self, loss):
+        """``loss`` times the current scale (the initial one before the first step)."""
+        scale = self.dynamic_scale if self.built else self.initial_scale
+        return loss * scale
+
+    def apply_gradients(self, grads_and_vars):
+        from ..control_flow.cond_while import cond
+        from ..ops import concat_ops, reduction_ops, shape_ops
+        pairs = [(g, v) for g, v in grads_and_vars if g is not None]
+        self._build_scale()
+        # finite: |g| < inf is False for an inf and for a NaN
+        finite = reduction_ops.reduce_all(concat_ops.concat(
+            [shape_ops.reshape(math_ops.less(math_ops.abs(g), float("inf")), [-1])
+             for g, _ in pairs], 0))
+        inv = 1.0 / self.dynamic_scale.read_value()
+
+        def apply():
+            self.inner_optimizer.apply_gradients(
+                [(g * math_ops.cast(inv, g.dtype), v) for g, v in pairs])
+            self.step_counter.assign_add(1)
+            grow = self.step_counter.read_value() >= self.dynamic_growth_steps
+            self.dynamic_scale.assign(indexing_ops.where(
+                grow, self.dynamic_scale * 2.0, self.dynamic_scale.read_value()))
+            self.step_counter.assign(indexing_ops.where(
+                grow, creation_ops.zeros([], "int64"), self.step_counter.read_value()))
+            return 0
+
+        def skip():
+            self.step_counter.assign(0)
+            self.dynamic_scale.assign(self.dynamic_scale / 2.0)
+            return 0
+        cond(finite, apply, skip)
+        return self.iterations
 
 
 def _no_other_options(kwargs):

@@ -130,6 +130,10 @@ TF_NAMES: dict[str, frozenset[str]] = {
         L1 L1L2 L2 OrthogonalRegularizer Regularizer deserialize get l1 l1_l2 l2
         orthogonal_regularizer serialize
     """.split()),
+    "mixed_precision": frozenset("""
+        DTypePolicy LossScaleOptimizer Policy dtype_policy global_policy set_dtype_policy
+        set_global_policy
+    """.split()),
     "utils": frozenset("""
         Config CustomObjectScope FeatureSpace Progbar PyDataset Sequence array_to_img
         audio_dataset_from_directory bounding_boxes clear_session custom_object_scope

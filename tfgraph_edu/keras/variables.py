@@ -19,6 +19,8 @@ import numpy as np
 from .. import dtypes as _dt
 from ..eager.variables import ResourceVariable as _ResourceVariable
 from ..eager.variables import Variable as _TFVariable
+from ..ops.math_ops import cast as _cast
+from .dtype_policy import autocast_dtype
 
 # the Keras name scopes open now: ((name, id of the layer or optimizer that opened it), ...)
 _SCOPES: ContextVar = ContextVar("tfgraph_edu_keras_scopes", default=())
@@ -106,15 +108,39 @@ class Variable(_TFVariable):
     @property
     def value(self):
         """The tf.Variable underneath, as Keras 3 on TF gives it (``<tf.Variable
-        'dense/kernel:0' …>``): the same state, printed and named as a tf.Variable."""
+        'dense/kernel:0' …>``): the same state, printed and named as a tf.Variable (inside
+        a mixed-precision layer's call, its value cast to the compute dtype, as Keras 3)."""
+        if self._autocast_to() is not None:
+            return self._as_tensor()
         view = object.__new__(_ResourceVariable)
         view.__dict__.update(self.__dict__)
         view._name = self._path + ":0"
         return view
 
+    _autocast = True  # add_weight(autocast=False) turns it off
+
+    def _autocast_to(self):
+        """The compute dtype this float weight is read as now (inside a mixed-precision
+        layer's call, Keras 3's autocast scope), else None."""
+        target = autocast_dtype()
+        if target is None or not self._autocast or not self._dtype.is_floating or (
+                target is self._dtype):
+            return None
+        return target
+
     @property
     def dtype(self) -> DTypeName:
-        return DTypeName(self._dtype.name)
+        target = self._autocast_to()
+        return DTypeName((target or self._dtype).name)
+
+    def _as_tensor(self):
+        target = self._autocast_to()
+        value = self.read_value()
+        return value if target is None else _cast(value, target)
+
+    @property
+    def _as_tensor_dtype(self):
+        return self._autocast_to() or self._dtype
 
     def __repr__(self):
         value = self.numpy()

@@ -34,9 +34,16 @@ from . import (  # noqa: F401 - importing registers the ops
     sparse_ops,
     state_ops,
     stateless_random_ops,
+    string_hash_ops,
     string_ops,
 )
 from ._core import REGISTRY, OpDef, bind  # noqa: F401
+from .ragged_dispatch import install as _install_ragged_dispatch
+
+# TF's ops take RaggedTensors (their ragged versions): wrapped here, before any namespace
+# imports them (a lazy install would miss `tf.reduce_sum(tf.ragged.constant(...))`, whose
+# function Python looks up before the ragged tensor exists)
+_install_ragged_dispatch()
 
 # TensorFlow computes float overflow to inf and 0/0 to nan without a word: numpy's warnings
 # for those, raised inside tfgraph_edu's own modules, are not shown (the user's numpy keeps

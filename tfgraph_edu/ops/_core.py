@@ -202,12 +202,26 @@ def using_interpreter(interp):
         _current.reset(token)
 
 
+# ``hook(opdef, inputs, attrs, name)``: an op given an input no interpreter takes (a
+# RaggedTensor) gets a second chance here (ragged_dispatch.py: an elementwise op runs on the
+# flat values); it returns NotImplemented for anything else.  Set once; costs nothing until
+# an op fails.
+_composite_hook: list[Callable] = []
+
+
 def bind(opdef: OpDef, inputs: tuple, attrs: dict | None = None, name: str | None = None):
     """Apply ``opdef`` to ``inputs`` in the current interpreter."""
     interp = _current.get()
-    if interp is None:
-        return _default_apply(opdef, inputs, attrs, name)
-    return interp.apply(opdef, inputs, attrs, name)
+    try:
+        if interp is None:
+            return _default_apply(opdef, inputs, attrs, name)
+        return interp.apply(opdef, inputs, attrs, name)
+    except (TypeError, ValueError, NotImplementedError):
+        if _composite_hook:
+            out = _composite_hook[0](opdef, inputs, attrs, name)
+            if out is not NotImplemented:
+                return out
+        raise
 
 
 # -- float errors -------------------------------------------------------------------

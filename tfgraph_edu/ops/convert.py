@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -163,6 +164,11 @@ def _cast_value(arr: np.ndarray, dtype, original):
         return arr
     if arr.size == 0 and src.kind != "O" and dtype is not _dt.string:
         return arr.astype(tgt)  # an empty list takes any numeric dtype
+    if isinstance(original, np.ndarray | np.generic) and src.kind in "biufc" and \
+            tgt.kind in "biufc":  # TF casts NumPy values as NumPy does (1.5 -> 1, 300 -> 44)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            return arr.astype(tgt)
     ok = True
     if dtype is _dt.string or src.kind == "O":
         ok = False
@@ -256,8 +262,23 @@ def _const_shape(value, dtype):
 Const = define("Const", (), _const_kernel, _const_shape, None, T=())
 
 
+# set by ops/numpy_behavior.py in the 'all'/'safe' dtype conversion modes: a constant made
+# from Python values without a dtype is then weak
+WEAK_CONSTANTS = None
+
+
 def constant(value, dtype=None, shape=None, name="Const"):
     """Creates a constant tensor (op ``Const``) from a Python or numpy value."""
+    if WEAK_CONSTANTS is not None:
+        if dtype is not None and is_tensor(value) and shape is None:
+            from . import math_ops  # the flexible modes cast a tensor given a dtype
+            return math_ops.cast(value, dtype)
+        if dtype is None:
+            return WEAK_CONSTANTS(_constant(value, None, shape, name), value)
+    return _constant(value, dtype, shape, name)
+
+
+def _constant(value, dtype, shape, name):
     if dtype is not None:
         dtype = _dt.as_dtype(dtype)
     if isinstance(value, (list, tuple)) and holds_graph_tensor(value):

@@ -108,12 +108,11 @@ def _check_index(idx, shape_dims):
 def _strided_slice_kernel(x, begin, end, strides, **masks):
     idx = _index_tuple(ints(begin), ints(end), ints(strides), **masks)
     _check_index(idx, list(np.shape(x)))
-    arr = np.asarray(x)
-    out = arr[idx]
+    out = np.asarray(x)[idx]
     if isinstance(out, np.ndarray):
         return out.copy()
-    # one element of a string tensor is bytes: kept as a 0-d object array (a tensor's value)
-    return np.array(out, dtype=object) if arr.dtype == object else out
+    # one element of a string (object) tensor is a Python bytes: kept a 0-d array
+    return out if isinstance(out, np.generic) else np.asarray(out, dtype=np.asarray(x).dtype)
 
 
 def _strided_slice_shape(x, begin, end, strides, **masks):

@@ -6,9 +6,12 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..shapes import TensorShape
-from . import creation_ops, indexing_ops, reduction_ops, shape_ops
+from . import creation_ops, indexing_ops, numpy_behavior, reduction_ops, shape_ops
 from ._core import bind, const_input, define, ignoring_float_errors, shape_error
 from ._rules import binary, broadcast_shapes, compare, fmt, same
+
+_NUMPY = numpy_behavior.STATE  # tnp's dtype conversion mode ('all'/'safe': weak tensors)
+_NUMPY_VALUES = (np.ndarray, np.generic)
 
 F, N = _dt.FLOATS, _dt.NUMERIC
 NB = _dt.REAL_AND_BOOL
@@ -178,21 +181,40 @@ Minimum = define("Minimum", ("x", "y"), np.minimum, binary,
 
 def add(x, y, name=None):
     """Returns x + y element-wise (op ``AddV2``), with broadcasting."""
+    if _NUMPY.flexible:  # TF's flexible promotion (weak tensors)
+        return numpy_behavior.binary(_binder(AddV2), x, y, name)
+    if isinstance(x, _NUMPY_VALUES):  # TF's tf.add converts x on its own first
+        from . import convert
+        x = convert.constant(x)
     return bind(AddV2, (x, y), None, name)
 
 
 def subtract(x, y, name=None):
     """Returns x - y element-wise (op ``Sub``)."""
+    if _NUMPY.flexible:  # TF's flexible promotion (weak tensors)
+        return numpy_behavior.binary(_binder(Sub), x, y, name)
     return bind(Sub, (x, y), None, name)
 
 
 def multiply(x, y, name=None):
     """Returns x * y element-wise (op ``Mul``)."""
+    if _NUMPY.flexible:  # TF's flexible promotion (weak tensors)
+        return numpy_behavior.binary(_binder(Mul), x, y, name)
     return bind(Mul, (x, y), None, name)
 
 
 def truediv(x, y, name=None):
     """x / y; integer tensors are cast to float64 first (int8/16 to float32), as in TF."""
+    if _NUMPY.flexible:
+        return numpy_behavior.binary(_truediv, x, y, name)
+    return _truediv(x, y, name)
+
+
+def _binder(opdef):
+    return lambda x, y, name: bind(opdef, (x, y), None, name)
+
+
+def _truediv(x, y, name=None):
     from . import convert
     x, y = convert.matching_tensors(x, y)
     dt = x.dtype
@@ -222,16 +244,22 @@ mod = floormod
 
 def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
     """x ** y element-wise (op ``Pow``)."""
+    if _NUMPY.flexible:  # TF's flexible promotion (weak tensors)
+        return numpy_behavior.binary(_binder(Pow), x, y, name)
     return bind(Pow, (x, y), None, name)
 
 
 def maximum(x, y, name=None):
     """Element-wise max (op ``Maximum``)."""
+    if _NUMPY.flexible:  # TF's flexible promotion (weak tensors)
+        return numpy_behavior.binary(_binder(Maximum), x, y, name)
     return bind(Maximum, (x, y), None, name)
 
 
 def minimum(x, y, name=None):
     """Element-wise min (op ``Minimum``)."""
+    if _NUMPY.flexible:  # TF's flexible promotion (weak tensors)
+        return numpy_behavior.binary(_binder(Minimum), x, y, name)
     return bind(Minimum, (x, y), None, name)
 
 
@@ -285,11 +313,15 @@ Relu = _unary("Relu", _relu_kernel, lambda op, g: (bind(ReluGrad, (g, op.outputs
 
 def negative(x, name=None):
     """-x element-wise (op ``Neg``)."""
+    if _NUMPY.flexible:
+        return numpy_behavior.unary(lambda t, n: bind(Neg, (t,), None, n), x, name)
     return bind(Neg, (x,), None, name)
 
 
 def abs(x, name=None):  # noqa: A001
     """|x| element-wise (op ``Abs``)."""
+    if _NUMPY.flexible:
+        return numpy_behavior.unary(lambda t, n: bind(Abs, (t,), None, n), x, name)
     return bind(Abs, (x,), None, name)
 
 

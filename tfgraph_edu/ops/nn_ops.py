@@ -465,3 +465,12 @@ def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # no
             f"tfgraph_edu's tf.nn.max_pool implements 4-D (NHWC) input only, got rank "
             f"{x.shape.rank}; reshape to [batch, height, width, channels].")
     return max_pool2d(x, ksize, strides, padding, data_format or "NHWC", name)
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """``tf.nn.embedding_lookup``: the rows ``ids`` of one ``params`` table (a gather)."""
+    if max_norm is not None or isinstance(params, (list, tuple)):
+        raise NotImplementedError("tfgraph_edu's tf.nn.embedding_lookup takes one params "
+                                  "tensor and max_norm=None only yet.")
+    from .indexing_ops import gather
+    return gather(params, ids, name=name)

@@ -6,7 +6,7 @@ As in TensorFlow 2, ``==`` is element-wise, tensors are unhashable (use
 
 from __future__ import annotations
 
-from . import indexing_ops, math_ops
+from . import indexing_ops, math_ops, numpy_behavior
 from ._core import bind
 from .convert import TensorBase
 
@@ -32,22 +32,52 @@ class Reference:
         return f"<Reference wrapping {self._obj!r}>"
 
 
+def _composite(other) -> bool:
+    """A RaggedTensor operand: the tensor's operator gives way to the ragged one's
+    (``__radd__``...), as TF's operators do."""
+    return type(other).__name__ == "RaggedTensor"
+
+
 def _r(fn, name):
-    return lambda self, other: fn(other, self, name=name)
+    def reflected(self, other):
+        try:
+            return fn(other, self, name=name)
+        except (TypeError, ValueError, NotImplementedError):
+            if _composite(other):
+                return NotImplemented
+            raise
+    return reflected
 
 
 def _named(opdef, name):
     """``x <op> y`` as one bind with TensorFlow's node name for the operator (``add``…)."""
     def method(self, other):
-        return bind(opdef, (self, other), None, name)
+        try:
+            return bind(opdef, (self, other), None, name)
+        except (TypeError, ValueError, NotImplementedError):
+            if _composite(other):
+                return NotImplemented
+            raise
 
     def reflected(self, other):
-        return bind(opdef, (other, self), None, name)
+        try:
+            return bind(opdef, (other, self), None, name)
+        except (TypeError, ValueError, NotImplementedError):
+            if _composite(other):
+                return NotImplemented
+            raise
     return method, reflected
 
 
 def _fn(fn, name):
-    return (lambda self, other: fn(self, other, name=name)), _r(fn, name)
+    def method(self, other):
+        try:
+            return fn(self, other, name=name)
+        except (TypeError, ValueError, NotImplementedError):
+            if _composite(other):
+                return NotImplemented
+            raise
+    return method, _r(fn, name)
 
 
 class TensorOperators(TensorBase):
@@ -64,22 +94,22 @@ class TensorOperators(TensorBase):
     __mod__, __rmod__ = _named(math_ops.FloorMod, "mod")
     __pow__, __rpow__ = _named(math_ops.Pow, "pow")
     __matmul__, __rmatmul__ = _fn(math_ops.matmul, None)
-    __gt__ = math_ops.greater
-    __ge__ = math_ops.greater_equal
-    __lt__ = math_ops.less
-    __le__ = math_ops.less_equal
+    __gt__ = _fn(math_ops.greater, None)[0]
+    __ge__ = _fn(math_ops.greater_equal, None)[0]
+    __lt__ = _fn(math_ops.less, None)[0]
+    __le__ = _fn(math_ops.less_equal, None)[0]
 
     def __eq__(self, other):
         try:
             return math_ops.equal(self, other)
-        except (TypeError, ValueError):
-            return False
+        except (TypeError, ValueError, NotImplementedError):
+            return NotImplemented if _composite(other) else False
 
     def __ne__(self, other):
         try:
             return math_ops.not_equal(self, other)
-        except (TypeError, ValueError):
-            return True
+        except (TypeError, ValueError, NotImplementedError):
+            return NotImplemented if _composite(other) else True
 
     __neg__ = math_ops.negative
     __abs__ = math_ops.abs
@@ -107,6 +137,14 @@ class TensorOperators(TensorBase):
 
     def __getitem__(self, key):
         return indexing_ops.getitem(self, key)
+
+    def __getattr__(self, name):
+        # only for names the tensor lacks: TF's hint for NumPy methods before they are on
+        # (tnp.experimental_enable_numpy_behavior); other names get Python's own error, or
+        # the one their property raised
+        if name in numpy_behavior.HINTED and not numpy_behavior.STATE.enabled:
+            raise numpy_behavior.missing_attribute(self, name)
+        return object.__getattribute__(self, name)
 
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")

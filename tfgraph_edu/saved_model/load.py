@@ -376,6 +376,13 @@ class _Loader:
                                                    self.dtype(spec["dtype"]))))
             elif "variable" in p:
                 params.append((p["name"], "variable", None))
+            elif "ragged" in p:
+                spec = _dict(p["ragged"], "A ragged parameter spec",
+                             ("shape", "dtype", "ragged_rank"))
+                rank = spec["ragged_rank"]
+                _check(type(rank) is int and rank >= 1, "Bad ragged_rank")
+                params.append((p["name"], "ragged", (self.shape(spec["shape"]),
+                                                     self.dtype(spec["dtype"]), rank)))
             else:
                 value = p.get("value")
                 if isinstance(value, dict):  # a list, tuple or dict argument
@@ -446,7 +453,7 @@ class LoadedConcreteFunction:
                 return None
             a = args.pop(0)
             tree = info if kind == "struct" else ("variable",) if kind == "variable" else (
-                "spec", *info)
+                "ragged", *info) if kind == "ragged" else ("spec", *info)
             if not _match(tree, a, feeds, leaves):
                 return None
         if args:
@@ -471,6 +478,9 @@ class LoadedConcreteFunction:
                 out.append(_describe(info))
             elif kind == "variable":
                 out.append("tf.Variable")
+            elif kind == "ragged":
+                out.append(f"RaggedTensorSpec({info[0]!r}, tf.{info[1].name}, {info[2]}, "
+                           "tf.int64)")
             else:
                 out.append(repr(info))
         return out
@@ -494,6 +504,13 @@ def _match(tree, a, feeds, leaves) -> bool:
     kind = tree[0]
     if kind == "value":
         return (a is None or isinstance(a, (bool, int, float, str))) and a == tree[1]
+    if kind == "ragged":  # a RaggedTensor of that dtype and ragged rank: its components
+        _, shape, dtype, rank = tree
+        if (type(a).__name__ != "RaggedTensor" or a.dtype is not dtype
+                or a.ragged_rank != rank or not shape.is_compatible_with(a.shape)):
+            return False
+        comps = a._ag_components()
+        return all(_feed(TensorShape(None), c.dtype, c, feeds, leaves) for c in comps)
     if kind == "spec":
         return _feed(tree[1], tree[2], a, feeds, leaves)
     if kind == "variable":
@@ -650,6 +667,11 @@ def _check_structure(s, n_outputs: int) -> None:
             _check_structure(item, n_outputs)
     elif kind == "value":
         _check(x is None or isinstance(x, (bool, int, float, str)), "Bad output value")
+    elif kind == "ragged":
+        _check(isinstance(x, list) and len(x) >= 2, "Bad ragged output")
+        for item in x:
+            _check(isinstance(item, dict) and set(item) == {"output"}, "Bad ragged output")
+            _check_structure(item, n_outputs)
     else:
         raise SavedModelError(f"Bad output structure {kind!r}")
 
@@ -670,4 +692,8 @@ def _rebuild(structure, values, wrapped=False):
         return {k: _rebuild(s, values, wrapped) for k, s in x.items()}
     if kind == "value":
         return x
+    if kind == "ragged":
+        from ..ops.ragged_ops import RaggedTensor
+        comps = [_rebuild(s, values, wrapped) for s in x]
+        return RaggedTensor.from_nested_row_splits(comps[0], comps[1:], validate=False)
     raise SavedModelError(f"Bad output structure {kind!r}")

@@ -89,6 +89,8 @@ def _structure(value, tensors):
         return {"output": tensors.index(value)}
     if value is None or isinstance(value, (bool, int, float, str)):
         return {"value": value}
+    if type(value).__name__ == "RaggedTensor":  # its components: flat values, then splits
+        return {"ragged": [_structure(c, tensors) for c in value._ag_components()]}
     if hasattr(value, "_type_spec"):
         raise NotImplementedError(
             f"tfgraph_edu's tf.saved_model.save does not save a function returning a "
@@ -106,6 +108,9 @@ def _spec(value):
         return {"spec": {"shape": value.shape.dims, "dtype": value.dtype.name}}
     if isinstance(value, Variable):
         return {"variable": {"shape": value.shape.dims, "dtype": value.dtype.name}}
+    if type(value).__name__ == "RaggedTensorSpec":  # fed as its component tensors
+        return {"ragged": {"shape": value.shape.dims, "dtype": value.dtype.name,
+                           "ragged_rank": value.ragged_rank}}
     if value is None or isinstance(value, (bool, int, float, str)):
         return {"value": value}
     if isinstance(value, (list, tuple)):

@@ -6,7 +6,16 @@ from .checkpoint import (  # noqa: F401
     CheckpointManager,
     latest_checkpoint,
     list_variables,
+    load_checkpoint,
     load_variable,
 )
 
-__getattr__ = _module_getattr("train", __name__)
+_missing = _module_getattr("train", __name__)
+
+
+def __getattr__(name):
+    """``tf.train.Example`` and its parts are protobuf classes, built on first use."""
+    from .example import NAMES, proto_class
+    if name in NAMES:
+        return proto_class(name)
+    return _missing(name)

@@ -14,6 +14,10 @@ arguments down to each variable, e.g. ``model/dense_1/w/.ATTRIBUTES/VARIABLE_VAL
 Keras 3 optimizer's are ``optimizer/_iterations``, ``optimizer/_learning_rate`` and its
 slots ``optimizer/_variables/2``, … (restored when the optimizer builds, as in TF 2.21).
 
+A ``tf.random.Generator`` is saved as its ``_state_var``; a list set on a Checkpoint is a
+``ListWrapper`` (as TF prints it), and ``tf.train.load_checkpoint`` reads a checkpoint's keys,
+shapes, dtypes and values (no serialized object graph: that key's value is not implemented).
+
 Restoring before the variables exist works as TensorFlow's deferred restoration: a value
 whose variable (or module, or layer) is not there yet waits on the nearest module of its
 path, and is assigned when that attribute is set (a Keras layer building its weights on the
@@ -51,7 +55,11 @@ _VERSION = 2
 
 
 def _is_node(value) -> bool:
-    return isinstance(value, (Module, Optimizer, Checkpoint))
+    """Objects whose attributes a checkpoint walks: modules, layers, optimizers, Checkpoints
+    and other trackables that say so (``_checkpoint_node``, e.g. ``tf.random.Generator``,
+    saved as ``…/_state_var``)."""
+    return (isinstance(value, (Module, Optimizer, Checkpoint))
+            or getattr(type(value), "_checkpoint_node", False))
 
 
 def _children(obj):
@@ -293,6 +301,44 @@ def write_checkpoint(prefix, variables, aliases=None):
     return prefix
 
 
+class ListWrapper(list):
+    """A list set on a Checkpoint, as TF wraps it (printed ``ListWrapper([...])``): a value
+    restored for an index it does not have yet is assigned when that index is filled."""
+
+    def __init__(self, items=()):
+        super().__init__(items)
+        self._pending: dict = {}  # index -> {key: assign(value)}
+
+    def _fill(self, start):
+        for i in range(start, len(self)):
+            for assign in self._pending.pop(i, {}).values():
+                assign(self[i])
+
+    def append(self, value):
+        super().append(value)
+        self._fill(len(self) - 1)
+
+    def extend(self, values):
+        n = len(self)
+        super().extend(values)
+        self._fill(n)
+
+    def __iadd__(self, values):
+        self.extend(values)
+        return self
+
+    def insert(self, index, value):
+        super().insert(index, value)
+        self._fill(0)
+
+    def __setitem__(self, index, value):
+        super().__setitem__(index, value)
+        self._fill(0)
+
+    def __repr__(self):
+        return f"ListWrapper({list.__repr__(self)})"
+
+
 class Checkpoint:
     """Groups objects to save and restore: ``tf.train.Checkpoint(model=m, optimizer=opt)``."""
 
@@ -307,15 +353,21 @@ class Checkpoint:
                                  f"derived from `Trackable`), got {value}. If you believe this "
                                  "object should be trackable (i.e. it is part of the TensorFlow "
                                  "Python API and manages state), please open an issue.")
-        self._deps = deps
+        self._deps = {k: ListWrapper(v) if type(v) is list else v for k, v in deps.items()}
         self._save_counter = None
+        self._pending = {}  # attribute not set yet -> {key: assign(value)} (a restore's)
 
     def __setattr__(self, name, value):
-        """A public attribute set later is tracked as a keyword argument is (TF)."""
+        """A public attribute set later is tracked as a keyword argument is (TF), a list
+        wrapped as TF wraps it; a value a restore kept for it is assigned now."""
         if name.startswith("_"):
             object.__setattr__(self, name, value)
-        else:
-            self._deps[name] = value
+            return
+        if type(value) is list:
+            value = ListWrapper(value)
+        self._deps[name] = value
+        for assign in self.__dict__.get("_pending", {}).pop(name, {}).values():
+            assign(value)
 
     def __getattr__(self, name):
         deps = self.__dict__.get("_deps", {})
@@ -408,6 +460,7 @@ class _Deferred:
         self.children = {name: weakref.ref(v) if isinstance(v, Module) else v
                          for name, v in _children(checkpoint)}
         self.root = checkpoint._deps.get("root")
+        self.checkpoint = weakref.ref(checkpoint)
         if isinstance(self.root, Module):
             self.root = weakref.ref(self.root)
 
@@ -425,6 +478,9 @@ class _Deferred:
                 self.attach(self._child(parts[0]), parts[1:], key)
             elif root is not None:
                 self.attach(root, parts, key)
+            elif self.checkpoint() is not None:  # an attribute the Checkpoint gets later
+                self.checkpoint()._pending.setdefault(parts[0], {})[key] = (
+                    lambda value, rest=parts[1:], key=key: self.attach(value, rest, key))
 
     def attach(self, obj, parts, key):
         """Follow ``parts`` from ``obj``: assign at a variable, wait at a missing attribute."""
@@ -438,6 +494,10 @@ class _Deferred:
                 obj = vars(obj)[part]
             elif isinstance(obj, (list, tuple)) and part.isdigit() and int(part) < len(obj):
                 obj = obj[int(part)]
+            elif isinstance(obj, ListWrapper) and part.isdigit():  # filled later (TF)
+                obj._pending.setdefault(int(part), {})[key] = (
+                    lambda value, rest=parts[i + 1:]: self.attach(value, rest, key))
+                return
             elif (hasattr(obj, "waiting") and part.isdigit() and i == len(parts) - 1):
                 # an optimizer slot not made yet: assigned when the optimizer builds (TF)
                 obj.waiting.setdefault(int(part), {})[key] = (
@@ -535,6 +595,51 @@ def load_variable(ckpt_dir_or_file, name):
     if name not in entries:
         raise NotFoundError(None, None, f"Key {name} not found in checkpoint")
     return _read_arrays(prefix, {name: entries[name]})[name]
+
+
+class CheckpointReader:
+    """What ``tf.train.load_checkpoint`` returns: the keys, shapes and dtypes of a
+    checkpoint's values, and each value as NumPy (read on demand, checked)."""
+
+    def __init__(self, prefix):
+        self._prefix = prefix
+        self._entries = _read_index(prefix)
+
+    def get_variable_to_shape_map(self) -> dict:
+        out = {_OBJECT_GRAPH: []}
+        out.update({k: list(shape) for k, (_, _, shape) in self._entries.items()})
+        return out
+
+    def get_variable_to_dtype_map(self) -> dict:
+        out = {_OBJECT_GRAPH: _dt.string}
+        out.update({k: _dt.as_dtype(d) for k, (_, d, _) in self._entries.items()})
+        return out
+
+    def has_tensor(self, key) -> bool:
+        return key == _OBJECT_GRAPH or key in self._entries
+
+    def get_tensor(self, key):
+        """The saved value as a NumPy array (a NumPy scalar for a scalar, as TF)."""
+        if key == _OBJECT_GRAPH:
+            raise NotImplementedError("tfgraph_edu's checkpoints keep no serialized object "
+                                      "graph proto: CheckpointReader.get_tensor('"
+                                      f"{_OBJECT_GRAPH}') is not implemented (TF returns "
+                                      "its bytes).")
+        if key not in self._entries:
+            raise NotFoundError(None, None, f"Key {key} not found in checkpoint")
+        value = _read_arrays(self._prefix, {key: self._entries[key]})[key]
+        return value[()] if value.ndim == 0 else value
+
+    def debug_string(self):
+        raise NotImplementedError("tfgraph_edu does not implement CheckpointReader."
+                                  "debug_string (TF 2.21 has it): use "
+                                  "get_variable_to_shape_map and get_variable_to_dtype_map.")
+
+
+def load_checkpoint(ckpt_dir_or_file) -> CheckpointReader:
+    """``tf.train.load_checkpoint``: a reader of a checkpoint prefix, or of the newest one
+    in a directory."""
+    return CheckpointReader(_resolve(ckpt_dir_or_file))
 
 
 class CheckpointManager:

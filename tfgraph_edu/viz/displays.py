@@ -8,15 +8,13 @@ every piece of user text escaped.
 
 from __future__ import annotations
 
-import base64
-
 from .. import labels
 from ..formats.model import OpenedGraph
 from ..function.concrete import ConcreteFunction
 from ..function.polymorphic import Function
 from ..graph.graph import Graph
 from .dot import COLLAPSE_ABOVE, default_collapse, graph_to_dot, highlight_from_report, kinds_in
-from .html import STYLE, escape, legend_html, svg_or_dot_html
+from .html import STYLE, escape, legend_html, svg_image, svg_or_dot_html
 
 __all__ = ["GraphPicture", "show_graph", "graph_text", "function_text", "function_table",
            "signature_parts", "signature_text"]
@@ -45,11 +43,13 @@ class GraphPicture:
 
     def __init__(self, graph, *, highlight=None, collapse=None, caption: str = "",
                  lang: str | None = None, optimised_from: tuple[int, int] | None = None,
-                 image: bool = True):
+                 image: bool = True, min_scale: float | None = None):
         self.graph = graph
         # drawn as an <img> (the default): shows in a notebook not trusted yet, as stored
-        # outputs are when it is opened; image=False: inline SVG, with the nodes' tooltips
+        # outputs are when it is opened; image=False: inline SVG, with the nodes' tooltips.
+        # min_scale: the image shrinks to its container's width, not below this share
         self.image = image
+        self.min_scale = min_scale
         self.lang = lang or labels.default_language()
         self.optimised_from = optimised_from  # (traced ops, changes) of an optimised graph
         self.highlight = dict(highlight or {})
@@ -99,10 +99,8 @@ class GraphPicture:
         if self.image:
             svg = self.svg()
             if svg is not None:
-                data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-                return (f'{STYLE}<div class="tfg-graph"><img alt="{escape(self.caption)}" '
-                        f'style="max-width:100%;height:auto" '
-                        f'src="data:image/svg+xml;base64,{data}"></div>')
+                img = svg_image(svg, self.caption, self.min_scale)
+                return f'{STYLE}<div class="tfg-graph">{img}</div>'
         return svg_or_dot_html(self.dot)
 
     def _repr_mimebundle_(self, include=None, exclude=None):

@@ -3,6 +3,8 @@ scripts, nothing loaded from elsewhere.  Every piece of user text goes through :
 
 from __future__ import annotations
 
+import base64
+import re
 import subprocess
 from html import escape as _escape
 
@@ -10,7 +12,7 @@ from .. import labels
 from . import render
 from .dot import HIGHLIGHTS, KINDS
 
-__all__ = ["escape", "svg_or_dot_html", "legend_html", "STYLE"]
+__all__ = ["escape", "svg_or_dot_html", "svg_image", "legend_html", "STYLE"]
 
 
 def escape(text) -> str:
@@ -39,9 +41,25 @@ def _style() -> str:
 STYLE = _style()
 
 
-def svg_or_dot_html(dot_text: str) -> str:
-    """The SVG picture of ``dot_text`` in a ``div``; without Graphviz, the install hint and the
-    escaped DOT text; if Graphviz rejects the DOT, its message and the DOT text."""
+def svg_image(svg: str, alt: str, min_scale: float | None = None) -> str:
+    """``svg`` as an ``<img>`` with a data URL: a notebook shows it also before it is trusted
+    (its sanitiser keeps images with data URLs but drops inline SVG, leaving the drawing's
+    words as raw text).  Scaled down to its container's width, and with ``min_scale`` not
+    below that share of its natural width (Graphviz gives the width in pt)."""
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    style = "max-width:100%;height:auto"
+    width = re.search(r'<svg width="([\d.]+)pt"', svg)
+    if min_scale is not None and width:
+        style += f";min-width:{round(float(width.group(1)) * 4 / 3 * min_scale)}px"
+    return (f'<img alt="{escape(alt)}" style="{style}" '
+            f'src="data:image/svg+xml;base64,{data}">')
+
+
+def svg_or_dot_html(dot_text: str, image: str | None = None,
+                    min_scale: float | None = None) -> str:
+    """The SVG picture of ``dot_text`` in a ``div``, inline or, given ``image`` (its alt
+    text), as :func:`svg_image`; without Graphviz, the install hint and the escaped DOT text;
+    if Graphviz rejects the DOT, its message and the DOT text."""
     try:
         svg = render.to_svg(dot_text)
     except (subprocess.CalledProcessError, OSError) as exc:
@@ -52,6 +70,8 @@ def svg_or_dot_html(dot_text: str) -> str:
         return (f'{STYLE}<div class="tfg-graph tfg-no-dot"><p class="tfg-hint">'
                 f"{escape(message)}</p><pre>{escape(dot_text)}</pre></div>")
     if svg is not None:
+        if image is not None:
+            svg = svg_image(svg, image, min_scale)
         return f'{STYLE}<div class="tfg-graph">{svg}</div>'
     return (f'{STYLE}<div class="tfg-graph tfg-no-dot"><p class="tfg-hint">'
             f"{escape(render.INSTALL_HINT)}</p><pre>{escape(dot_text)}</pre></div>")
