@@ -142,6 +142,7 @@ from .dtypes import complex64, complex128  # noqa: F401,E402
 from .eager.devices import device  # noqa: F401,E402
 from .ops.extension_type import type_spec_from_value  # noqa: F401,E402
 from .ops.linalg_ops import einsum, norm, tensordot  # noqa: F401,E402
+from .ops.mask_ops import boolean_mask  # noqa: F401,E402
 from .ops.math_extra_ops import (  # noqa: F401,E402
     clip_by_global_norm,
     clip_by_norm,
