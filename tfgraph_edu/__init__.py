@@ -140,6 +140,10 @@ from ._api import (  # noqa: F401,E402
 from ._missing import module_getattr as _module_getattr  # noqa: E402
 from .dtypes import complex64, complex128  # noqa: F401,E402
 from .eager.devices import device  # noqa: F401,E402
+from .ops.broadcast_ops import (  # noqa: F401,E402
+    broadcast_dynamic_shape,
+    broadcast_static_shape,
+)
 from .ops.extension_type import type_spec_from_value  # noqa: F401,E402
 from .ops.linalg_ops import einsum, norm, tensordot  # noqa: F401,E402
 from .ops.mask_ops import boolean_mask  # noqa: F401,E402

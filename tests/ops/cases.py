@@ -221,6 +221,8 @@ TESTED_ELSEWHERE = {
         "StatelessRandomUniformFullIntV2", "StatelessRandomGetKeyCounter")},
     "RandomUniform": "tests/ops/test_random.py",
     "RandomShuffle": "tests/ops/test_random_shuffle.py",
+    "Cumprod": "tests/ops/test_cumprod_trace_broadcast.py",
+    "BroadcastArgs": "tests/ops/test_cumprod_trace_broadcast.py",
     "RandomUniformInt": "tests/ops/test_random.py",
     "TruncatedNormal": "tests/ops/test_random.py",
     "PrintV2": "tests/function/test_print.py",
