@@ -117,6 +117,10 @@ check-tf:
 	else \
 	  echo "guides: not run. Give a tensorflow/docs copy: git clone --depth 1 https://github.com/tensorflow/docs /path/to/docs; make check-tf DOCS=/path/to/docs"; \
 	fi
+	@if [ -n "$(COURSE_REPO)" ]; then \
+	  PYTHONPATH=$(CURDIR) .venv-tf/bin/python benchmarks/against_tf/differential.py courses --repo "$(COURSE_REPO)" \
+	    $(if $(COURSE_FOLDER),--folder "$(COURSE_FOLDER)",--notebooks "$(COURSE_NOTEBOOKS)") $(GUIDES_ARGS); \
+	fi
 
 # The ends of what pyproject.toml declares, each in its own cached venv (.venv-3.10, .venv-3.13)
 # made from the project's files: the oldest Python with the lowest numpy declared (the rest

@@ -130,6 +130,7 @@ from ._api import (  # noqa: F401,E402
     experimental,
     image,
     io,
+    queue,
     ragged,
     sets,
     sparse,
@@ -140,9 +141,14 @@ from ._api import (  # noqa: F401,E402
 from ._missing import module_getattr as _module_getattr  # noqa: E402
 from .dtypes import complex64, complex128  # noqa: F401,E402
 from .eager.devices import device  # noqa: F401,E402
+from .ops.broadcast_ops import (  # noqa: F401,E402
+    broadcast_dynamic_shape,
+    broadcast_static_shape,
+)
 from .ops.complex_ops import complex_ as complex  # noqa: F401,E402
 from .ops.extension_type import type_spec_from_value  # noqa: F401,E402
 from .ops.linalg_ops import einsum, norm, tensordot  # noqa: F401,E402
+from .ops.mask_ops import boolean_mask  # noqa: F401,E402
 from .ops.math_extra_ops import (  # noqa: F401,E402
     clip_by_global_norm,
     clip_by_norm,

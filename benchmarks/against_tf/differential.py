@@ -9,6 +9,8 @@ Program sources:
   tutorials  every code cell of the tutorials (notebooks/src/*.md), cell by cell (tutorials.py)
   guides     the official guides' notebooks from a tensorflow/docs copy (--docs), cell by cell
              (guides.py; not in the default sources: it needs the copy)
+  courses    any repository's notebooks (--repo, --notebooks or --folder), with the guides'
+             rules and a TF cache of its own (guides.py; not in the default sources)
 
 For each program both runs are turned into records (tensors as dtype, shape and values; printed
 text; the error class and message; tracing counts; gradients, None kept apart from zeros) and
@@ -336,6 +338,21 @@ def guide_cells(tally, verbose, docs, names=(), refresh=False):
     guides.compare(tally, verbose, docs, real_tf.__version__, _close_text, names, refresh)
 
 
+# -- source 7: any repository's notebooks (course material), with the guides' rules ---------
+def course_cells(tally, verbose, repo, notebooks, folder, names=(), refresh=False):
+    if not repo or not (notebooks or folder):
+        print("courses: give a repository (a checkout or its git directory) with --repo PATH "
+              "and its notebooks with --notebooks a.ipynb,b.md or --folder DIR")
+        return
+    import guides
+    only = []  # a value that is not one of the repository's files is a comma-separated list
+    known = set(guides.Docs(repo, ()).files()) if notebooks else set()
+    for value in notebooks or ():
+        only += [value] if value in known else [n.strip() for n in value.split(",") if n.strip()]
+    guides.compare(tally, verbose, repo, real_tf.__version__, _close_text, names, refresh,
+                   source="courses", folders=(folder,) if folder else (), only=only)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sources", nargs="*",
@@ -346,9 +363,17 @@ def main(argv=None) -> int:
                         help="with the tutorials source: only this one (e.g. 04 or 04_...)")
     parser.add_argument("--docs", help="guides source: a tensorflow/docs checkout or git dir")
     parser.add_argument("--notebook", action="append", default=[],
-                        help="with the guides source: only this one (e.g. function, core/mlp_core)")
+                        help="with the guides or courses source: only this one (e.g. "
+                        "function, core/mlp_core)")
     parser.add_argument("--refresh", action="store_true",
-                        help="with the guides source: run TF's side again (not from its cache)")
+                        help="with the guides or courses source: run TF's side again (not "
+                        "from its cache)")
+    parser.add_argument("--repo", help="courses source: a repository's checkout or git dir")
+    parser.add_argument("--notebooks", action="append", help="courses source: its notebooks, "
+                        "comma-separated paths (.ipynb, or .md in jupytext's markdown format); "
+                        "repeat it for a path with a comma")
+    parser.add_argument("--folder", help="courses source: every .ipynb under this folder of "
+                        "--repo")
     args = parser.parse_args(argv)
     print(f"TensorFlow {real_tf.__version__} against tfgraph_edu ({ours.__file__})")
     tally = Tally()
@@ -358,7 +383,9 @@ def main(argv=None) -> int:
                "probes": lambda: probe_programs(tally, args.verbose),
                "tutorials": lambda: tutorial_cells(tally, args.verbose, args.tutorial),
                "guides": lambda: guide_cells(tally, args.verbose, args.docs, args.notebook,
-                                             args.refresh)}
+                                             args.refresh),
+               "courses": lambda: course_cells(tally, args.verbose, args.repo, args.notebooks,
+                                               args.folder, args.notebook, args.refresh)}
     for source in args.sources:
         try:
             runners[source]()

@@ -58,11 +58,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-CACHE = ROOT / "benchmarks" / ".cache" / "guides"
+CACHE_ROOT = ROOT / "benchmarks" / ".cache"
 FOLDERS = ("site/en/guide", "site/en/tutorials/customization")
 CELL_SECONDS = 120
 RULES = "3"  # bump when what is run or masked changes: TF's cached outcomes are then redone
-CACHE = CACHE / f"rules{RULES}"  # so trees with other rules can share benchmarks/.cache
+# so trees with other rules can share benchmarks/.cache; the ``courses`` source keeps its
+# outcomes in a folder of its own, its files named after the repository too
+CACHE = CACHE_ROOT / "guides" / f"rules{RULES}"
 
 # A notebook whose code matches one of these is out of scope as a whole: (pattern, reason)
 OUT_OF_SCOPE = (
@@ -109,6 +111,10 @@ RANDOM_CHOICES = {
 # TF numbers the functions of If/While bodies with a process-wide counter (as __inference_
 # names, masked in cells.py): cond_true_30 compares as cond_true_#
 _BODY_NUMBER = re.compile(r"\b((?:cond_true|cond_false|while_body|while_cond)_)\d+\b")
+# the courses source also masks the numbers of cells that call id(): an object's identity is
+# its address, as ever-different as the hex addresses masked everywhere (the guides' rules
+# stay as they were recorded)
+RANDOM_COURSES = re.compile(RANDOM.pattern + r"|(?<![\w.])id\(")
 _SIGNED = re.compile(r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?")
 _STEP_TIME = re.compile(r"\b\d+(?:\.\d+)?(?:ms|s|us|µs)(?:/step|/epoch|/sample)?\b")
 _TMP = re.compile(r"/tmp/[\w.-]+")
@@ -117,11 +123,16 @@ _PADDING = re.compile(r"[ \t]+(?=[\]),])")  # NumPy pads a column to its longest
 
 # -- reading the notebooks -------------------------------------------------------------------
 class Docs:
-    """A tensorflow/docs copy: a checkout (a folder with ``site/``) or a git directory."""
+    """A tensorflow/docs copy: a checkout (a folder with ``site/``) or a git directory.
 
-    def __init__(self, path: str):
+    ``folders`` and ``only`` make it any notebook repository (the ``courses`` source): the
+    notebooks under those folders, or exactly the paths in ``only``."""
+
+    def __init__(self, path: str, folders=FOLDERS, only=()):
         self.path = Path(path).expanduser().resolve()
-        self.checkout = (self.path / FOLDERS[0]).is_dir()
+        self.folders, self.only = tuple(folders), tuple(only)
+        probe = self.folders[0] if self.folders else "."
+        self.checkout = (self.path / probe).is_dir() and not (self.path / "HEAD").is_file()
         if not self.checkout and subprocess.run(
                 ["git", "-C", str(self.path), "rev-parse", "HEAD"], capture_output=True,
                 check=False).returncode:
@@ -129,12 +140,23 @@ class Docs:
                              "directory (get one: git clone https://github.com/tensorflow/docs)")
 
     def notebooks(self) -> list[str]:
+        if self.only:
+            return list(self.only)
         if self.checkout:
-            return sorted(str(p.relative_to(self.path)) for f in FOLDERS
+            return sorted(str(p.relative_to(self.path)) for f in self.folders
                           for p in (self.path / f).rglob("*.ipynb"))
-        out = subprocess.run(["git", "-C", str(self.path), "ls-tree", "-r", "--name-only",
-                              "HEAD", *FOLDERS], capture_output=True, text=True, check=True)
-        return sorted(p for p in out.stdout.split() if p.endswith(".ipynb"))
+        out = subprocess.run(["git", "-C", str(self.path), "ls-tree", "-r", "-z",
+                              "--name-only", "HEAD", *self.folders], capture_output=True,
+                             text=True, check=True)
+        return sorted(p for p in out.stdout.split("\0") if p.endswith(".ipynb"))
+
+    def files(self) -> list[str]:
+        """Every file of the copy (for telling a path from a list of paths)."""
+        if self.checkout:
+            return [str(p.relative_to(self.path)) for p in self.path.rglob("*") if p.is_file()]
+        return subprocess.run(["git", "-C", str(self.path), "ls-tree", "-r", "-z", "--name-only",
+                               "HEAD"], capture_output=True, text=True, check=True
+                              ).stdout.split("\0")
 
     def read(self, rel: str) -> str:
         if self.checkout:
@@ -143,18 +165,23 @@ class Docs:
                               capture_output=True, text=True, check=True).stdout
 
 
-def code_cells(notebook_text: str) -> list[str]:
-    """The code cells' sources (a notebook is JSON data, read as data)."""
+def code_cells(notebook_text: str, rel: str = ".ipynb") -> list[str]:
+    """The code cells' sources (a notebook is JSON data, read as data; a ``.md`` notebook in
+    jupytext's markdown format is read with jupytext)."""
+    if rel.endswith(".md"):
+        import jupytext
+        return [c.source for c in jupytext.reads(notebook_text, fmt="md").cells
+                if c.cell_type == "code"]
     cells = json.loads(notebook_text).get("cells", [])
     return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
             for c in cells if c.get("cell_type") == "code"]
 
 
-def short_name(rel: str) -> str:
-    for folder in FOLDERS:
+def short_name(rel: str, folders=FOLDERS) -> str:
+    for folder in folders:
         if rel.startswith(folder + "/"):
             rel = ("customization/" if "customization" in folder else "") + rel[len(folder) + 1:]
-    return rel.removesuffix(".ipynb")
+    return rel.removesuffix(".ipynb").removesuffix(".md")
 
 
 def notebook_out_of_scope(cells: list[str]) -> str | None:
@@ -227,12 +254,12 @@ def _imports_only(source: str) -> str | None:
     return "\n".join(ast.unparse(n) for n in nodes) or None
 
 
-def masks(cells: list[str | None]) -> list[str | None]:
+def masks(cells: list[str | None], random=RANDOM) -> list[str | None]:
     """Per cell: "timing", "random" or None.  A cell is timing (random) when it reads a clock
     (a random source) or uses a name that such a cell set (functions and classes included),
     transitively."""
     tainted: dict[str, set[str]] = {"timing": set(), "random": set()}
-    sources = {"timing": TIMING, "random": RANDOM}
+    sources = {"timing": TIMING, "random": random}
     out = []
     for code in cells:
         if code is None:
@@ -357,16 +384,17 @@ def _read(out: Path) -> dict[int, dict]:
     return {r["n"]: r for r in map(json.loads, out.read_text().splitlines()) if r}
 
 
-def tf_outcomes(docs: Docs, rel: str, cells, tf_version: str, refresh=False) -> dict:
+def tf_outcomes(docs: Docs, rel: str, cells, tf_version: str, refresh=False,
+                cache: Path = CACHE, name: str | None = None) -> dict:
     """TF's outcomes of a notebook's cells: recorded once per notebook, TF version and rules."""
     key = hashlib.sha256(json.dumps([cells, tf_version, RULES, CELL_SECONDS]).encode()
                          ).hexdigest()[:16]
-    path = CACHE / (short_name(rel).replace("/", "__") + ".json")
+    path = cache / ((name or short_name(rel)).replace("/", "__") + ".json")
     if path.exists() and not refresh:
         data = json.loads(path.read_text())
         if data.get("key") == key:
             return data
-    CACHE.mkdir(parents=True, exist_ok=True)
+    cache.mkdir(parents=True, exist_ok=True)
     lines = path.with_suffix(".jsonl")
     stopped = _spawn("tf", cells, lines, wall=CELL_SECONDS * len(cells) + 120)
     data = {"key": key, "notebook": rel, "tf": tf_version, "stopped": stopped,
@@ -425,7 +453,40 @@ _MKL = re.compile(r"__wrapped____Mkl")
 _OP_NAME = re.compile(r"(\[Op:[\w#]+\]) name: ?\S*")
 
 
-def _masked(text: str, mask: str | None, choices: re.Pattern | None = None) -> str:
+_SGR = re.compile(r"\x1b\[[0-9;]*m")  # ANSI colours and bold (Keras's progress bar)
+
+
+def _console(text: str) -> str:
+    """Keras's progress bar as a notebook shows it: its ANSI colours dropped and the updates
+    it erases with backspaces (and the line breaks around them) gone, so its last state is
+    left.  Text without backspaces or colours is returned as it is."""
+    if "\x1b[" not in text and "\x08" not in text:
+        return text
+    text = _SGR.sub("", text)
+    if "\x08" not in text:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        if "\x08" in line:
+            kept: list[str] = []
+            for ch in line:
+                if ch == "\x08":
+                    if kept:
+                        kept.pop()
+                else:
+                    kept.append(ch)
+            line = "".join(kept)
+            if not line.strip():
+                if lines and not lines[-1].strip():
+                    lines.pop()  # the line break that opened the erased update
+                continue
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _masked(text: str, mask: str | None, choices: re.Pattern | None = None,
+            wraps=False) -> str:
+    text = _console(text)
     text = _OTHER_FRAME.sub("", _ERROR_MODULE.sub(r"\1", _tracebacks(text)))
     text = _TENSOR_CLASS.sub(r"<class '\1'>", text)
     text = _BODY_NUMBER.sub(r"\1#", text)
@@ -437,6 +498,9 @@ def _masked(text: str, mask: str | None, choices: re.Pattern | None = None) -> s
     if not mask:
         return text
     text = re.sub(r"[ \t]+", "", _SIGNED.sub("#", text))
+    if mask == "random" and wraps:  # (courses) NumPy wraps an array's rows by the width of
+        # its numbers, and random values pick the width: line breaks between numbers go
+        text = re.sub(r"(?<=#,)\n(?=#)", "", text)
     if mask == "random":  # a loop over random values runs a random number of times: a run
         # of equal lines made only of masked numbers counts once
         text = _REPEATED_NUMBERS.sub(r"\1", text)
@@ -482,35 +546,49 @@ def _same_caught_error(tf_text: str, our_text: str, close_text) -> str | None:
     return first_a.group(1) + ("" if last_a[-1] == first_a.group(1) else f" ({last_a[-1]})")
 
 
-def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh=False):
-    """Run every notebook (TF's side from its cache); print per-notebook rows and totals."""
+def repo_label(path: Path) -> str:
+    """A repository's name for cache files: its folder, or the one above a git dir's
+    ``repo``/``.git`` (``/mirror/owner+name/repo`` is ``owner+name``)."""
+    path = Path(path)
+    name = path.parent.name if path.name in ("repo", ".git") else path.name
+    return re.sub(r"[^\w+.-]", "_", name.removesuffix(".git"))
+
+
+def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh=False, *,
+            source="guides", folders=FOLDERS, only=()):
+    """Run every notebook (TF's side from its cache); print per-notebook rows and totals.
+
+    ``source="courses"`` runs any repository's notebooks (``folders`` or exactly ``only``)
+    with the same rules, its TF outcomes cached under ``benchmarks/.cache/courses/``."""
     from cells import _side_by_side
-    docs = Docs(docs_path)
+    docs = Docs(docs_path, folders, only)
+    cache = CACHE if source == "guides" else CACHE_ROOT / source / f"rules{RULES}"
+    prefix = "" if source == "guides" else repo_label(docs.path) + "__"
     totals = collections.Counter()
     causes = collections.Counter()
     skipped_nb, silent = [], []
-    c = tally.counts.setdefault("guides", collections.Counter()) if tally else None
-    print(f"\nguides: {docs.path}")
+    c = tally.counts.setdefault(source, collections.Counter()) if tally else None
+    print(f"\n{source}: {docs.path}")
     header = f"{'notebook':42} {'cells':>5} {'TF ok':>5} {'ran':>4} {'same':>4} {'SILENT':>6} " \
              f"{'raised':>6} {'TF err':>6} {'TF skip':>7} {'magic':>5}"
     print(header)
     for rel in docs.notebooks():
-        name = short_name(rel)
+        name = short_name(rel, folders)
         if names and not any(x == name or x == Path(name).name for x in names):
             continue
-        sources = code_cells(docs.read(rel))
+        sources = code_cells(docs.read(rel), rel)
         reason = notebook_out_of_scope(sources)
         if reason:
             skipped_nb.append((name, reason, len(sources)))
             continue
         prepared = [prepare(s) for s in sources]
         cells = [p[0] for p in prepared]
-        mask = masks(cells)
+        mask = masks(cells, RANDOM if source == "guides" else RANDOM_COURSES)
         row = collections.Counter(cells=len(sources), magic=sum(p[2] for p in prepared))
         out_cells = [p for p in prepared if p[1] in ("out of scope", "imports only")]
         row["download"] = sum(p[3].startswith("downloads") for p in out_cells)
         row["cells out"] = len(out_cells) - row["download"]
-        tf_data = tf_outcomes(docs, rel, cells, tf_version, refresh)
+        tf_data = tf_outcomes(docs, rel, cells, tf_version, refresh, cache, prefix + name)
         tf_cells = {int(k): v for k, v in tf_data["cells"].items()}
         with tempfile.TemporaryDirectory() as tmp:
             ours_out = Path(tmp) / "ours.jsonl"
@@ -531,8 +609,9 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
                 continue
             o = ours_cells.get(n) or {"error": "ProcessDied", "text": stopped or "", "message": ""}
             choices = RANDOM_CHOICES.get((name, n))
-            t1 = _masked(t["text"], mask[n - 1], choices)
-            t2 = _masked(o["text"], mask[n - 1], choices)
+            wraps = source != "guides"
+            t1 = _masked(t["text"], mask[n - 1], choices, wraps)
+            t2 = _masked(o["text"], mask[n - 1], choices, wraps)
             if t["error"]:
                 row["TF err"] += 1
                 notes.append(f"cell {n}: TF raises {t['error']}: {t['message'][:150]}"
@@ -621,7 +700,8 @@ def main(argv=None) -> int:
         side, cells_file, out = argv[1:4]
         run_side(side, json.loads(Path(cells_file).read_text()), Path(out))
         return 0
-    print("run through differential.py: differential.py guides --docs PATH", file=sys.stderr)
+    print("run through differential.py: differential.py guides --docs PATH, or "
+          "differential.py courses --repo PATH --notebooks A,B", file=sys.stderr)
     return 2
 
 

@@ -495,7 +495,7 @@ def test_other_objects_match_by_equality_and_the_tracing_protocol():
 
 def test_a_traced_graph_is_a_funcgraph_named_after_the_function():
     # TensorFlow 2.21: type(...).__name__ gives Function, ConcreteFunction, FuncGraph, and
-    # the graph prints as FuncGraph(name=<python name>, id=<number>)
+    # the graph prints (str) as FuncGraph(name=<python name>, id=<number>)
     def add_one(x):
         return x + 1
 
@@ -503,4 +503,7 @@ def test_a_traced_graph_is_a_funcgraph_named_after_the_function():
     concrete = fn.get_concrete_function(tf.constant(1))
     names = [type(o).__name__ for o in (fn, concrete, concrete.graph)]
     assert names == ["Function", "ConcreteFunction", "FuncGraph"]
-    assert re.fullmatch(r"FuncGraph\(name=add_one, id=\d+\)", repr(concrete.graph))
+    assert re.fullmatch(r"FuncGraph\(name=add_one, id=\d+\)", str(concrete.graph))
+    # TF 2.21's repr (a notebook cell ending in concrete.graph): the default object repr
+    assert re.fullmatch(r"<tensorflow\.python\.framework\.func_graph\.FuncGraph object at "
+                        r"0x[0-9a-f]+>", repr(concrete.graph))

@@ -1,6 +1,7 @@
 """``tf.linalg``: matrix ops (re-exports)."""
 
 from .._missing import module_getattr as _module_getattr
+from ..ops.broadcast_ops import trace  # noqa: F401
 from ..ops.linalg_ops import (  # noqa: F401  # noqa: F401
     det,
     einsum,

@@ -54,6 +54,7 @@ from ..ops.nn_ops import elu, softplus  # noqa: F401
 from ..ops.reduction_ops import (  # noqa: F401
     argmax,
     argmin,
+    cumprod,
     cumsum,
     reduce_all,
     reduce_any,

@@ -1,7 +1,13 @@
 """``tf.random``: seeds, samplers, ``Generator`` and the stateless samplers (re-exports)."""
 
 from .._missing import module_getattr as _module_getattr
-from ..ops.random_ops import normal, set_seed, truncated_normal, uniform  # noqa: F401
+from ..ops.random_ops import (  # noqa: F401
+    normal,
+    set_seed,
+    shuffle,
+    truncated_normal,
+    uniform,
+)
 from .random_generator import (  # noqa: F401
     Algorithm,
     Generator,

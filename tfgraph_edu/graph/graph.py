@@ -369,8 +369,8 @@ def op_stack(op) -> tuple:
 
 
 class FuncGraph(Graph):
-    """The graph of a traced function (TensorFlow's class name and ``repr``: named after the
-    Python function, ``FuncGraph(name=f, id=…)``)."""
+    """The graph of a traced function (TensorFlow's class name; ``str`` named after the
+    Python function, ``FuncGraph(name=f, id=…)``, ``repr`` TF's default object repr)."""
 
     @property
     def function_name(self) -> str:
@@ -378,5 +378,8 @@ class FuncGraph(Graph):
         m = re.fullmatch(r"__inference_(.*)_\d+", self.name)
         return m.group(1) if m else self.name
 
-    def __repr__(self):
+    def __str__(self):
         return f"FuncGraph(name={self.function_name}, id={id(self)})"
+
+    def __repr__(self):  # TF 2.21 defines only __str__: a notebook shows the object's repr
+        return f"<tensorflow.python.framework.func_graph.FuncGraph object at 0x{id(self):x}>"

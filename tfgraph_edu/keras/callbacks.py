@@ -32,6 +32,9 @@ class History(Callback):
         self.history: dict[str, list[float]] = {}
         self.epoch: list[int] = []
 
+    def __repr__(self):  # as TF 2.21's Keras 3 shows what fit returns
+        return f"<keras.src.callbacks.history.History object at 0x{id(self):x}>"
+
     def on_train_begin(self, logs=None):
         self.epoch = []
 

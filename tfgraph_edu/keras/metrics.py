@@ -216,6 +216,41 @@ def get(metric):
     return metric
 
 
+class _LossMean(Mean):
+    """The (weighted) mean of a loss function's per-example values (Keras's
+    ``MeanMetricWrapper``): ``y_true`` cast to ``y_pred``'s dtype and matched in rank."""
+
+    _fn = None
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        super().update_state(type(self)._fn(y_true, y_pred), sample_weight)
+
+
+class MeanAbsoluteError(_LossMean):
+    """Mean of ``|y_pred - y_true|`` over the last axis, averaged over examples."""
+
+    @staticmethod
+    def _fn(y_true, y_pred):
+        from .losses import _mean_absolute_error
+        return _mean_absolute_error(y_true, y_pred)
+
+
+class MeanSquaredError(_LossMean):
+    """Mean of ``(y_pred - y_true) ** 2`` over the last axis, averaged over examples."""
+
+    @staticmethod
+    def _fn(y_true, y_pred):
+        from .losses import _mean_squared_error
+        return _mean_squared_error(y_true, y_pred)
+
+
+# compile(metrics=["mae"]): Keras 3 wraps the loss function, named as the string given
+_BY_NAME.update({
+    key: (lambda cls=cls, key=key: cls(name=key))
+    for key, cls in (("mae", MeanAbsoluteError), ("mean_absolute_error", MeanAbsoluteError),
+                     ("mse", MeanSquaredError), ("mean_squared_error", MeanSquaredError))})
+
+
 def __getattr__(name):
     from .tf_api_names import missing
     raise missing("metrics", name)

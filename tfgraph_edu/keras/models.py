@@ -17,7 +17,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..eager.tape import GradientTape
 from ..function.polymorphic import Function
-from ..ops import convert, sparse_ops
+from ..ops import convert, shape_ops, sparse_ops
 from ..ops.sparse_ops import SparseTensor
 from ..shapes import TensorShape, TensorSpec
 from . import callbacks as callbacks_mod
@@ -26,6 +26,7 @@ from . import losses as losses_mod
 from . import metrics as metrics_mod
 from . import optimizers as optimizers_mod
 from . import summary as summary_mod
+from .call_context import check_input_spec
 from .layers import Layer
 from .module import AutoTrackable
 from .variables import keras_scope
@@ -223,6 +224,7 @@ class Model(Layer):
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
             shuffle=True, **kwargs):
         self._assert_compiled()
+        x, y = _data(x, y)
         batch_size = 32 if batch_size is None else int(batch_size)
         step_fn = None
         history = callbacks_mod.History()
@@ -256,15 +258,8 @@ class Model(Layer):
                 logs[m.name] = float(m.result())
             if verbose:
                 elapsed = time.perf_counter() - start
-                ms = elapsed * 1e3 / max(steps, 1)
-                shown = " - ".join(f"{k}: {v:.4f}" for k, v in logs.items())
                 print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
-                if verbose == 2:  # Keras 3's one line per epoch
-                    print(f"{steps}/{steps} - {elapsed:.0f}s - {ms:.0f}ms/step - {shown}",
-                          file=sys.stdout)
-                else:  # the progress bar as it ends
-                    print(f"{steps}/{steps} {'━' * 20} {elapsed:.0f}s {ms:.0f}ms/step - "
-                          f"{shown}", file=sys.stdout)
+                print(_progress_line(steps, elapsed, logs, verbose), file=sys.stdout)
             for cb in cbs:
                 cb.on_epoch_end(epoch, logs)
         for cb in cbs:
@@ -308,6 +303,7 @@ class Model(Layer):
         """The outputs as one NumPy array; like Keras 3, it prints its progress bar unless
         ``verbose=0`` (``"auto"`` is 1)."""
         start = time.perf_counter()
+        x = _data(x)
         out, n = self._predict(x, 32 if batch_size is None else int(batch_size))
         _progress(verbose, n, start)
         return out
@@ -364,6 +360,7 @@ class Model(Layer):
         self._assert_compiled()
         start = time.perf_counter()
         batch_size = 32 if batch_size is None else int(batch_size)
+        x, y = _data(x, y)
         if hasattr(x, "_flat_iter"):
             pairs = list(x)
             xs = np.concatenate([p[0].numpy() for p in pairs])
@@ -401,14 +398,22 @@ def _progress(verbose, steps, start, logs=None):
     ``"auto"``), or its one line (``verbose=2``); nothing for 0."""
     if not verbose:
         return
-    elapsed = time.perf_counter() - start
-    ms = elapsed * 1e3 / max(steps, 1)
-    shown = "".join(f" - {k}: {v:.4f}" for k, v in (logs or {}).items())
+    print(_progress_line(steps, time.perf_counter() - start, logs or {}, verbose),
+          file=sys.stdout)
+
+
+def _progress_line(steps, elapsed, logs, verbose) -> str:
+    """Keras 3's progress bar as it ends (``verbose=1``/``"auto"``), or its one line
+    (``verbose=2``): steps, time, time per step (s, ms or us), then each logged value
+    (under 1e-3 in e-notation)."""
+    per = elapsed / max(steps, 1)
+    unit = (f"{per:.0f}s/step" if per >= 1 else f"{per * 1e3:.0f}ms/step" if per >= 1e-3
+            else f"{per * 1e6:.0f}us/step")
+    shown = "".join(f" - {k}: " + (f"{v:.4f}" if abs(v) > 1e-3 else f"{v:.4e}")
+                    for k, v in logs.items())
     if verbose == 2:
-        print(f"{steps}/{steps} - {elapsed:.0f}s - {ms:.0f}ms/step{shown}", file=sys.stdout)
-    else:
-        print(f"{steps}/{steps} {'━' * 20} {elapsed:.0f}s {ms:.0f}ms/step{shown}",
-              file=sys.stdout)
+        return f"{steps}/{steps} - {elapsed:.0f}s - {unit}{shown}"
+    return f"{steps}/{steps} {'━' * 20} {elapsed:.0f}s {unit}{shown}"
 
 
 class Sequential(Model):
@@ -504,10 +509,33 @@ class Sequential(Model):
         return super()._call_eager_or_traced(inputs, kwargs, symbolic)
 
     def call(self, inputs, training=None, mask=None, **kwargs):  # Keras 3's signature
-        x = inputs
+        x = self._adjust_rank(inputs) if self._input is not None else inputs
         for layer in self._layers:
             x = layer(x, training=training)
         return x
+
+
+    def _adjust_rank(self, x):
+        """Keras 3's input rank adjustment of a built model: an input with one more axis of
+        size 1 than the model's ``Input`` loses it, one with one axis fewer gains it when the
+        ``Input`` ends in 1 (a model fit on ``(n, 1)`` predicts on ``(n,)``); any other rank
+        is refused (after the first layer's own check, as Keras checks it first)."""
+        shape = getattr(x, "shape", None)
+        ref = self._input.shape
+        if shape is None or isinstance(x, (list, tuple, dict)) or shape.rank is None or \
+                ref.rank is None or shape.rank == ref.rank:
+            return x
+        if shape.rank == ref.rank + 1 and shape.dims[-1] == 1:
+            return shape_ops.squeeze(x, axis=[-1])
+        if shape.rank == ref.rank - 1 and ref.dims[-1] == 1:
+            return shape_ops.expand_dims(x, -1)
+        if self._layers:
+            check_input_spec(self._layers[0], x)
+        shown = x.numpy() if hasattr(x, "numpy") else x
+        raise ValueError(f"Invalid input shape for input {shown} with name "
+                         f"'{getattr(self._input, 'name', 'keras_tensor')}' and path ''. "
+                         f"Expected shape {tuple(ref.as_list())}, but input has incompatible "
+                         f"shape {tuple(shape.as_list())}")
 
 
 class _SequentialGraph(AutoTrackable):
@@ -536,6 +564,29 @@ def _input_dtype(x):
 
 def _numpy(v):
     return v.numpy() if hasattr(v, "numpy") else v
+
+
+def _array_like(v) -> bool:
+    """An array, a tensor (sparse, ragged and other composites too), a variable or a dataset."""
+    return isinstance(v, (np.ndarray, SparseTensor)) or convert.is_tensor(v) or \
+        hasattr(v, "_as_tensor") or hasattr(v, "_flat_iter") or hasattr(v, "_type_spec")
+
+
+def _data(x, *others):
+    """Keras 3's data check: every leaf of ``x`` and ``y`` is an array or a tensor (a Python
+    list of numbers is its ValueError, naming ``x``); a list holding one array is that array
+    (the model's one input)."""
+    def leaves(v):
+        if isinstance(v, (list, tuple)):
+            return [leaf for item in v for leaf in leaves(item)]
+        if isinstance(v, dict):
+            return [leaf for item in v.values() for leaf in leaves(item)]
+        return [v]
+    for v in (x, *others):
+        if v is not None and not all(_array_like(leaf) for leaf in leaves(v)):
+            raise ValueError(f"Unrecognized data type: x={x} (of type {type(x)})")
+    unwrap = [v[0] if isinstance(v, (list, tuple)) and len(v) == 1 else v for v in (x, *others)]
+    return unwrap if others else unwrap[0]
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # noqa: A002

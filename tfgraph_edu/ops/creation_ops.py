@@ -273,12 +273,35 @@ OneHot = define("OneHot", ("indices", "depth", "on_value", "off_value"), _one_ho
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    """One-hot vectors of length ``depth`` (op ``OneHot``), float32 unless told."""
-    dtype = _dt.as_dtype(dtype) if dtype is not None else _dt.float32
-    on = 1 if on_value is None else on_value
-    off = 0 if off_value is None else off_value
-    on = convert.to_tensor(on, dtype) if not convert.is_tensor(on) else on
-    off = convert.to_tensor(off, on.dtype) if not convert.is_tensor(off) else off
+    """One-hot vectors of length ``depth`` (op ``OneHot``).  The dtype is TF's: ``dtype``, else
+    ``on_value``'s, else ``off_value``'s (so ``on_value=5`` gives int32, strings a string
+    tensor), else float32; values of another dtype than ``dtype`` or each other are TF's
+    TypeError."""
+    want = _dt.as_dtype(dtype) if dtype is not None else None
+
+    def given(v):
+        if convert.is_tensor(v):
+            return v
+        if want is not None:
+            try:  # dtype is only a hint: 1.5 with dtype=int32 stays float32, and fails below
+                return convert.to_tensor(v, want)
+            except (TypeError, ValueError):
+                pass
+        return convert.to_tensor(v)
+
+    on = None if on_value is None else given(on_value)
+    off = None if off_value is None else given(off_value)
+    for value, what in ((on, "on_value"), (off, "off_value")):
+        if value is not None and want is not None and value.dtype != want:
+            raise TypeError(f"dtype {value.dtype} of {what} does not match dtype parameter "
+                            f"{want}")
+    if want is None:
+        want = on.dtype if on is not None else off.dtype if off is not None else _dt.float32
+    if on is not None and off is not None and on.dtype != off.dtype:
+        raise TypeError(f"dtype {on.dtype} of on_value does not match dtype {off.dtype} of "
+                        "off_value")
+    on = convert.to_tensor(1, want) if on is None else on
+    off = convert.to_tensor(0, want) if off is None else off
     return bind(OneHot, (indices, depth, on, off), {"axis": -1 if axis is None else int(axis)},
                 name)
 

@@ -131,10 +131,9 @@ def _template(values, sep, tensors, placeholder) -> str:
             return f"[{inner}]" if isinstance(v, list) else f"({inner}{',' if len(v) == 1 else ''})"
         if isinstance(v, dict):
             return "{" + ", ".join(f"{k!r}: {part(x, True)}" for k, x in v.items()) + "}"
-        if isinstance(v, np.ndarray):
-            tensors.append(v)
-            return placeholder
-        return repr(v) if nested and isinstance(v, str) else str(v)
+        # TF formats every other object with repr (a NumPy array as array([...]), a NumPy
+        # scalar as np.float32(1.5)); only a string given as an argument is printed as is
+        return v if not nested and isinstance(v, str) else repr(v)
     return sep.join(part(v, False) for v in values)
 
 
@@ -149,7 +148,7 @@ def print_(*inputs, output_stream=None, sep=" ", end="\n", summarize=3, name=Non
     if len(inputs) == 1 and is_tensor(inputs[0]) and inputs[0].dtype == _dt.string and \
             inputs[0].shape.rank == 0:  # one string scalar prints as it is (no quotes)
         return bind(PrintV2, (inputs[0],), {"output_stream": stream, "end": end}, name)
-    texts = [str(v) for v in inputs if isinstance(v, str)]
+    texts = [v if isinstance(v, str) else repr(v) for v in inputs if not is_tensor(v)]
     placeholder = "{}"
     while any(placeholder in t for t in texts):
         placeholder = "{" + placeholder + "}"

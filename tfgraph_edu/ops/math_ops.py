@@ -111,12 +111,13 @@ def _int_by_constant(fn):
 
 
 def _safe_int_operator(symbol):
-    """``//`` or ``%`` for the compiled path where no zero check is needed: float operands,
-    or an integer divisor that is a constant with no zero and no -1."""
+    """``//`` or ``%`` for the compiled path where no zero check is needed: float operands
+    (``//`` only: a float ``%`` keeps TF's signed zero, see ``_float_mod``), or an integer
+    divisor that is a constant with no zero and no -1."""
     def operator(op):
         x = op.inputs[0]
         if x.dtype.is_floating:
-            return symbol
+            return symbol if symbol == "//" else None
         y = const_input(op, 1)
         if y is None or y.dtype.kind not in "iu" or not np.all(y) or np.any(y == -1):
             return None
@@ -152,7 +153,24 @@ RealDiv = define("RealDiv", ("x", "y"), ignoring_float_errors(np.true_divide, 2)
 FloorDiv = define("FloorDiv", ("x", "y"), _int_checked(np.floor_divide), binary,
                   lambda op, g: (None, None), T=(0, 1), dtypes=N,
                   specialize=_int_by_constant(np.floor_divide), operator=_safe_int_operator("//"))
-FloorMod = define("FloorMod", ("x", "y"), _int_checked(np.mod), binary,
+def _float_mod(x, y):
+    """TF's float FloorMod: C's fmod, moved by ``y`` when the signs differ, so a zero result
+    keeps ``x``'s sign (``-3. % 3.`` is -0., NumPy's ``np.mod`` gives 0.)."""
+    r = np.fmod(x, y)
+    return np.where((r != 0) & ((y < 0) != (r < 0)), r + y, r).astype(r.dtype, copy=False)
+
+
+def _mod_kernel(x, y):
+    if x.dtype.kind == "f" or (hasattr(y, "dtype") and y.dtype.kind == "f"):
+        return _quiet_float_mod(x, y)
+    return _int_mod(x, y)
+
+
+_quiet_float_mod = ignoring_float_errors(_float_mod, 2)
+_int_mod = _int_checked(np.mod)
+
+
+FloorMod = define("FloorMod", ("x", "y"), _mod_kernel, binary,
                   lambda op, g: (reduce_to(g, op.inputs[0]), None), T=(0, 1), dtypes=N,
                   specialize=_int_by_constant(np.mod), operator=_safe_int_operator("%"))
 Pow = define("Pow", ("x", "y"), _pow_kernel, binary, _pow_grad, T=(0, 1), dtypes=N)

@@ -168,6 +168,10 @@ class TensorOperators(TensorBase):
         return math_ops.logical_not(self)
 
     def __getitem__(self, key):
+        if key.__class__ is not tuple and not isinstance(key, (int, slice)):
+            from . import mask_ops
+            if mask_ops.is_mask(key):  # tensor[bool mask] is tf.boolean_mask, as in TF
+                return mask_ops.boolean_mask(self, key)
         return indexing_ops.getitem(self, key)
 
     def __getattr__(self, name):

@@ -148,6 +148,28 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, 
     return math_ops.add(math_ops.multiply(rnd, stddev), mean)
 
 
+def _shuffle(value, seed=0, seed2=0):
+    value = np.asarray(value)
+    if value.ndim == 0:
+        return value.copy()
+    return value[_generator(seed, seed2).permutation(value.shape[0])]
+
+
+# TF registers no gradient for RandomShuffle: tape.gradient gives None through it
+RandomShuffle = define("RandomShuffle", ("value",), _shuffle,
+                       lambda value, **attrs: (value.shape, value.dtype),
+                       lambda op, grad: (None,), T=(0,), stateful=True, state="random")
+
+
+def shuffle(value, seed=None, name=None):
+    """A copy of ``value`` with its first dimension in a random order (``RandomShuffle``);
+    the order differs from TF's (another generator), the seed rules are TF's."""
+    from . import convert
+    value = convert.to_tensor(value)
+    s, s2 = get_seed(seed)
+    return bind(RandomShuffle, (value,), {"seed": s or 0, "seed2": s2 or 0}, name)
+
+
 def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=None):
     """Uniform samples in [minval, maxval): ``RandomUniform`` for floats, ``RandomUniformInt``
     for integers (where ``maxval`` is required)."""

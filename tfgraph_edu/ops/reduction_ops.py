@@ -356,3 +356,36 @@ Cumsum = define("Cumsum", ("x", "axis"), _cumsum_kernel,
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     """Cumulative sum along ``axis`` (op ``Cumsum``)."""
     return bind(Cumsum, (x, axis), {"exclusive": bool(exclusive), "reverse": bool(reverse)}, name)
+
+
+def _cumprod_kernel(x, axis, exclusive=False, reverse=False):
+    a = int(np.ravel(axis)[0])
+    if reverse:
+        x = np.flip(x, a)
+    out = np.cumprod(x, axis=a, dtype=x.dtype)
+    if exclusive:  # the product of the entries before each one: shifted by one, 1 first
+        out = np.concatenate([np.ones_like(np.take(out, [0], axis=a)),
+                              np.take(out, range(out.shape[a] - 1), axis=a)], axis=a)
+    return np.flip(out, a).copy() if reverse else out
+
+
+def _cumprod_grad(op, g):
+    """TF's rule: the reversed cumulative sum of ``g * cumprod(x)``, over ``x`` (so zeros in
+    ``x`` give inf/nan, as in TF)."""
+    x, axis = op.inputs
+    exclusive, reverse = op.get_attr("exclusive"), op.get_attr("reverse")
+    prod = bind(Cumprod, (x, axis), {"exclusive": exclusive, "reverse": reverse})
+    out = bind(Cumsum, (math_ops.multiply(prod, g), axis),
+               {"exclusive": exclusive, "reverse": not reverse})
+    return math_ops.divide(out, x), None
+
+
+Cumprod = define("Cumprod", ("x", "axis"), _cumprod_kernel,
+                 lambda x, axis, exclusive=False, reverse=False: (x.shape, x.dtype),
+                 _cumprod_grad, T=(0,), dtypes=N, input_dtypes=_IN)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative product along ``axis`` (op ``Cumprod``)."""
+    return bind(Cumprod, (x, axis), {"exclusive": bool(exclusive), "reverse": bool(reverse)},
+                name)

@@ -306,7 +306,7 @@ class GraphBuilder:
             "Python locals or TensorFlow collections to access it.\nPlease see "
             "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values"
             f" for more information.{defined}\n\nThe tensor {t!r} cannot be accessed from "
-            f"here, because it was defined in {t.graph!r}, which is out of scope.")
+            f"here, because it was defined in {t.graph}, which is out of scope.")
         exc.ag_error_metadata = ()  # AutoGraph leaves it as it is
         raise exc
 

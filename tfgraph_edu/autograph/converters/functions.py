@@ -7,6 +7,7 @@ Also sets up the return flags and gives every variable a closure assigns an
 from __future__ import annotations
 
 import ast
+import re
 
 from .. import options, templates
 
@@ -32,7 +33,8 @@ def transform(fn: ast.FunctionDef, ctx) -> ast.FunctionDef:
         if getattr(n, "_ag_line", None) is None:
             n._ag_line = origin
     fn.body = [scope]
-    fn.name = f"tf__{ctx.name}"
+    # TF drops one trailing "_<digits>" from the name (add_10 becomes tf__add, g_0 tf__g)
+    fn.name = "tf__" + re.sub(r"_\d+$", "", ctx.name)
     fn.decorator_list = []
     fn.returns = None
     return fn
