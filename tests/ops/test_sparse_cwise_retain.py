@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import tfgraph_edu as tf
+from tests.ops.numeric import numeric_grad
 
 
 def _sp(values=(1., -2., 3.)):
@@ -55,16 +56,6 @@ def test_sparse_cwise_dtypes_and_errors():
         _sp() // 2  # noqa: B018
 
 
-def _numeric_grad(f, x, eps=1e-3):
-    x = np.asarray(x, np.float64)
-    out = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        up, down = x.copy(), x.copy()
-        up[i] += eps
-        down[i] -= eps
-        out[i] = (f(up) - f(down)) / (2 * eps)
-    return out
-
 
 @pytest.mark.parametrize("traced", [False, True])
 def test_sparse_cwise_gradients(traced):
@@ -98,7 +89,7 @@ def test_sparse_cwise_gradients(traced):
         s = tf.sparse.SparseTensor([[0, 1], [1, 0], [2, 2]],
                                    tf.constant([1., -2., 3.], tf.float64), [3, 3])
         return float(tf.reduce_sum((s / tf.constant(row)).values).numpy())
-    np.testing.assert_allclose(grow2.numpy(), _numeric_grad(loss, [1., 10., 100.]),
+    np.testing.assert_allclose(grow2.numpy(), numeric_grad(loss, [1., 10., 100.]),
                                rtol=1e-5, atol=1e-9)
 
 

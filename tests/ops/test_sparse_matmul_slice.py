@@ -5,22 +5,13 @@ import numpy as np
 import pytest
 
 import tfgraph_edu as tf
+from tests.ops.numeric import numeric_grad
 
 
 def _st_c(values=(13., 15., 17.)):
     return tf.sparse.SparseTensor(indices=([0, 1], [1, 0], [1, 1]), values=list(values),
                                   dense_shape=(2, 2))
 
-
-def _numeric_grad(f, x, eps=1e-3):
-    x = np.asarray(x, np.float64)
-    out = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        up, down = x.copy(), x.copy()
-        up[i] += eps
-        down[i] -= eps
-        out[i] = (f(up) - f(down)) / (2 * eps)
-    return out
 
 
 @pytest.mark.parametrize("traced", [False, True])
@@ -107,9 +98,9 @@ def test_sparse_dense_matmul_gradient(adj, traced):
         y = tf.sparse.sparse_dense_matmul(sp, tf.constant(b), adjoint_a=adj[0],
                                           adjoint_b=adj[1])
         return float(tf.reduce_sum(y * f64).numpy())
-    np.testing.assert_allclose(gv.numpy(), _numeric_grad(lambda v: loss64(v, b0), v0),
+    np.testing.assert_allclose(gv.numpy(), numeric_grad(lambda v: loss64(v, b0), v0),
                                rtol=1e-6)
-    np.testing.assert_allclose(gb.numpy(), _numeric_grad(lambda b: loss64(v0, b), b0),
+    np.testing.assert_allclose(gb.numpy(), numeric_grad(lambda b: loss64(v0, b), b0),
                                rtol=1e-6)
 
 

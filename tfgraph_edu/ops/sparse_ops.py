@@ -14,15 +14,14 @@ TF's error; ``tf.sparse.reorder`` sorts them.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 import numpy as np
 
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
 from ..shapes import TensorShape, TensorSpec
 from . import concat_ops, convert, creation_ops, indexing_ops, math_ops, shape_ops
-from ._core import bind, constant_value, define, interpreter, shape_error
+from ._core import bind, constant_value, define, shape_error
+from .check_ops import _scope
 from .composite import CompositeTensor, TypeSpec
 
 I64 = _dt.int64
@@ -701,16 +700,6 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
                     "SparseTensorDenseMatMul")
 
 
-@contextmanager
-def _scope(name):
-    """The op names' prefix inside a graph (``tf.name_scope``'s effect, from this layer)."""
-    interp = interpreter()
-    graph = getattr(interp, "graph", None)
-    if interp.executing_eagerly or graph is None:
-        yield
-        return
-    with graph.name_scope(name):
-        yield
 
 
 # -- SparseSlice -----------------------------------------------------------------------------------
