@@ -158,3 +158,13 @@ def test_wheel_and_sdist_carry_the_license(tmp_path):
     with tarfile.open(tmp_path / name) as sdist:
         member = sdist.extractfile("tfgraph_edu-0.1.0/LICENSE")
         assert member is not None and _apache_license(member.read().decode())
+
+
+def test_nothing_under_the_benchmark_cache_is_tracked():
+    """benchmarks/.cache holds TF's recorded outcomes on one machine (or a link to them): never
+    in git (a tracked link once replaced a checkout's cache with a link to itself)."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "benchmarks/.cache"],
+                             capture_output=True, text=True, check=True).stdout.split()
+    assert tracked == []
