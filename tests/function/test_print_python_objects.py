@@ -31,10 +31,12 @@ def test_numpy_values_print_as_their_repr_eagerly(capsys):
         tf.print({"a": np.array([1.5])}, [[np.array(1)]], A(), [A()], output_stream=sys.stdout),
         tf.print({}, [], "{}", np.array([]), {"a": tf.constant([1, 2])},
                  output_stream=sys.stdout)))
-    # recorded from TF 2.21 (tf.print to stderr; the same text)
+    # recorded from TF 2.21 with NumPy 2 (tf.print to stderr; the same text). A NumPy scalar
+    # prints as its repr, which NumPy 1 writes without the type (2.0, not np.float32(2.0))
+    f32, i64 = repr(np.float32(2)), repr(np.int64(2))
     assert out == (
-        "1.5 s [1, 'a'] {'k': np.float32(2.0)} (1, 2) None True\n"
-        "[1, np.int64(2)] array(['a', 'b'], dtype='<U1') array(3.5)\n"
+        f"1.5 s [1, 'a'] {{'k': {f32}}} (1, 2) None True\n"
+        f"[1, {i64}] array(['a', 'b'], dtype='<U1') array(3.5)\n"
         "{'a': array([1.5])} [[array(1)]] A-repr [A-repr]\n"
         "{} [] {} array([], dtype=float64) {'a': [1 2]}\n")
 
