@@ -219,6 +219,9 @@ def _find_node(tree, fn):
     defs = [n for n in ast.walk(tree)
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
     if not defs:
+        if fn.__code__.co_filename.startswith("<"):  # exec'd code: Python 3.13 may answer
+            # with other text kept under the same pseudo file name ("<string>")
+            raise ConversionError("could not get source code")
         raise ConversionError(f"could not find the definition of {name} in its source")
     return defs[0]
 
