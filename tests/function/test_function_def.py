@@ -108,3 +108,13 @@ def test_function_def_text_and_fields():
     assert [a.name for a in fd.signature.output_arg] == ["identity"]
     assert fd.ret == {"identity": "Identity:output:0"}
     assert [n.op for n in fd.node_def] == ["Const", "Mul", "Identity"]
+
+
+def test_an_input_arg_prints_as_tfs_argdef():
+    @tf.function
+    def plus_one(x):
+        return x + 1.0
+
+    arg = plus_one.get_concrete_function(tf.constant(1.0)).function_def.signature.input_arg[0]
+    # recorded from TF 2.21: print(arg) and repr(arg) give the ArgDef's text form
+    assert str(arg) == repr(arg) == 'name: "x"\ntype: DT_FLOAT\n'

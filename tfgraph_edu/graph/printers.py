@@ -231,8 +231,10 @@ class _Arg:
     def __init__(self, name, dtype):
         self.name, self.type = name, dtype
 
-    def __repr__(self):
-        return f"<arg {self.name}: {self.type.name}>"
+    def __str__(self):  # TF's OpDef.ArgDef in text form, as print and repr show it
+        return f'name: "{self.name}"\ntype: {self.type._enum}\n'
+
+    __repr__ = __str__
 
 
 class _Library:
