@@ -48,6 +48,7 @@ def test_a_built_tutorial_runs_and_renders(tutorial_server):
         page.wait_for_function(
             "() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]"
             ".every(e => /\\[\\d+\\]/.test(e.textContent))", timeout=90_000)
+        _kernel_lost_once(page, app)
         assert "Traceback" not in page.locator(".jp-Notebook").inner_text()
         trace = page.locator(".tfg-trace").first
         trace.scroll_into_view_if_needed()
@@ -69,3 +70,22 @@ def test_a_built_tutorial_runs_and_renders(tutorial_server):
             page.screenshot(path=str(ARTIFACTS / f"tutorial_{app}_viewer{i}.png"))
         browser.close()
     assert not _js_errors(errors), errors
+
+
+def _kernel_lost_once(page, app):
+    """Notebook 7 on the oldest Python, on a loaded machine, once lost its kernel during Run
+    All and asked "Select Kernel" (no viewer rendered). Select it and run all again, once: a
+    kernel that our code kills dies again and the test still fails."""
+    page.wait_for_timeout(1000)
+    dialog = page.locator(".jp-Dialog", has_text="Select Kernel")
+    if not dialog.count():
+        return
+    page.screenshot(path=str(ARTIFACTS / f"tutorial_{app}_kernel_lost.png"))
+    dialog.locator("button", has_text="Select").last.click()
+    page.wait_for_timeout(2000)
+    page.locator(".lm-MenuBar-itemLabel", has_text="Edit").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Clear Outputs of All Cells").first.click()
+    _run_all(page, ".tfg-trace .tfg-wide img", ARTIFACTS / f"tutorial_{app}_failed.png")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]"
+        ".every(e => /\\[\\d+\\]/.test(e.textContent))", timeout=90_000)
