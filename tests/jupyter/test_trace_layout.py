@@ -23,6 +23,7 @@ from .test_browser import (
     FLAGS,
     IMAGE_TEXT_PX,
     _js_errors,
+    _kernel_ready,
     _no_news,
     _notebook,
     _rect,
@@ -125,13 +126,8 @@ def test_trace_panels_fit_the_cell(app_server, width, lang):
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         path = "lab/tree" if app == "jupyterlab" else "notebooks"
         page.goto(f"{url}/{path}/layout_{lang}.ipynb?token={token}")
-        page.wait_for_selector(".jp-Notebook", timeout=60_000)
-        if app == "jupyterlab":
-            page.get_by_text("| Idle").first.wait_for(timeout=90_000)
-        else:
-            page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
-                                   timeout=90_000)
         tag = f"{app}_{lang}_{width}"
+        _kernel_ready(page, app, ARTIFACTS / f"layout_{tag}_no_kernel.png")
         _dismiss_dialog(page, ARTIFACTS / f"layout_{tag}_dialog.png")
         _run_all(page, ".tfg-trace .tfg-concrete", ARTIFACTS / f"layout_{tag}_failed.png")
         _no_news(page)
