@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     metrics,
     mixed_precision,
     optimizers,
+    preprocessing,
     regularizers,
     utils,
 )
