@@ -21,6 +21,7 @@ from .core_layers import (
     Activation,
     BatchNormalization,
     Conv2D,
+    GlobalAveragePooling1D,
     InputLayer,
     Lambda,
     MaxPooling2D,
@@ -58,7 +59,8 @@ layers = _Namespace("layers", Layer=Layer, Dense=Dense, Flatten=Flatten, Dropout
                          Activation=Activation, Conv2D=Conv2D, MaxPooling2D=MaxPooling2D,
                          MaxPool2D=MaxPooling2D, BatchNormalization=BatchNormalization,
                          LSTMCell=LSTMCell, RNN=RNN, LSTM=LSTM, InputSpec=InputSpec,
-                         Embedding=Embedding)
+                         Embedding=Embedding, GlobalAveragePooling1D=GlobalAveragePooling1D,
+                         GlobalAvgPool1D=GlobalAveragePooling1D)
 activations = _Namespace("activations", **{k: v for k, v in ACTIVATIONS.items()
                                  if isinstance(k, str) and k != "linear"},
                               linear=ACTIVATIONS["linear"])
