@@ -129,3 +129,11 @@ def test_zeros_of_a_shape_tensor_inside_a_function():
     f = tf.function(lambda x: tf.zeros(tf.shape(x)))
     out = f(tf.ones([2]))
     assert out.dtype == tf.float32 and out.numpy().tolist() == [0.0, 0.0]
+
+
+def test_value_type_of_composite_specs():
+    # recorded from TF 2.21: <class '...sparse_tensor.SparseTensor'>, <class '...RaggedTensor'>
+    ds = tf.data.Dataset.from_tensors(
+        tf.SparseTensor(indices=[[0, 0], [1, 2]], values=[1, 2], dense_shape=[3, 4]))
+    assert ds.element_spec.value_type is tf.sparse.SparseTensor
+    assert tf.RaggedTensorSpec([2, None], tf.int32).value_type is tf.RaggedTensor

@@ -82,6 +82,11 @@ class SparseTensorSpec(TypeSpec):
     def _with_shape(spec, shape):
         return SparseTensorSpec(shape, spec.dtype)
 
+    @property
+    def value_type(self):
+        """The class of the values this spec describes: SparseTensor."""
+        return SparseTensor
+
     def _component_specs(self):
         rank = self._shape.rank
         return [TensorSpec([None, rank], I64), TensorSpec([None], self._dtype),
