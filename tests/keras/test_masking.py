@@ -173,3 +173,26 @@ def test_ragged_guide_model_trains():
     history = model.fit(np.array(X), np.array([0., 1., 1.]), epochs=2, verbose=0)
     assert len(history.history["loss"]) == 2
     assert np.isfinite(history.history["loss"]).all()
+
+
+def test_a_masked_model_saved_and_loaded(tmp_path):
+    # the ragged guide saves this model as .keras and calls the loaded one (TF 2.21 loads
+    # the same layers, mask_zero kept, and gives the same outputs)
+    tf.keras.utils.set_random_seed(3)
+    x = np.array(X)
+    m = tf.keras.Sequential([
+        tf.keras.layers.Embedding(10, 4, mask_zero=True),
+        tf.keras.layers.LSTM(5, return_sequences=True, use_bias=False),
+        tf.keras.layers.GlobalAveragePooling1D(),
+        tf.keras.layers.Dense(3),
+        tf.keras.layers.Activation(tf.nn.relu),
+        tf.keras.layers.Dense(1)])
+    m.compile(loss="binary_crossentropy", optimizer="rmsprop")
+    m.fit(x, np.array([0., 1., 1.]), epochs=1, verbose=0)
+    m.save(str(tmp_path / "m.keras"))
+    loaded = tf.keras.models.load_model(str(tmp_path / "m.keras"))
+    assert [type(layer).__name__ for layer in loaded.layers] == [
+        "Embedding", "LSTM", "GlobalAveragePooling1D", "Dense", "Activation", "Dense"]
+    assert loaded.layers[0].mask_zero is True
+    assert loaded.layers[1].return_sequences is True and loaded.layers[1].cell.use_bias is False
+    np.testing.assert_allclose(loaded(x).numpy(), m(x).numpy(), rtol=1e-6)
