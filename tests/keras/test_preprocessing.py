@@ -54,3 +54,11 @@ def test_image_data_generator_and_missing_names():
         _ = tf.keras.preprocessing.timeseries_dataset_from_array
     with pytest.raises(AttributeError, match="has no attribute 'nothing'$"):
         _ = tf.keras.preprocessing.sequence.nothing
+
+
+def test_the_namespace_holds_its_modules_only():
+    # as in TF 2.21: pad_sequences lives in .sequence (and keras.utils), not at the top
+    assert sorted(n for n in dir(tf.keras.preprocessing) if not n.startswith("_")) == [
+        "image", "sequence", "text"]
+    with pytest.raises(AttributeError, match="has no attribute 'pad_sequences'$"):
+        _ = tf.keras.preprocessing.pad_sequences

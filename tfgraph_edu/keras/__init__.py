@@ -11,7 +11,6 @@ from . import (  # noqa: F401
     metrics,
     mixed_precision,
     optimizers,
-    preprocessing,
     regularizers,
     utils,
 )
@@ -33,6 +32,7 @@ from .layers import ACTIVATIONS, Dense, Dropout, Flatten, Layer
 from .metrics import Metric  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
 from .models import load_model as _load_model
+from .preprocessing import NAMESPACE as preprocessing  # noqa: F401
 from .rnn_layers import LSTM, RNN, LSTMCell
 from .tf_api_names import TF_NAMES, missing
 from .variables import Variable  # noqa: F401

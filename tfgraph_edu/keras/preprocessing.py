@@ -7,8 +7,6 @@ its methods raises ``NotImplementedError``. Every other name TF 2.21 has here fa
 AttributeError saying so.
 """
 
-from __future__ import annotations
-
 import types
 
 import numpy as np
@@ -118,10 +116,8 @@ class _Module(types.ModuleType):
         raise missing(self._label, name)
 
 
-sequence = _Module("preprocessing.sequence", pad_sequences=pad_sequences)
-text = _Module("preprocessing.text")
-image = _Module("preprocessing.image", ImageDataGenerator=ImageDataGenerator)
-
-
-def __getattr__(name):
-    raise missing("preprocessing", name)
+# ``tf.keras.preprocessing`` itself: its three modules (``keras/__init__`` binds it)
+NAMESPACE = _Module("preprocessing",
+                    sequence=_Module("preprocessing.sequence", pad_sequences=pad_sequences),
+                    text=_Module("preprocessing.text"),
+                    image=_Module("preprocessing.image", ImageDataGenerator=ImageDataGenerator))
