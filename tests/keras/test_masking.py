@@ -196,3 +196,23 @@ def test_a_masked_model_saved_and_loaded(tmp_path):
     assert loaded.layers[0].mask_zero is True
     assert loaded.layers[1].return_sequences is True and loaded.layers[1].cell.use_bias is False
     np.testing.assert_allclose(loaded(x).numpy(), m(x).numpy(), rtol=1e-6)
+
+
+def test_masking_layer_feeds_an_lstm():
+    x = np.array([[[1., 2.], [0., 0.], [3., 0.]], [[0., 0.], [0., 0.], [5., 6.]]], np.float32)
+    masking = tf.keras.layers.Masking()
+    y = masking(x)
+    # recorded from TF 2.21
+    assert y.numpy().tolist() == x.tolist()
+    assert y._keras_mask.numpy().tolist() == [[True, False, True], [False, False, True]]
+    assert masking.compute_mask(x).numpy().tolist() == [[True, False, True],
+                                                        [False, False, True]]
+    assert tf.keras.layers.Masking(mask_value=1.)(x)._keras_mask.numpy().tolist() == \
+        [[True] * 3] * 2
+    lstm = tf.keras.layers.LSTM(2)
+    lstm(y)
+    lstm.set_weights([(np.sin(np.arange(16)) / 2).astype(np.float32).reshape(2, 8),
+                      (np.cos(np.arange(16)) / 2).astype(np.float32).reshape(2, 8),
+                      np.zeros(8, np.float32)])
+    np.testing.assert_allclose(lstm(y).numpy(), [[-0.234312, -0.433615],
+                                                 [-0.670464, -0.638296]], atol=2e-6)

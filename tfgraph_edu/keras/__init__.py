@@ -23,6 +23,7 @@ from .core_layers import (
     GlobalAveragePooling1D,
     InputLayer,
     Lambda,
+    Masking,
     MaxPooling2D,
     Reshape,
 )
@@ -60,7 +61,7 @@ layers = _Namespace("layers", Layer=Layer, Dense=Dense, Flatten=Flatten, Dropout
                          MaxPool2D=MaxPooling2D, BatchNormalization=BatchNormalization,
                          LSTMCell=LSTMCell, RNN=RNN, LSTM=LSTM, InputSpec=InputSpec,
                          Embedding=Embedding, GlobalAveragePooling1D=GlobalAveragePooling1D,
-                         GlobalAvgPool1D=GlobalAveragePooling1D)
+                         GlobalAvgPool1D=GlobalAveragePooling1D, Masking=Masking)
 activations = _Namespace("activations", **{k: v for k, v in ACTIVATIONS.items()
                                  if isinstance(k, str) and k != "linear"},
                               linear=ACTIVATIONS["linear"])

@@ -1,12 +1,20 @@
 """``tf.keras.layers``: InputLayer, Reshape, Lambda, Activation, Conv2D, MaxPooling2D,
-GlobalAveragePooling1D, BatchNormalization (layer 10, models)."""
+Masking, GlobalAveragePooling1D, BatchNormalization (layer 10, models)."""
 
 from __future__ import annotations
 
 import math
 
 from .. import dtypes as _dt
-from ..ops import concat_ops, math_ops, nn_ops, reduction_ops, shape_ops
+from ..ops import (
+    concat_ops,
+    creation_ops,
+    indexing_ops,
+    math_ops,
+    nn_ops,
+    reduction_ops,
+    shape_ops,
+)
 from ..ops.convert import to_tensor
 from ..shapes import TensorShape
 from .call_context import InputSpec
@@ -159,6 +167,30 @@ class MaxPooling2D(Layer):
 
     def call(self, inputs):
         return nn_ops.max_pool2d(to_tensor(inputs), self.pool_size, self.strides, self.padding)
+
+
+class Masking(Layer):
+    """Masks the steps whose features all equal ``mask_value`` (Keras 3): they become 0 and
+    the output's ``_keras_mask`` is False there."""
+
+    _supports_masking = True
+    compute_output_shape = _traced_output_shape
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+
+    def compute_mask(self, inputs, mask=None):
+        return reduction_ops.reduce_any(
+            math_ops.not_equal(to_tensor(inputs), self.mask_value), axis=-1)
+
+    def call(self, inputs):
+        x = to_tensor(inputs)
+        keep = reduction_ops.reduce_any(math_ops.not_equal(x, self.mask_value), axis=-1,
+                                        keepdims=True)
+        out = indexing_ops.where(keep, x, creation_ops.zeros_like(x))
+        out._keras_mask = shape_ops.squeeze(keep, axis=[-1])
+        return out
 
 
 class GlobalAveragePooling1D(Layer):

@@ -89,6 +89,8 @@ def layer_config(layer) -> dict:
                    recurrent_activation=_activation_name(cell.recurrent_activation),
                    use_bias=cell.use_bias, unit_forget_bias=cell.unit_forget_bias,
                    return_sequences=layer.return_sequences, return_state=layer.return_state)
+    elif isinstance(layer, core_layers.Masking):
+        cfg.update(mask_value=layer.mask_value)
     elif isinstance(layer, core_layers.GlobalAveragePooling1D):
         cfg.update(data_format=layer.data_format, keepdims=layer.keepdims)
     elif isinstance(layer, core_layers.Lambda):
@@ -235,7 +237,8 @@ def _built_in(class_name):
              "Conv2D": core_layers.Conv2D, "MaxPooling2D": core_layers.MaxPooling2D,
              "BatchNormalization": core_layers.BatchNormalization,
              "Embedding": embedding.Embedding, "LSTM": rnn_layers.LSTM,
-             "GlobalAveragePooling1D": core_layers.GlobalAveragePooling1D}
+             "GlobalAveragePooling1D": core_layers.GlobalAveragePooling1D,
+             "Masking": core_layers.Masking}
     return table.get(class_name)
 
 
