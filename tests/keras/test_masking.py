@@ -216,3 +216,19 @@ def test_masking_layer_feeds_an_lstm():
                       np.zeros(8, np.float32)])
     np.testing.assert_allclose(lstm(y).numpy(), [[-0.234312, -0.433615],
                                                  [-0.670464, -0.638296]], atol=2e-6)
+
+
+def test_functional_model_propagates_masks():
+    # TF 2.21: the pooled output is the mean over the unmasked steps only (not all steps)
+    tf.keras.utils.set_random_seed(0)
+    inp = tf.keras.Input((4,), dtype="int32")
+    h = tf.keras.layers.Embedding(10, 3, mask_zero=True)(inp)
+    h = tf.keras.layers.LSTM(2, return_sequences=True)(h)
+    h = tf.keras.layers.Dropout(0.5)(h)  # a layer taking `training` replays too
+    model = tf.keras.Model(inp, tf.keras.layers.GlobalAveragePooling1D()(h))
+    x = np.array([[1, 2, 0, 0], [3, 0, 0, 0]])
+    emb, lstm = model.layers[1], model.layers[2]
+    seq = lstm(emb(x)).numpy()
+    mask = np.array([[1, 1, 0, 0], [1, 0, 0, 0]], np.float32)[..., None]
+    np.testing.assert_allclose(model(x).numpy(), (seq * mask).sum(1) / mask.sum(1), atol=1e-6)
+    assert not np.allclose(model(x).numpy(), seq.mean(1), atol=1e-6)

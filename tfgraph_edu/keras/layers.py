@@ -331,6 +331,7 @@ class Layer(AutoTrackable):
                          f"{value} (of type {type(value)})")
 
     def _call_eager_or_traced(self, inputs, kwargs, symbolic=None):
+        kwargs = dict(kwargs)  # the caller's (a functional model's recorded call) stays as is
         inputs = self._standardize_inputs(inputs)
         check_input_spec(self, inputs)
         if not self.built:
