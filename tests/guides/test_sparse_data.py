@@ -119,8 +119,17 @@ def test_refusals():
     with pytest.raises(TypeError, match="`padded_batch` is only supported for datasets that "
                                         "produce tensor elements"):  # TF 2.21's message
         ds.padded_batch(2)
-    with pytest.raises(NotImplementedError, match="concatenate"):  # TF 2.21 concatenates
-        ds.concatenate(ds)
+    with pytest.raises(TypeError, match="Incompatible dataset elements"):  # TF 2.21's
+        ds.concatenate(tf.data.Dataset.range(3))
+
+
+def test_concatenate():
+    a = tf.data.Dataset.from_tensor_slices(tf.sparse.SparseTensor([[0, 1]], [1], [2, 4]))
+    b = tf.data.Dataset.from_tensor_slices(tf.sparse.SparseTensor([[0, 2]], [7], [1, 5]))
+    c = a.concatenate(b)
+    # recorded from TF 2.21
+    assert repr(c.element_spec) == "SparseTensorSpec(TensorShape([None]), tf.int32)"
+    assert [triple(e) for e in c] == [([[1]], [1], [4]), ([], [], [4]), ([[2]], [7], [5])]
 
 
 def test_zeros_of_a_shape_tensor_inside_a_function():

@@ -629,16 +629,16 @@ class _ConcatenateDataset(Dataset):
 
     def __init__(self, a, b):
         fa, fb = _nest.flatten(a._element_spec), _nest.flatten(b._element_spec)
-        if any(not isinstance(x, TensorSpec) for x in fa + fb):
-            raise NotImplementedError("tfgraph_edu's Dataset.concatenate takes datasets of "
-                                      "tensors only yet (not of sparse or ragged ones).")
-        if len(fa) != len(fb) or any(x.dtype is not y.dtype for x, y in zip(fa, fb)):
+        if len(fa) != len(fb) or any(x.dtype is not y.dtype or type(x) is not type(y)
+                                     for x, y in zip(fa, fb)):
             raise TypeError(f"Incompatible dataset elements:\n  {a._element_spec} vs. "
                             f"  {b._element_spec}")
-        specs = [TensorSpec(x.shape.most_specific_compatible_shape(y.shape)
-                            if hasattr(x.shape, "most_specific_compatible_shape")
-                            else _common_shape(x.shape, y.shape), x.dtype)
-                 for x, y in zip(fa, fb)]
+        if any(not isinstance(x, TensorSpec) and not _is_sparse_spec(x) for x in fa):
+            raise NotImplementedError("tfgraph_edu's Dataset.concatenate takes datasets of "
+                                      "tensors and SparseTensors only yet (not of ragged "
+                                      "ones or extension types).")
+        specs = [(_sparse_spec if _is_sparse_spec(x) else TensorSpec)(
+            _common_shape(x.shape, y.shape), x.dtype) for x, y in zip(fa, fb)]
         cards = (a._cardinality, b._cardinality)
         card = (INFINITE if INFINITE in cards else UNKNOWN if UNKNOWN in cards
                 else sum(cards))
