@@ -266,11 +266,3 @@ def test_map_returning_a_list_gives_a_tuple_and_unbatch_of_unknown_shapes():
     assert [tuple(int(v) for v in e) for e in batched.unbatch()] == [(0, 0), (1, 1)]
     with pytest.raises(ValueError, match="Cannot unbatch an input with scalar components."):
         tf.data.Dataset.range(3).unbatch()
-
-
-def test_a_sparse_tensor_element_is_refused_loudly():
-    # TF 2.21 takes it (element_spec SparseTensorSpec(TensorShape([3, 4]), tf.int32)); the
-    # honest refusal names what is missing
-    st = tf.SparseTensor(indices=[[0, 0], [1, 2]], values=[1, 2], dense_shape=[3, 4])
-    with pytest.raises(NotImplementedError, match="does not take a SparseTensor as an element"):
-        tf.data.Dataset.from_tensors(st)

@@ -61,5 +61,5 @@ def test_embedding_in_sequential_and_unsupported_options():
                              tf.keras.layers.Dense(1)])
     assert [w.shape.as_list() for w in m.weights] == [[10, 2], [8, 1], [1]]  # as TF
     assert m(tf.constant([[1, 2, 3, 4]])).shape == (1, 1)
-    with pytest.raises(NotImplementedError, match=r"Embedding\(mask_zero=...\)"):
-        tf.keras.layers.Embedding(5, 2, mask_zero=True)
+    with pytest.raises(NotImplementedError, match=r"Embedding\(lora_rank=...\)"):
+        tf.keras.layers.Embedding(5, 2, lora_rank=2)

@@ -39,9 +39,73 @@ def _is_ragged(v) -> bool:
 def _eager(flat, spec):
     with using_interpreter(None):
         tensors = [v if isinstance(s, DatasetSpec) or _is_ragged(v)
+                   else v.tensor(s) if isinstance(v, SparseRows)
                    else convert.constant(v, dtype=s.dtype)
                    for v, s in zip(flat, _nest.flatten(spec))]
     return _nest.pack(spec, tensors)
+
+
+# -- sparse components (a SparseTensorSpec leaf: its indices, values and dense shape as
+# NumPy arrays, a tuple, so that IteratorGetNext hands out the three in a graph) -----------
+def _is_sparse_spec(s) -> bool:
+    return type(s).__name__ == "SparseTensorSpec"
+
+
+def _is_sparse(v) -> bool:
+    return type(v).__name__ == "SparseTensor"
+
+
+class SparseRows(tuple):
+    """A SparseTensor's ``(indices, values, dense_shape)`` as NumPy arrays."""
+
+    __slots__ = ()
+
+    def __new__(cls, indices, values, dense_shape):
+        return super().__new__(cls, (np.asarray(indices, np.int64).reshape(-1, len(dense_shape)),
+                                     np.asarray(values), np.asarray(dense_shape, np.int64)))
+
+    @classmethod
+    def of(cls, sp):
+        sp_eager = [convert.to_tensor(t) for t in (sp.indices, sp.values, sp.dense_shape)]
+        if any(not hasattr(t, "numpy") for t in sp_eager):
+            raise NotImplementedError("tfgraph_edu's tf.data takes a SparseTensor made "
+                                      "eagerly only yet (not one of a tf.function's graph).")
+        return cls(*[np.asarray(t.numpy()) for t in sp_eager])
+
+    def tensor(self, spec):
+        from ..ops.sparse_ops import SparseTensor
+        with using_interpreter(None):
+            out = SparseTensor(convert.constant(self[0], dtype=_dt.int64),
+                               convert.constant(self[1], dtype=spec.dtype),
+                               convert.constant(self[2], dtype=_dt.int64))
+        out._shape_default = spec.shape
+        return out
+
+    def row(self, i):
+        """Row ``i``: the entries whose first index is ``i``, without that index."""
+        idx, vals, shape = self
+        pick = idx[:, 0] == i
+        return SparseRows(idx[pick, 1:], vals[pick], shape[1:])
+
+    def dense(self):
+        out = np.zeros(tuple(self[2]), dtype=self[1].dtype)
+        if len(self[1]):
+            out[tuple(self[0].T)] = self[1]
+        return out
+
+
+def _sparse_batch(rows):
+    """Sparse rows stacked: a new first index, each dimension the largest of the rows'."""
+    idx = [np.concatenate([np.full((len(r[0]), 1), i, np.int64), r[0]], axis=1)
+           for i, r in enumerate(rows)]
+    shape = np.max(np.stack([r[2] for r in rows]), axis=0)
+    return SparseRows(np.concatenate(idx) if idx else np.zeros((0, len(shape) + 1), np.int64),
+                      np.concatenate([r[1] for r in rows]), np.concatenate([[len(rows)], shape]))
+
+
+def _sparse_spec(shape, dtype):
+    from ..ops.sparse_ops import SparseTensorSpec
+    return SparseTensorSpec(shape, dtype)
 
 
 # -- ragged components (a RaggedTensorSpec leaf: a RaggedTensor, or a NumPy row when its
@@ -98,13 +162,11 @@ def _to_flat_arrays(value):
     """A nested value of Python/numpy/tensors as flat numpy arrays (RaggedTensors kept)."""
     leaves = _nest.flatten(value)
     for v in leaves:
-        if is_composite(v) and not _is_ragged(v):  # TF takes them (a SparseTensorSpec
-            # element_spec); we do not yet
+        if is_composite(v) and not _is_ragged(v) and not _is_sparse(v):
             raise NotImplementedError(
                 f"tfgraph_edu's tf.data does not take a {type(v).__name__} as an element yet "
-                "(TensorFlow 2.21 does): give the dataset its dense tensor (to_dense() / "
-                "to_tensor()) or its component tensors.")
-    arrays = [v if _is_ragged(v) else
+                "(TensorFlow 2.21 does): give the dataset its component tensors.")
+    arrays = [v if _is_ragged(v) else SparseRows.of(v) if _is_sparse(v) else
               np.asarray(convert.to_tensor(v).numpy()) if convert.is_tensor(v)
               else np.asarray(convert.to_numpy(v)) for v in leaves]
     return arrays
@@ -120,7 +182,7 @@ def _map_specs(spec, tensor_fn, ext_fn):
     if isinstance(spec, tuple):
         items = [_map_specs(v, tensor_fn, ext_fn) for v in spec]
         return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
-    if isinstance(spec, TensorSpec) or _is_ragged_spec(spec):
+    if isinstance(spec, TensorSpec) or _is_ragged_spec(spec) or _is_sparse_spec(spec):
         return tensor_fn(spec)
     return spec
 
@@ -139,18 +201,39 @@ def _full_spec(a):
     if _is_ragged(a):
         a._need_eager("in tf.data")
         return _ragged_spec(a.shape, a.dtype, a.ragged_rank)
+    if isinstance(a, SparseRows):
+        return _sparse_spec(TensorShape([int(d) for d in a[2]]), _spec_of(a[1]).dtype)
     return _spec_of(a)
 
 
+def _leaf_spec(a):
+    """The spec of a whole leaf of ``from_tensors``."""
+    return a._type_spec if _is_ragged(a) else _full_spec(a)
+
+
 def _slice_leaf(s):
-    """The spec of one row of a tensor or RaggedTensor of spec ``s``."""
+    """The spec of one row of a tensor, RaggedTensor or SparseTensor of spec ``s``."""
     if _is_ragged_spec(s):
         return _ragged_spec(s.shape[1:], s.dtype, s.ragged_rank - 1)
-    return TensorSpec(TensorShape(None if s.shape.rank is None else s.shape.dims[1:]), s.dtype)
+    shape = TensorShape(None if s.shape.rank is None else s.shape.dims[1:])
+    if _is_sparse_spec(s):
+        return _sparse_spec(shape, s.dtype)
+    return TensorSpec(shape, s.dtype)
 
 
 def _rows(a) -> int:
+    if isinstance(a, SparseRows):
+        return int(a[2][0])
     return int(a.nrows().numpy()) if _is_ragged(a) else a.shape[0]
+
+
+def _row(a, i):
+    """Row ``i`` of one flat component (an array, a RaggedTensor or SparseRows)."""
+    if isinstance(a, SparseRows):
+        return a.row(i)
+    if _is_ragged(a):
+        return _ragged_row(a, i)
+    return a[i] if a.ndim > 1 else np.asarray(a[i])
 
 
 class Dataset:
@@ -202,7 +285,9 @@ class Dataset:
                 raise NotImplementedError("tfgraph_edu's as_numpy_iterator does not give "
                                           "tf.RaggedTensorValue for ragged elements yet; "
                                           "iterate the dataset itself.")
-            yield _nest.pack(spec, [_numpy_leaf(a) for a in flat])
+            # a SparseTensor comes out dense, as TF 2.21's as_numpy_iterator gives it
+            yield _nest.pack(spec, [_numpy_leaf(a.dense() if isinstance(a, SparseRows) else a)
+                                    for a in flat])
 
     def _pipeline(self) -> str:
         """The chain of datasets feeding this one, source first: what the graph shows."""
@@ -249,7 +334,9 @@ class Dataset:
     def from_tensor_slices(tensors, name=None):
         """One element per row of ``tensors`` (a tensor, or a tuple/dict of them)."""
         arrays = _to_flat_arrays(tensors)
-        if any(not _is_ragged(a) and a.ndim == 0 for a in arrays):
+        if any(not _is_ragged(a) and not isinstance(a, SparseRows) and a.ndim == 0
+               for a in arrays) or any(isinstance(a, SparseRows) and len(a[2]) == 0
+                                       for a in arrays):
             raise ValueError("Unbatching a tensor is only supported for rank >= 1")
         n = _rows(arrays[0])
         for a in arrays[1:]:
@@ -263,8 +350,7 @@ class Dataset:
     def from_tensors(tensors, name=None):
         """A dataset of one element: ``tensors`` itself."""
         arrays = _to_flat_arrays(tensors)
-        spec = _nest.pack(tensors, [a._type_spec if _is_ragged(a) else _spec_of(a)
-                                    for a in arrays])
+        spec = _nest.pack(tensors, [_leaf_spec(a) for a in arrays])
         return _TensorDataset(arrays, spec)
 
     @staticmethod
@@ -471,8 +557,7 @@ class _SliceDataset(Dataset):
 
     def _flat_iter(self):
         for i in range(self._cardinality):
-            yield [_ragged_row(a, i) if _is_ragged(a) else a[i] if a.ndim > 1 else
-                   np.asarray(a[i]) for a in self._arrays]
+            yield [_row(a, i) for a in self._arrays]
 
 
 class _TensorDataset(Dataset):
@@ -490,6 +575,9 @@ class _GeneratorDataset(Dataset):
     _name = "_FlatMapDataset"
 
     def __init__(self, generator, args, signature):
+        if any(not isinstance(s, TensorSpec) for s in _nest.flatten(signature)):
+            raise NotImplementedError("tfgraph_edu's Dataset.from_generator takes an "
+                                      "output_signature of tf.TensorSpecs only yet.")
         super().__init__(signature, UNKNOWN)
         self._gen, self._args = generator, args
 
@@ -541,13 +629,16 @@ class _ConcatenateDataset(Dataset):
 
     def __init__(self, a, b):
         fa, fb = _nest.flatten(a._element_spec), _nest.flatten(b._element_spec)
-        if len(fa) != len(fb) or any(x.dtype is not y.dtype for x, y in zip(fa, fb)):
+        if len(fa) != len(fb) or any(x.dtype is not y.dtype or type(x) is not type(y)
+                                     for x, y in zip(fa, fb)):
             raise TypeError(f"Incompatible dataset elements:\n  {a._element_spec} vs. "
                             f"  {b._element_spec}")
-        specs = [TensorSpec(x.shape.most_specific_compatible_shape(y.shape)
-                            if hasattr(x.shape, "most_specific_compatible_shape")
-                            else _common_shape(x.shape, y.shape), x.dtype)
-                 for x, y in zip(fa, fb)]
+        if any(not isinstance(x, TensorSpec) and not _is_sparse_spec(x) for x in fa):
+            raise NotImplementedError("tfgraph_edu's Dataset.concatenate takes datasets of "
+                                      "tensors and SparseTensors only yet (not of ragged "
+                                      "ones or extension types).")
+        specs = [(_sparse_spec if _is_sparse_spec(x) else TensorSpec)(
+            _common_shape(x.shape, y.shape), x.dtype) for x, y in zip(fa, fb)]
         cards = (a._cardinality, b._cardinality)
         card = (INFINITE if INFINITE in cards else UNKNOWN if UNKNOWN in cards
                 else sum(cards))
@@ -582,6 +673,8 @@ class _BatchDataset(Dataset):
 
         def batch_leaf(s):
             shape = TensorShape([known]).concatenate(s.shape)
+            if _is_sparse_spec(s):
+                return _sparse_spec(shape, s.dtype)
             if _is_ragged_spec(s):
                 return _ragged_spec(shape, s.dtype, s.ragged_rank + 1)
             if ragged and not s.shape.is_fully_defined():
@@ -593,18 +686,22 @@ class _BatchDataset(Dataset):
 
         spec = _map_specs(ds._element_spec, batch_leaf, lambda e: _batchable(e)._batch(known))
         self._ragged_leaves = [_is_ragged_spec(s) for s in _nest.flatten(spec)]
+        self._sparse_leaves = [_is_sparse_spec(s) for s in _nest.flatten(spec)]
         super().__init__(spec, card)
         self._ds, self._size, self._drop = ds, size, drop_remainder
 
     def _flat_iter(self):
         specs = _nest.flatten(self._element_spec)
-        if not any(self._ragged_leaves):
+        if not any(self._ragged_leaves) and not any(self._sparse_leaves):
             for rows in self._flat_iter_rows():
                 yield _stack(rows)
             return
         for rows in self._flat_iter_rows():
-            yield [_ragged_batch(parts, spec) if ragged else _stack([[p] for p in parts])[0]
-                   for parts, spec, ragged in zip(zip(*rows), specs, self._ragged_leaves)]
+            yield [_ragged_batch(parts, spec) if ragged else _sparse_batch(parts) if sparse
+                   else _stack([[p] for p in parts])[0]
+                   for parts, spec, ragged, sparse in zip(zip(*rows), specs,
+                                                          self._ragged_leaves,
+                                                          self._sparse_leaves)]
 
     def _flat_iter_rows(self):
         buf = []
@@ -748,7 +845,20 @@ class _UnbatchDataset(Dataset):
     def _flat_iter(self):
         for flat in self._ds._flat_iter():
             for i in range(_rows(flat[0])):
-                yield [_ragged_row(a, i) if _is_ragged(a) else np.asarray(a[i]) for a in flat]
+                yield [_row(a, i) if a.__class__ is not np.ndarray else np.asarray(a[i])
+                       for a in flat]
+
+
+def _known_dense_shape(value, spec):
+    """A SparseTensor of a fully known spec with its dense shape a constant, as TF's
+    tf.data functions see it (so ``x * 2`` or ``to_dense(x)`` keep the static shape)."""
+    if not (_is_sparse_spec(spec) and spec.shape.is_fully_defined()):
+        return value
+    from ..ops.sparse_ops import SparseTensor
+    out = SparseTensor(value.indices, value.values,
+                       convert.constant(spec.shape.as_list(), dtype=_dt.int64))
+    out._shape_default = spec.shape
+    return out
 
 
 class _Traced:
@@ -758,7 +868,8 @@ class _Traced:
         from ..function import function
 
         def call_with_element(*leaves):
-            elem = _nest.pack(spec, list(leaves))
+            leaves = [_known_dense_shape(v, s) for v, s in zip(leaves, leaf_specs)]
+            elem = _nest.pack(spec, leaves)
             out = func(*elem) if isinstance(elem, tuple) else func(elem)
             if isinstance(out, list):  # as in TF: a list returned at the top is a tuple,
                 out = tuple(out)       # lists inside the structure become tensors
@@ -770,14 +881,18 @@ class _Traced:
         leaf_specs = _nest.flatten(spec)
         self.concrete = function(call_with_element).get_concrete_function(*leaf_specs)
         self.output_spec = _nest.map_structure(
-            lambda t: t._type_spec if _is_ragged(t) else TensorSpec(t.shape, t.dtype),
+            lambda t: t._type_spec if _is_ragged(t) or _is_sparse(t)
+            else TensorSpec(t.shape, t.dtype),
             self.concrete.structured_outputs)
+        self._in_specs = leaf_specs
 
     def __call__(self, flat):
         with using_interpreter(None):
-            args = [a if _is_ragged(a) else convert.constant(a) for a in flat]
+            args = [a if _is_ragged(a) else a.tensor(s) if isinstance(a, SparseRows)
+                    else convert.constant(a) for a, s in zip(flat, self._in_specs)]
             out = self.concrete(*args)
-        return [t if _is_ragged(t) else np.asarray(t.numpy()) for t in _nest.flatten(out)]
+        return [t if _is_ragged(t) else SparseRows.of(t) if _is_sparse(t)
+                else np.asarray(t.numpy()) for t in _nest.flatten(out)]
 
 
 class _MapDataset(Dataset):
@@ -924,6 +1039,12 @@ class _PaddedBatchDataset(_BatchDataset):
 
     def __init__(self, ds, size, padded_shapes, padding_values, drop_remainder):
         flat_specs = _nest.flatten(ds._element_spec)
+        for s in flat_specs:
+            if not isinstance(s, TensorSpec):  # TF's error and message
+                raise TypeError(
+                    "`padded_batch` is only supported for datasets that produce tensor "
+                    "elements but type spec of elements in the input dataset is not a "
+                    f"subclass of TensorSpec: `{s!r}`.")
         if padded_shapes is None:
             shapes = [s.shape for s in flat_specs]
             if any(sh.rank is None for sh in shapes):

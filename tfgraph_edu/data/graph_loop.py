@@ -26,10 +26,18 @@ def get_next(iterator, element_spec):
     if any(type(s).__name__ == "RaggedTensorSpec" for s in specs):
         raise NotImplementedError("tfgraph_edu does not read a dataset of RaggedTensors "
                                   "inside a tf.function yet (eagerly it does).")
-    attrs = {"output_types": tuple(s.dtype for s in specs),
-             "output_shapes": tuple(s.shape for s in specs)}
+    # a SparseTensorSpec leaf is read as its three component tensors, then rebuilt
+    sparse = [type(s).__name__ == "SparseTensorSpec" for s in specs]
+    parts = [s._component_specs() if sp else [s] for s, sp in zip(specs, sparse)]
+    comps = [c for p in parts for c in p]
+    attrs = {"output_types": tuple(s.dtype for s in comps),
+             "output_shapes": tuple(s.shape for s in comps)}
     out = _core.bind(IteratorGetNext, (iterator,), attrs, "IteratorGetNext")
-    flat = list(out) if isinstance(out, (list, tuple)) else [out]
+    out = list(out) if isinstance(out, (list, tuple)) else [out]
+    flat = []
+    for s, p, sp in zip(specs, parts, sparse):
+        got, out = out[:len(p)], out[len(p):]
+        flat.append(s._from_components(got) if sp else got[0])
     return _nest.pack(element_spec, flat)
 
 

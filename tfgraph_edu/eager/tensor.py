@@ -16,7 +16,7 @@ DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
 class EagerTensor(TensorOperators):
     """A tensor with a concrete value.  ``_value`` is a numpy array or numpy scalar."""
 
-    __slots__ = ("_value", "__weakref__")
+    __slots__ = ("_value", "_keras_mask", "__weakref__")  # a Keras output's mask (Keras 3)
 
     def __init__(self, value):
         self._value = value

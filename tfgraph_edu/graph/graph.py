@@ -70,7 +70,7 @@ class Tensor(TensorOperators):
     """A symbolic tensor: output ``value_index`` of ``op``; it has no value until run."""
 
     __slots__ = ("op", "value_index", "_shape", "_dtype", "handle_shape", "handle_dtype",
-                 "__weakref__")
+                 "_keras_mask", "__weakref__")  # a Keras layer's output mask (Keras 3's)
 
     def __init__(self, op: Operation, value_index: int, shape: TensorShape, dtype):
         self.op = op

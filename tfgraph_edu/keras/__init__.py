@@ -20,8 +20,10 @@ from .core_layers import (
     Activation,
     BatchNormalization,
     Conv2D,
+    GlobalAveragePooling1D,
     InputLayer,
     Lambda,
+    Masking,
     MaxPooling2D,
     Reshape,
 )
@@ -31,6 +33,7 @@ from .layers import ACTIVATIONS, Dense, Dropout, Flatten, Layer
 from .metrics import Metric  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
 from .models import load_model as _load_model
+from .preprocessing import NAMESPACE as preprocessing  # noqa: F401
 from .rnn_layers import LSTM, RNN, LSTMCell
 from .tf_api_names import TF_NAMES, missing
 from .variables import Variable  # noqa: F401
@@ -57,7 +60,8 @@ layers = _Namespace("layers", Layer=Layer, Dense=Dense, Flatten=Flatten, Dropout
                          Activation=Activation, Conv2D=Conv2D, MaxPooling2D=MaxPooling2D,
                          MaxPool2D=MaxPooling2D, BatchNormalization=BatchNormalization,
                          LSTMCell=LSTMCell, RNN=RNN, LSTM=LSTM, InputSpec=InputSpec,
-                         Embedding=Embedding)
+                         Embedding=Embedding, GlobalAveragePooling1D=GlobalAveragePooling1D,
+                         GlobalAvgPool1D=GlobalAveragePooling1D, Masking=Masking)
 activations = _Namespace("activations", **{k: v for k, v in ACTIVATIONS.items()
                                  if isinstance(k, str) and k != "linear"},
                               linear=ACTIVATIONS["linear"])

@@ -1,12 +1,20 @@
 """``tf.keras.layers``: InputLayer, Reshape, Lambda, Activation, Conv2D, MaxPooling2D,
-BatchNormalization (layer 10, models)."""
+Masking, GlobalAveragePooling1D, BatchNormalization (layer 10, models)."""
 
 from __future__ import annotations
 
 import math
 
 from .. import dtypes as _dt
-from ..ops import concat_ops, math_ops, nn_ops, reduction_ops, shape_ops
+from ..ops import (
+    concat_ops,
+    creation_ops,
+    indexing_ops,
+    math_ops,
+    nn_ops,
+    reduction_ops,
+    shape_ops,
+)
 from ..ops.convert import to_tensor
 from ..shapes import TensorShape
 from .call_context import InputSpec
@@ -63,16 +71,31 @@ class Lambda(Layer):
 
     compute_output_shape = _traced_output_shape
 
-    def __init__(self, function, output_shape=None, arguments=None, **kwargs):
+    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
         super().__init__(**kwargs)
         self.function = function
         self.arguments = dict(arguments or {})
+        self.mask = mask
+        self.supports_masking = mask is not None  # as Keras 3: else the mask ends here
+        import inspect
+        try:
+            self._fn_takes_mask = "mask" in inspect.signature(function).parameters
+        except (TypeError, ValueError):
+            self._fn_takes_mask = False
 
-    def call(self, inputs):
+    def call(self, inputs, mask=None):
+        if self._fn_takes_mask:
+            return self.function(inputs, mask=mask, **self.arguments)
         return self.function(inputs, **self.arguments)
+
+    def compute_mask(self, inputs, mask=None):
+        """``mask`` given to the layer: called with (inputs, mask) if callable, else itself."""
+        return self.mask(inputs, mask) if callable(self.mask) else self.mask
 
 
 class Activation(Layer):
+
+    _supports_masking = True  # passes its input's mask on (Keras 3)
     compute_output_shape = _traced_output_shape
 
     def __init__(self, activation, **kwargs):
@@ -146,9 +169,65 @@ class MaxPooling2D(Layer):
         return nn_ops.max_pool2d(to_tensor(inputs), self.pool_size, self.strides, self.padding)
 
 
+class Masking(Layer):
+    """Masks the steps whose features all equal ``mask_value`` (Keras 3): they become 0 and
+    the output's ``_keras_mask`` is False there."""
+
+    _supports_masking = True
+    compute_output_shape = _traced_output_shape
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+
+    def compute_mask(self, inputs, mask=None):
+        return reduction_ops.reduce_any(
+            math_ops.not_equal(to_tensor(inputs), self.mask_value), axis=-1)
+
+    def call(self, inputs):
+        x = to_tensor(inputs)
+        keep = reduction_ops.reduce_any(math_ops.not_equal(x, self.mask_value), axis=-1,
+                                        keepdims=True)
+        out = indexing_ops.where(keep, x, creation_ops.zeros_like(x))
+        out._keras_mask = shape_ops.squeeze(keep, axis=[-1])
+        return out
+
+
+class GlobalAveragePooling1D(Layer):
+    """The mean over the steps axis; with a time-step mask, over the unmasked steps only
+    (Keras 3), and the mask ends here."""
+
+    _supports_masking = True
+    compute_output_shape = _traced_output_shape
+
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = data_format or "channels_last"
+        if self.data_format not in ("channels_last", "channels_first"):
+            raise ValueError("The `data_format` argument must be one of {'channels_first', "
+                             f"'channels_last'}}. Received: data_format={data_format}")
+        self.keepdims = bool(keepdims)
+        self.input_spec = InputSpec(ndim=3)
+
+    def call(self, inputs, mask=None):
+        x = to_tensor(inputs)
+        steps = 1 if self.data_format == "channels_last" else 2
+        if mask is None:
+            return reduction_ops.reduce_mean(x, axis=steps, keepdims=self.keepdims)
+        m = shape_ops.expand_dims(math_ops.cast(mask, x.dtype),
+                                  2 if self.data_format == "channels_last" else 1)
+        return (reduction_ops.reduce_sum(x * m, axis=steps, keepdims=self.keepdims)
+                / reduction_ops.reduce_sum(m, axis=steps, keepdims=self.keepdims))
+
+    def compute_mask(self, inputs, mask=None):
+        return None
+
+
 class BatchNormalization(Layer):
     """Normalises over the batch while training (updating moving statistics), and with the
     moving statistics otherwise; Keras's defaults: momentum 0.99, epsilon 0.001."""
+
+    _supports_masking = True  # passes its input's mask on (Keras 3)
 
     compute_output_shape = _traced_output_shape
 
@@ -177,9 +256,13 @@ class BatchNormalization(Layer):
                                                name="moving_variance", trainable=False)
         self.built = True
 
-    def call(self, inputs, training=None):
+    def call(self, inputs, training=None, mask=None):
         x = to_tensor(inputs)
         axes = list(range(x.shape.rank - 1))
+        if training and mask is not None:  # Keras 3 takes the batch moments of the unmasked
+            raise NotImplementedError(  # steps only
+                "tfgraph_edu's BatchNormalization does not train on masked inputs yet (Keras 3 "
+                "leaves masked steps out of the batch statistics).")
         if training:
             mean = reduction_ops.reduce_mean(x, axis=axes)
             var = reduction_ops.reduce_mean(math_ops.square(x - mean), axis=axes)

@@ -1,7 +1,9 @@
 """``tf.keras.layers.Embedding``: a lookup table of learned vectors (layer 10, models).
 
 Its gradient reaches the table through ``tf.gather``'s, as a dense tensor: TF 2.21 gives an
-``IndexedSlices`` there (the same values, only the touched rows stored).
+``IndexedSlices`` there (the same values, only the touched rows stored). With
+``mask_zero=True`` its output carries ``_keras_mask`` (index != 0), which the layers after it
+use or pass on as in Keras 3.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ class Embedding(Layer):
                  weights=None, lora_rank=None, **kwargs):
         for option, value in (("embeddings_regularizer", embeddings_regularizer),
                               ("embeddings_constraint", embeddings_constraint),
-                              ("mask_zero", mask_zero), ("weights", weights),
+                              ("weights", weights),
                               ("lora_rank", lora_rank)):
             if value:
                 raise NotImplementedError(f"tfgraph_edu does not implement "
@@ -34,7 +36,8 @@ class Embedding(Layer):
         super().__init__(**kwargs)
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         self.embeddings_initializer = embeddings_initializer
-        self.mask_zero = False
+        self.mask_zero = bool(mask_zero)
+        self.supports_masking = self.mask_zero
 
     def build(self, input_shape=None):
         init = self.embeddings_initializer
@@ -54,4 +57,7 @@ class Embedding(Layer):
         return TensorShape(list(TensorShape(input_shape).dims) + [self.output_dim])
 
     def compute_mask(self, inputs, mask=None):
-        return None
+        """With ``mask_zero``: True where the index is not 0 (Keras 3), else None."""
+        if not self.mask_zero:
+            return None
+        return math_ops.not_equal(to_tensor(inputs), 0)

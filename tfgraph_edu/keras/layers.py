@@ -331,6 +331,7 @@ class Layer(AutoTrackable):
                          f"{value} (of type {type(value)})")
 
     def _call_eager_or_traced(self, inputs, kwargs, symbolic=None):
+        kwargs = dict(kwargs)  # the caller's (a functional model's recorded call) stays as is
         inputs = self._standardize_inputs(inputs)
         check_input_spec(self, inputs)
         if not self.built:
@@ -344,13 +345,41 @@ class Layer(AutoTrackable):
         training = kwargs.pop("training", None)
         if _takes_training(self):
             kwargs["training"] = training
+        previous_mask = kwargs.get("mask")
+        if previous_mask is None:
+            previous_mask = _mask_of(_flat_inputs(inputs)[0])
         if "mask" not in kwargs and _takes_arg(self, "mask"):
-            kwargs["mask"] = _none_like(inputs)  # Keras 3 passes the inputs' (absent) masks
+            kwargs["mask"] = _masks_like(inputs)  # Keras 3 passes the inputs' masks
         # a traced model's graph groups by layer, as in Keras (a graph's root scope may not
         # start with "_": a layer class named _Private groups under "private…")
         with name_scope(self.name.lstrip("_") or "layer"), autocast(self._dtype_policy):
             out = call_with_context(self, inputs, kwargs, symbolic)
+        if self.supports_masking:
+            _set_output_masks(self, inputs, out, previous_mask)
+        elif previous_mask is not None:  # Keras 3's warning; the mask ends here
+            warnings.warn(f"Layer '{self.name}' (of type {type(self).__name__}) was passed an "
+                          "input with a mask attached to it. However, this layer does not "
+                          "support masking and will therefore destroy the mask information. "
+                          "Downstream layers will not see the mask.", stacklevel=2)
         return out
+
+    # -- masks (Keras 3: a layer's output carries ``_keras_mask``) ----------------------------
+    @property
+    def supports_masking(self) -> bool:
+        """Whether the layer computes an output mask (``compute_mask``): set by the layer, or
+        True when its class defines its own ``compute_mask``."""
+        own = getattr(self, "_supports_masking", None)  # the instance's, else the class's
+        if own is not None:
+            return own
+        return type(self).compute_mask is not Layer.compute_mask
+
+    @supports_masking.setter
+    def supports_masking(self, value):
+        self.__dict__["_supports_masking"] = bool(value)
+
+    def compute_mask(self, inputs, previous_mask):
+        """The output mask: by default the input's, passed on."""
+        return previous_mask
 
     def _shape_at_build(self, input_shape, dtype):
         """What ``summary()`` shows for a layer built by an eager call: Keras 3 computes it
@@ -451,18 +480,41 @@ def _takes_arg(layer, name) -> bool:
     return name in params
 
 
-def _none_like(inputs):
+def _mask_of(x):
+    return getattr(x, "_keras_mask", None) if is_tensor(x) else None
+
+
+def _masks_like(inputs):
+    """The masks of ``inputs`` (None where a tensor has none), in their structure."""
     if isinstance(inputs, (list, tuple)):
-        return [_none_like(x) for x in inputs]
+        return [_masks_like(x) for x in inputs]
     if isinstance(inputs, dict):
-        return {k: _none_like(v) for k, v in inputs.items()}
-    return None
+        return {k: _masks_like(v) for k, v in inputs.items()}
+    return _mask_of(inputs)
+
+
+def _set_output_masks(layer, inputs, outputs, previous_mask):
+    """``compute_mask``'s masks put on the outputs that have none yet (Keras 3)."""
+    flat = _flat_inputs(outputs)
+    if all(_mask_of(o) is not None for o in flat):
+        return
+    masks = layer.compute_mask(inputs, previous_mask)
+    if masks is None:
+        return
+    for o, m in zip(flat, _flat_inputs(masks)):
+        if m is not None and is_tensor(o) and _mask_of(o) is None:
+            try:
+                o._keras_mask = m
+            except AttributeError:  # a value that cannot carry one (a Variable)
+                pass
 
 
 
 
 class Dense(Layer):
     """``activation(inputs @ kernel + bias)``."""
+
+    _supports_masking = True  # passes its input's mask on (Keras 3)
 
     compute_output_shape = _traced_output_shape
 
@@ -544,6 +596,8 @@ class Flatten(Layer):
 
 class Dropout(Layer):
     """While training, zeroes a fraction ``rate`` of the inputs and scales the rest up."""
+
+    _supports_masking = True  # passes its input's mask on (Keras 3)
 
     compute_output_shape = _traced_output_shape
 

@@ -1,11 +1,11 @@
-"""``tf.keras.losses``: MeanSquaredError, SparseCategoricalCrossentropy and
-CategoricalCrossentropy (layer 10)."""
+"""``tf.keras.losses``: MeanSquaredError, SparseCategoricalCrossentropy,
+CategoricalCrossentropy and BinaryCrossentropy (layer 10)."""
 
 from __future__ import annotations
 
 from .. import dtypes as _dt
 from ..eager.context import name_scope
-from ..ops import creation_ops, math_ops, reduction_ops, shape_ops
+from ..ops import creation_ops, math_extra_ops, math_ops, reduction_ops, shape_ops
 from ..ops.convert import to_tensor
 
 
@@ -95,11 +95,45 @@ class CategoricalCrossentropy(Loss):
                                                                    axis=-1))
 
 
+class BinaryCrossentropy(Loss):
+    """0/1 (or soft) labels against probabilities (clipped to [1e-7, 1 - 1e-7], as Keras 3
+    does) or logits (``from_logits=True``); mean over the last axis, then over the batch.
+    As Keras 3 in a graph, probabilities made by a ``Sigmoid`` op are read as its logits
+    (Keras 3 does so eagerly too; eagerly here the clipped probabilities are used, which
+    differs only where a probability is within 1e-7 of 0 or 1)."""
+
+    name = "binary_crossentropy"
+
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, **kwargs):
+        if kwargs or axis != -1:
+            raise NotImplementedError("tfgraph_edu's BinaryCrossentropy takes from_logits "
+                                      "and label_smoothing only (axis=-1) yet.")
+        self.from_logits, self.label_smoothing = from_logits, float(label_smoothing)
+
+    def call(self, y_true, y_pred):
+        y_true, y_pred = _match_rank(y_true, y_pred)
+        if self.label_smoothing:
+            y_true = y_true * (1.0 - self.label_smoothing) + 0.5 * self.label_smoothing
+        logits = None
+        if self.from_logits:
+            logits = y_pred
+        elif getattr(getattr(y_pred, "op", None), "type", None) == "Sigmoid":
+            logits = y_pred.op.inputs[0]
+        if logits is not None:  # TF's sigmoid_cross_entropy_with_logits, in its stable form
+            per = (math_ops.maximum(logits, 0.0) - logits * y_true
+                   + math_extra_ops.log1p(math_ops.exp(-math_ops.abs(logits))))
+        else:
+            p = math_ops.clip_by_value(y_pred, 1e-7, 1.0 - 1e-7)
+            per = -(y_true * math_ops.log(p) + (1.0 - y_true) * math_ops.log(1.0 - p))
+        return reduction_ops.reduce_mean(reduction_ops.reduce_mean(per, axis=-1))
+
+
 _BY_NAME = {"mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
             "mae": lambda: _FunctionLoss(_mean_absolute_error),
             "mean_absolute_error": lambda: _FunctionLoss(_mean_absolute_error),
             "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
-            "categorical_crossentropy": CategoricalCrossentropy}
+            "categorical_crossentropy": CategoricalCrossentropy,
+            "binary_crossentropy": BinaryCrossentropy}
 
 
 def _mean_squared_error(y_true, y_pred):

@@ -41,6 +41,17 @@ def _batch_dim(x, batch_size):
     return batch_size if n and n % batch_size == 0 else None
 
 
+def _refuse_masked_output(pred):
+    """A model output carrying a mask: Keras 3 leaves its masked steps out of the loss and
+    the metrics, which tfgraph_edu does not do yet, so it says so rather than differ."""
+    if pred is None or getattr(pred, "_keras_mask", None) is not None:
+        raise NotImplementedError(
+            "tfgraph_edu's fit/evaluate does not weight the loss and metrics by a model "
+            "output's mask yet (Keras 3 leaves masked steps out): end the model with a layer "
+            "that uses the mask up, such as GlobalAveragePooling1D or an LSTM without "
+            "return_sequences.")
+
+
 class Model(Layer):
     """Subclass and define ``call``; or ``Model(inputs, outputs)`` from ``tf.keras.Input``
     (the functional API); or use :class:`Sequential`."""
@@ -186,6 +197,7 @@ class Model(Layer):
     def train_step(self, x, y):
         with GradientTape() as tape:
             pred = self(x, training=True)
+            _refuse_masked_output(pred)
             loss = self._with_penalties(self.loss(y, pred))
         variables = list(self.trainable_variables)
         if not variables:  # Keras 3's warning (raw tf.Variables are not a model's weights)
@@ -312,7 +324,9 @@ class Model(Layer):
         """(outputs, number of batches): ``predict`` without its progress bar."""
         if self.predict_function is None:
             def step(v):
-                return self(v, training=False)
+                out = self(v, training=False)
+                self._output_masked = getattr(out, "_keras_mask", None) is not None
+                return out
             self.predict_function = step if self.run_eagerly else Function(
                 step, name="predict_function", reduce_retracing=True)
         if hasattr(x, "_flat_iter"):
@@ -367,6 +381,8 @@ class Model(Layer):
             y = np.concatenate([p[1].numpy() for p in pairs])
             x = xs
         pred, n = self._predict(x, batch_size)
+        if getattr(self, "_output_masked", False):
+            _refuse_masked_output(None)
         yt, pt = convert.constant(np.asarray(_numpy(y))), convert.constant(pred)
         results = self._results(self._with_penalties(self.loss(yt, pt)), yt, pt, True)
         _progress(verbose, n, start, results)

@@ -1,9 +1,12 @@
 """``tf.keras.layers.LSTMCell`` and ``RNN`` (layer 10): the loop over time is unrolled in
-Python, so the time dimension must be known."""
+Python, so the time dimension must be known. A time-step mask (an ``Embedding(mask_zero=True)``
+before it) is used as Keras 3 uses it: a masked step keeps the states and repeats the last
+output."""
 
 from __future__ import annotations
 
-from ..ops import concat_ops, creation_ops, math_ops, shape_ops
+from .. import dtypes as _dt
+from ..ops import concat_ops, creation_ops, indexing_ops, math_ops, shape_ops
 from ..ops.convert import to_tensor
 from ..shapes import TensorShape
 from .layers import Layer, _traced_output_shape, get_activation
@@ -75,8 +78,19 @@ class RNN(Layer):
         self.return_sequences = return_sequences
         self.return_state = return_state
 
-    def call(self, inputs, initial_state=None, training=None):
+    _supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        """The input's time-step mask when returning sequences (Keras 3), else None."""
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        out = mask if self.return_sequences else None
+        return [out] + [None] * len(self.cell.state_size) if self.return_state else out
+
+    def call(self, inputs, initial_state=None, mask=None, training=None):
         x = to_tensor(inputs)
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
         steps = x.shape.dims[1] if x.shape.rank == 3 else None
         if steps is None:
             raise NotImplementedError("tfgraph_edu's RNN unrolls the loop over time: the time "
@@ -87,14 +101,27 @@ class RNN(Layer):
             initial_state = self.cell.get_initial_state(batch)
         states = list(initial_state)
         outputs = []
+        prev = None
         for t in range(steps):
-            out, states = self.cell(x[:, t, :], states=states)
+            out, new_states = self.cell(x[:, t, :], states=states)
+            if mask is None:
+                states = new_states
+            else:  # a masked step keeps the states and repeats the last output (Keras 3)
+                keep = shape_ops.expand_dims(math_ops.cast(mask[:, t], _dt.bool), -1)
+                prev = creation_ops.zeros_like(out) if prev is None else prev
+                out = indexing_ops.where(keep, out, prev)
+                states = [indexing_ops.where(keep, n, s) for n, s in zip(new_states, states)]
+                prev = out
             outputs.append(out)
         result = concat_ops.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         return [result] + list(states) if self.return_state else result
 
 
 class LSTM(RNN):
-    def __init__(self, units, return_sequences=False, return_state=False, **kwargs):
-        super().__init__(LSTMCell(units), return_sequences=return_sequences,
-                         return_state=return_state, **kwargs)
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
+                 unit_forget_bias=True, return_sequences=False, return_state=False, **kwargs):
+        super().__init__(LSTMCell(units, activation=activation,
+                                  recurrent_activation=recurrent_activation, use_bias=use_bias,
+                                  unit_forget_bias=unit_forget_bias),
+                         return_sequences=return_sequences, return_state=return_state,
+                         **kwargs)

@@ -54,7 +54,7 @@ def _activation_name(fn):
 
 def layer_config(layer) -> dict:
     """A layer's class name and the settings that rebuild it."""
-    from . import core_layers, layers, rnn_layers
+    from . import core_layers, embedding, layers, rnn_layers
     cfg = {"name": layer.name, "trainable": layer.trainable}
     if isinstance(layer, layers.Dense):
         if any(r is not None for r in layer._regularizers):  # not dropped in silence
@@ -78,6 +78,21 @@ def layer_config(layer) -> dict:
     elif isinstance(layer, core_layers.BatchNormalization):
         cfg.update(axis=layer.axis, momentum=layer.momentum, epsilon=layer.epsilon,
                    center=layer.center, scale=layer.scale)
+    elif isinstance(layer, embedding.Embedding):
+        init = layer.embeddings_initializer
+        cfg.update(input_dim=layer.input_dim, output_dim=layer.output_dim,
+                   mask_zero=layer.mask_zero,
+                   **({"embeddings_initializer": init} if isinstance(init, str) else {}))
+    elif isinstance(layer, rnn_layers.LSTM):
+        cell = layer.cell
+        cfg.update(units=cell.units, activation=_activation_name(cell.activation),
+                   recurrent_activation=_activation_name(cell.recurrent_activation),
+                   use_bias=cell.use_bias, unit_forget_bias=cell.unit_forget_bias,
+                   return_sequences=layer.return_sequences, return_state=layer.return_state)
+    elif isinstance(layer, core_layers.Masking):
+        cfg.update(mask_value=layer.mask_value)
+    elif isinstance(layer, core_layers.GlobalAveragePooling1D):
+        cfg.update(data_format=layer.data_format, keepdims=layer.keepdims)
     elif isinstance(layer, core_layers.Lambda):
         cfg.update(function="<python function: not saved>")
     elif isinstance(layer, core_layers.InputLayer):
@@ -216,11 +231,14 @@ def _read(filepath):
 
 
 def _built_in(class_name):
-    from . import core_layers, layers
+    from . import core_layers, embedding, layers, rnn_layers
     table = {"Dense": layers.Dense, "Dropout": layers.Dropout, "Flatten": layers.Flatten,
              "Reshape": core_layers.Reshape, "Activation": core_layers.Activation,
              "Conv2D": core_layers.Conv2D, "MaxPooling2D": core_layers.MaxPooling2D,
-             "BatchNormalization": core_layers.BatchNormalization}
+             "BatchNormalization": core_layers.BatchNormalization,
+             "Embedding": embedding.Embedding, "LSTM": rnn_layers.LSTM,
+             "GlobalAveragePooling1D": core_layers.GlobalAveragePooling1D,
+             "Masking": core_layers.Masking}
     return table.get(class_name)
 
 

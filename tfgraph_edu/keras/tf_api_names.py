@@ -134,6 +134,22 @@ TF_NAMES: dict[str, frozenset[str]] = {
         DTypePolicy LossScaleOptimizer Policy dtype_policy global_policy set_dtype_policy
         set_global_policy
     """.split()),
+    "preprocessing": frozenset("""
+        image image_dataset_from_directory sequence text text_dataset_from_directory
+        timeseries_dataset_from_array
+    """.split()),
+    "preprocessing.sequence": frozenset("""
+        TimeseriesGenerator make_sampling_table pad_sequences skipgrams
+    """.split()),
+    "preprocessing.text": frozenset("""
+        Tokenizer hashing_trick one_hot text_to_word_sequence tokenizer_from_json
+    """.split()),
+    "preprocessing.image": frozenset("""
+        DirectoryIterator ImageDataGenerator Iterator NumpyArrayIterator apply_affine_transform
+        apply_brightness_shift apply_channel_shift array_to_img img_to_array load_img
+        random_brightness random_channel_shift random_rotation random_shear random_shift
+        random_zoom save_img smart_resize
+    """.split()),
     "utils": frozenset("""
         Config CustomObjectScope FeatureSpace Progbar PyDataset Sequence array_to_img
         audio_dataset_from_directory bounding_boxes clear_session custom_object_scope

@@ -1,4 +1,5 @@
-"""``tf.keras.utils``: seeding, one-hot labels, normalisation (layer 10, models).
+"""``tf.keras.utils``: seeding, one-hot labels, normalisation, ``pad_sequences`` (layer 10,
+models).
 
 As in Keras 3, ``to_categorical`` and ``normalize`` give NumPy arrays for NumPy (or list)
 input and tensors for tensor input.
@@ -12,6 +13,7 @@ import numpy as np
 
 from ..ops import creation_ops, math_ops, random_ops, reduction_ops
 from ..ops.convert import is_tensor, to_tensor
+from .preprocessing import pad_sequences  # noqa: F401
 
 
 def set_random_seed(seed):

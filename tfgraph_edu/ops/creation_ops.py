@@ -128,8 +128,8 @@ def _static_shape(shape_arg):
 def _filled(shape_arg, dtype, value, name):
     dtype = _dt.as_dtype(dtype)
     dims = _static_shape(shape_arg)
-    if dims is not None and not any(convert.is_tensor(d) for d in np.ravel(
-            np.asarray(shape_arg, dtype=object))) and not convert.is_tensor(shape_arg):
+    if dims is not None and not convert.is_tensor(shape_arg) and not any(
+            convert.is_tensor(d) for d in np.ravel(np.asarray(shape_arg, dtype=object))):
         if not (any(d < 0 for d in dims) or _too_big(dims, dtype.np_dtype)):
             return convert.constant(np.full(dims, value, dtype=dtype.np_dtype), dtype, name=name)
         if interpreter().executing_eagerly or builtins.max(dims) > _INT32_MAX:

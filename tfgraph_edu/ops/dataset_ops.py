@@ -83,7 +83,9 @@ IteratorHasNext = define("IteratorHasNext", ("iterator",),
 
 
 def _get_next_kernel(it, output_types=(), output_shapes=()):
-    values = it.get_next()
+    values = []
+    for v in it.get_next():  # a composite element (a SparseTensor's) comes as a tuple of
+        values.extend(v if isinstance(v, tuple) else (v,))  # its component arrays
     return tuple(values) if len(values) != 1 else values[0]
 
 

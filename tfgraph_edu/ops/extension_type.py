@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import abc
 import inspect
+import re
 import typing
 from collections.abc import Mapping
 
@@ -299,6 +300,44 @@ def _make(cls, fields: dict):
     return obj
 
 
+# Spec classes by registered name (``__name__ = "project.Type"`` in the class body, as in TF:
+# the name a SavedModel stores to rebuild its values; only classes of this process are found)
+_REGISTERED: dict = {}
+_NAME_FORM = re.compile(r"^(\w+\.)+\w+$")
+
+
+def _register(cls):
+    name = cls.__dict__.get("__name__")
+    if not isinstance(name, str):
+        return
+    key = name + ".Spec"
+    if not _NAME_FORM.match(key):
+        raise ValueError("Registered name must have the form '{project_name}.{type_name}' "
+                         f"(e.g. 'my_project.MyTypeSpec'); got '{key}'.")
+    old = _REGISTERED.get(key)
+    if old is not None and old is not cls.Spec:
+        raise ValueError(f"Name {key} has already been registered for class "
+                         f"{old.__module__}.{old.__qualname__}.")
+    _REGISTERED[key] = cls.Spec
+
+
+def registered_name(spec_class):
+    """The name ``spec_class`` was registered under, or None."""
+    name = spec_class.value_type.__dict__.get("__name__")
+    key = None if not isinstance(name, str) else name + ".Spec"
+    return key if _REGISTERED.get(key) is spec_class else None
+
+
+def lookup_registered(name):
+    """The Spec class registered as ``name``, or None."""
+    return _REGISTERED.get(name)
+
+
+def make_spec(spec_class, fields: dict):
+    """A spec of ``spec_class`` with these fields (no constructor run: they are checked)."""
+    return _make(spec_class, fields)
+
+
 class ExtensionTypeMetaclass(abc.ABCMeta):
     """Makes each user subclass's constructor and ``Spec`` (not the framework's own bases)."""
 
@@ -312,6 +351,7 @@ class ExtensionTypeMetaclass(abc.ABCMeta):
         else:
             _build_constructor(cls)
         _add_spec(cls)
+        _register(cls)
 
 
 def _check_class(cls):

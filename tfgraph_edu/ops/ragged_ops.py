@@ -42,6 +42,11 @@ def _eager(t) -> bool:
 class RaggedTensorSpec(TypeSpec):
     """``tf.RaggedTensorSpec``: shape (``[nrows, None, ...]``), dtype, ragged rank, splits dtype."""
 
+    @property
+    def value_type(self):
+        """The class of the values this spec describes: RaggedTensor."""
+        return RaggedTensor
+
     def __init__(self, shape=None, dtype=_dt.float32, ragged_rank=None,
                  row_splits_dtype=_dt.int64, flat_values_spec=None):
         super().__init__(shape, _dt.as_dtype(dtype))

@@ -39,6 +39,11 @@ def _static_shape(dense_shape) -> TensorShape:
         for part in op.inputs[:-1]:
             out = out.concatenate(_static_shape(part))
         return out
+    if op is not None and op.type in ("Pack", "Shape"):  # [2, n] or tf.shape(x)
+        from ._rules import partial_ints
+        dims = partial_ints(dense_shape)
+        if dims is not None:
+            return TensorShape(dims)
     n = dense_shape.shape.dims[0] if dense_shape.shape.rank == 1 else None
     return TensorShape(None if n is None else [None] * n)
 
@@ -76,6 +81,11 @@ class SparseTensorSpec(TypeSpec):
     @staticmethod
     def _with_shape(spec, shape):
         return SparseTensorSpec(shape, spec.dtype)
+
+    @property
+    def value_type(self):
+        """The class of the values this spec describes: SparseTensor."""
+        return SparseTensor
 
     def _component_specs(self):
         rank = self._shape.rank

@@ -36,7 +36,7 @@ from ..ops import REGISTRY
 from ..ops.control_flow_ops import GraphFunction
 from ..ops.convert import is_tensor, to_tensor
 from ..runtime.compiled import CompiledGraph
-from ..shapes import TensorShape
+from ..shapes import TensorShape, TensorSpec
 from .files import SavedModelError, model_folder, read_fingerprint, read_npy, read_text
 from .save import FORMAT
 
@@ -204,6 +204,63 @@ class _Loader:
         if kind == "variable":
             return ("variable",)
         raise SavedModelError(f"Bad parameter value {_short(kind)}")
+
+    def ext_spec(self, x, depth=0):
+        """An extension type's spec from its registered name and fields; the class must be
+        registered in this process (as TF looks it up), with the same fields."""
+        from ..ops.extension_type import fields_of, lookup_registered, make_spec
+        _check(depth < 32, "Extension types are nested too deeply")
+        x = _dict(x, "An extension type", ("name", "fields"))
+        _check(isinstance(x["name"], str), "Bad extension type name")
+        spec_class = lookup_registered(x["name"])
+        if spec_class is None:
+            raise ValueError(f"The SavedModel uses the extension type registered as "
+                             f"{x['name']!r}, and no class has that name here: define (or "
+                             "import) the class, with its `__name__`, before loading.")
+        fields = _dict(x["fields"], "Extension type fields")
+        names = [f.name for f in fields_of(spec_class.value_type)]
+        _check(sorted(fields) == sorted(names),
+               f"The fields saved for {_short(x['name'])} are not those of its class")
+        return make_spec(spec_class, {k: self.field(fields[k], depth + 1) for k in names})
+
+    def field(self, v, depth):
+        from ..ops.extension_type import ImmutableDict
+        _check(depth < 32 and isinstance(v, dict) and len(v) == 1, f"Bad field {_short(v)}")
+        (kind, x), = v.items()
+        if kind == "spec":
+            spec = _dict(x, "A field spec", ("shape", "dtype"))
+            return TensorSpec(self.shape(spec["shape"]), self.dtype(spec["dtype"]))
+        if kind == "extension":
+            return self.ext_spec(x, depth + 1)
+        if kind == "dtype":
+            return self.dtype(x)
+        if kind == "shape":
+            return self.shape(x)
+        if kind == "tuple":
+            _check(isinstance(x, list), "Bad tuple field")
+            return tuple(self.field(i, depth + 1) for i in x)
+        if kind == "dict":
+            _check(isinstance(x, dict), "Bad dict field")
+            return ImmutableDict((k, self.field(i, depth + 1)) for k, i in x.items())
+        if kind == "value":
+            _check(x is None or isinstance(x, (bool, int, float, str)), "Bad field value")
+            return x
+        raise SavedModelError(f"Bad field kind {_short(kind)}")
+
+    def outputs(self, s, depth=0):
+        """The output structure with each extension type's spec read (its class found)."""
+        (kind, x), = s.items()
+        if kind == "extension":
+            spec = self.ext_spec(_dict(x, "An extension output", ("spec", "components"))["spec"])
+            comps = _list(x["components"], "Extension components")
+            _check(len(comps) == len(spec._component_specs()),
+                   "Extension type components do not match its spec")
+            return {"extension": (spec, comps)}
+        if kind in ("list", "tuple"):
+            return {kind: [self.outputs(i, depth + 1) for i in x]}
+        if kind == "dict":
+            return {kind: {k: self.outputs(i, depth + 1) for k, i in x.items()}}
+        return s
 
     def graph(self, key) -> GraphFunction:
         _check(isinstance(key, str) and key.isidentifier() and key in self.m["graphs"],
@@ -376,6 +433,8 @@ class _Loader:
                                                    self.dtype(spec["dtype"]))))
             elif "variable" in p:
                 params.append((p["name"], "variable", None))
+            elif "extension" in p:
+                params.append((p["name"], "extension", self.ext_spec(p["extension"])))
             elif "ragged" in p:
                 spec = _dict(p["ragged"], "A ragged parameter spec",
                              ("shape", "dtype", "ragged_rank"))
@@ -405,7 +464,8 @@ class _Loader:
                        ph.shape.is_compatible_with(TensorShape(list(value.shape))),
                        "A captured constant does not fit the graph's input")
         _check_structure(c["outputs"], len(fn.outputs))
-        return LoadedConcreteFunction(fn, params, captures, c["outputs"], captured)
+        return LoadedConcreteFunction(fn, params, captures, self.outputs(c["outputs"]),
+                                      captured)
 
 
 def _str_ref(ref) -> str:
@@ -453,7 +513,8 @@ class LoadedConcreteFunction:
                 return None
             a = args.pop(0)
             tree = info if kind == "struct" else ("variable",) if kind == "variable" else (
-                "ragged", *info) if kind == "ragged" else ("spec", *info)
+                "ragged", *info) if kind == "ragged" else ("extension", info) if (
+                kind == "extension") else ("spec", *info)
             if not _match(tree, a, feeds, leaves):
                 return None
         if args:
@@ -478,6 +539,8 @@ class LoadedConcreteFunction:
                 out.append(_describe(info))
             elif kind == "variable":
                 out.append("tf.Variable")
+            elif kind == "extension":
+                out.append(repr(info))
             elif kind == "ragged":
                 out.append(f"RaggedTensorSpec({info[0]!r}, tf.{info[1].name}, {info[2]}, "
                            "tf.int64)")
@@ -513,6 +576,12 @@ def _match(tree, a, feeds, leaves) -> bool:
         return all(_feed(TensorShape(None), c.dtype, c, feeds, leaves) for c in comps)
     if kind == "spec":
         return _feed(tree[1], tree[2], a, feeds, leaves)
+    if kind == "extension":  # a value of the class, fitting the spec: its components
+        spec = tree[1]
+        if not isinstance(a, spec.value_type) or not spec.is_compatible_with(a._type_spec):
+            return False
+        return all(_feed(c.shape, c.dtype, t, feeds, leaves)
+                   for c, t in zip(spec._component_specs(), a._ag_components()))
     if kind == "variable":
         if not isinstance(a, Variable):
             return False
@@ -667,6 +736,12 @@ def _check_structure(s, n_outputs: int) -> None:
             _check_structure(item, n_outputs)
     elif kind == "value":
         _check(x is None or isinstance(x, (bool, int, float, str)), "Bad output value")
+    elif kind == "extension":
+        _check(isinstance(x, dict) and isinstance(x.get("components"), list),
+               "Bad extension output")
+        for item in x["components"]:
+            _check(isinstance(item, dict) and set(item) == {"output"}, "Bad extension output")
+            _check_structure(item, n_outputs)
     elif kind == "ragged":
         _check(isinstance(x, list) and len(x) >= 2, "Bad ragged output")
         for item in x:
@@ -692,6 +767,9 @@ def _rebuild(structure, values, wrapped=False):
         return {k: _rebuild(s, values, wrapped) for k, s in x.items()}
     if kind == "value":
         return x
+    if kind == "extension":
+        spec, comps = x
+        return spec._from_components([_rebuild(c, values, wrapped) for c in comps])
     if kind == "ragged":
         from ..ops.ragged_ops import RaggedTensor
         comps = [_rebuild(s, values, wrapped) for s in x]

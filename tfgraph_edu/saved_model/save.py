@@ -10,9 +10,11 @@ from pathlib import Path
 import numpy as np
 
 from .. import _files
+from ..dtypes import DType
 from ..eager.variables import Variable
 from ..function.polymorphic import Function
 from ..ops.control_flow_ops import GraphFunction
+from ..ops.extension_type import ExtensionType, ExtensionTypeSpec, registered_name
 from ..shapes import TensorShape, TensorSpec
 from ..tf_logging import get_logger
 from .files import FINGERPRINT, write_fingerprint
@@ -78,6 +80,44 @@ class _Writer:
         return key
 
 
+class NotEncodableError(Exception):
+    """TF's error for a value SavedModel cannot describe (an unregistered extension type)."""
+
+
+def _ext_json(spec) -> dict:
+    """An extension type's spec as JSON: its registered name and its fields (tensor fields
+    as specs, the others as plain values). A class without a registered name is refused as
+    TF refuses it."""
+    name = registered_name(type(spec))
+    if name is None:
+        raise NotEncodableError(
+            f"No encoder for object {spec!r} of type {type(spec)}.\nA SavedModel names an "
+            "extension type by its registered name: give the class one, e.g. "
+            f"`__name__ = 'my_project.{spec.value_type.__qualname__}'` in its body.")
+    return {"name": name, "fields": {k: _field_json(v)
+                                     for k, v in spec._fields_dict().items()}}
+
+
+def _field_json(v) -> dict:
+    if isinstance(v, TensorSpec):
+        return {"spec": {"shape": v.shape.dims, "dtype": v.dtype.name}}
+    if isinstance(v, ExtensionTypeSpec):
+        return {"extension": _ext_json(v)}
+    if isinstance(v, DType):
+        return {"dtype": v.name}
+    if isinstance(v, TensorShape):
+        return {"shape": v.dims}
+    if isinstance(v, tuple):
+        return {"tuple": [_field_json(x) for x in v]}
+    if isinstance(v, dict) or hasattr(v, "keys"):
+        if all(isinstance(k, str) for k in v.keys()):
+            return {"dict": {k: _field_json(v[k]) for k in v.keys()}}
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return {"value": v}
+    raise NotImplementedError(f"tfgraph_edu's tf.saved_model.save cannot save an extension "
+                              f"type field holding a {type(v).__name__} yet.")
+
+
 def _structure(value, tensors):
     """JSON for an output structure; tensors become {"output": index}."""
     if isinstance(value, (list, tuple)):
@@ -91,6 +131,10 @@ def _structure(value, tensors):
         return {"value": value}
     if type(value).__name__ == "RaggedTensor":  # its components: flat values, then splits
         return {"ragged": [_structure(c, tensors) for c in value._ag_components()]}
+    if isinstance(value, ExtensionType):
+        return {"extension": {"spec": _ext_json(value._type_spec),  # an extension type
+                              "components": [_structure(c, tensors)
+                                             for c in value._ag_components()]}}
     if hasattr(value, "_type_spec"):
         raise NotImplementedError(
             f"tfgraph_edu's tf.saved_model.save does not save a function returning a "
@@ -118,7 +162,9 @@ def _spec(value):
         return {"value": {kind: [_spec(v) for v in value]}}
     if isinstance(value, dict) and all(isinstance(k, str) for k in value):
         return {"value": {"dict": {k: _spec(v) for k, v in value.items()}}}
-    if hasattr(value, "_component_specs"):  # a composite's spec (extension type, sparse...)
+    if isinstance(value, ExtensionTypeSpec):
+        return {"extension": _ext_json(value)}  # fed as its component tensors
+    if hasattr(value, "_component_specs"):  # a composite's spec (sparse...)
         raise NotImplementedError(
             f"tfgraph_edu's tf.saved_model.save does not save a function taking a "
             f"{type(value).__qualname__} (a composite value such as a "
