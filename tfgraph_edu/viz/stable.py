@@ -36,6 +36,8 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -136,9 +138,22 @@ def _geometry(data: dict):
     return nodes, clusters, edges
 
 
+CACHED = 24  # Graphviz results kept (a block opened again is not laid out again)
+CACHE_BELOW = 1 << 20  # characters: DOT texts longer than this are not kept
+_cache_lock = threading.Lock()
+_cache: OrderedDict[tuple[str, str, bool], tuple[str, dict]] = OrderedDict()
+
+
 def run_graphviz(engine: str, dot: str, svg: bool = True) -> tuple[str, dict] | None:
     """Graphviz's ``engine`` on ``dot``: (SVG text from ``<svg`` on, JSON layout), or None
-    without Graphviz.  A DOT text Graphviz rejects raises ``RuntimeError`` with its message."""
+    without Graphviz.  A DOT text Graphviz rejects raises ``RuntimeError`` with its message.
+    The last ``CACHED`` results are kept: the same text is not laid out twice (the caller
+    must not change what it gets)."""
+    key = (engine, dot, svg)
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
     program = shutil.which(engine)
     if program is None:
         return None
@@ -158,6 +173,11 @@ def run_graphviz(engine: str, dot: str, svg: bool = True) -> tuple[str, dict] | 
             text = out_svg.read_text(encoding="utf-8")
             start = text.find("<svg")
             text = text[start:] if start >= 0 else text
+    if len(dot) < CACHE_BELOW:
+        with _cache_lock:
+            _cache[key] = (text, data)
+            while len(_cache) > CACHED:
+                _cache.popitem(last=False)
     return text, data
 
 
@@ -330,18 +350,25 @@ def crosses(pos: str, rects: np.ndarray, inset: float = 1.0) -> bool:
 
 def _hits(p: np.ndarray, rects: np.ndarray, inset: float = 1.0) -> bool:
     """Whether the route with control points ``p`` passes through any of ``rects``."""
+    return bool(len(_hit_rows(p, rects, inset)))
+
+
+def _hit_rows(p: np.ndarray, rects: np.ndarray, inset: float = 1.0) -> np.ndarray:
+    """The rows of ``rects`` (x0, y0, x1, y1) that the route with control points ``p`` passes
+    through."""
     if not len(rects) or not len(p):
-        return False
+        return np.zeros(0, dtype=int)
     lo, hi = p.min(axis=0), p.max(axis=0)  # the curve stays in its control points' box
-    rects = rects[(rects[:, 0] < hi[0]) & (rects[:, 2] > lo[0]) & (rects[:, 1] < hi[1])
-                  & (rects[:, 3] > lo[1])]
-    if not len(rects):
-        return False
+    rows = np.flatnonzero((rects[:, 0] < hi[0]) & (rects[:, 2] > lo[0])
+                          & (rects[:, 1] < hi[1]) & (rects[:, 3] > lo[1]))
+    if not len(rows):
+        return rows
+    r = rects[rows]
     pts = _bezier_points(p)
     x, y = pts[:, 0][:, None], pts[:, 1][:, None]
-    inside = ((x > rects[:, 0] + inset) & (x < rects[:, 2] - inset)
-              & (y > rects[:, 1] + inset) & (y < rects[:, 3] - inset))
-    return bool(inside.any())
+    inside = ((x > r[:, 0] + inset) & (x < r[:, 2] - inset)
+              & (y > r[:, 1] + inset) & (y < r[:, 3] - inset))
+    return rows[inside.any(axis=0)]
 
 
 def _separation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -365,24 +392,28 @@ def _largest(ok, target: float) -> float:
 
 
 CORRIDOR = 54.0  # points: how far from the line between its ends an edge avoids nodes
+RETRIES = 4  # times a route through a node is routed again around it
 
 
 def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = None,
-           reach: float = CORRIDOR) -> dict[int, tuple[str, str | None]]:
+           reach: float = CORRIDOR, extra: dict[int, set[str]] | None = None,
+           ) -> dict[int, tuple[str, str | None]]:
     """Routes for the edges on lines ``edges`` of ``s`` by Graphviz's spline router, around the
     nodes (each as its box ``rects``: x0, y0, x1, y1) near the line between the edge's ends,
     and around the ``frames`` (cluster -> box) there that hold neither end (each frame as one
     box, in place of what it holds); one small graph per edge (per pair of nodes: edges between
     the same two are drawn apart), all in one run of ``neato -n2``
     (the router's time grows with the cube of the corners it avoids, so a graph of what is
-    near is much faster than one of all).  ``reach``: how far from the line "near" is.
-    An edge Graphviz gave no route is left out."""
+    near is much faster than one of all).  ``reach``: how far from the line "near" is;
+    ``extra``: more nodes or frames to go around, by edge line (those an earlier route ran
+    through).  An edge Graphviz gave no route is left out."""
     program = shutil.which("neato")
     if program is None or not edges:
         return {}
     frames = frames or {}
     names = list(rects) + list(frames)
     boxes = np.array([rects[n] for n in rects] + [frames[c] for c in frames])
+    index = {n: j for j, n in enumerate(names)}
     up = {n: _ancestors(s, s.nodes[n][0]) for n in rects}
     up.update({c: _ancestors(s, s.clusters[c][0]) for c in frames})
     token = {n: _QUOTED.match(s.lines[i].strip()).group(0) for n, (_, i) in s.nodes.items()}
@@ -402,6 +433,10 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
         near = ((x > boxes[:, 0] - reach) & (x < boxes[:, 2] + reach)
                 & (y > boxes[:, 1] - reach) & (y < boxes[:, 3] + reach)).any(axis=0)
         mine = set(up[tail]) | set(up[head])  # the frames the edge leaves or enters
+        for i in group:
+            for n in (extra or {}).get(i, ()):
+                outside = [c for c in up[n] if c not in mine] if frames else []
+                near[index[outside[-1] if outside else n]] = True  # or its outermost frame
         text.append(f'digraph "{g}" {{ splines=true;')
         text += s.lines[1:s.header]
         k = 0
@@ -659,18 +694,37 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
     if len(found) < len(routed):
         return None
 
-    def bad(i: int) -> bool:
-        return i in found and through(found[i][0], *keys[i][:2])
+    def hit(i: int) -> set[str]:
+        """When edge ``i``'s new route runs through a node other than its ends: the nodes near
+        that route (to go around next time), else nothing."""
+        if i not in found:
+            return set()
+        tail, head = keys[i][:2]
+        p = _controls(found[i][0])
+        hits = {order[j] for j in _hit_rows(p, rects)} - {tail, head}
+        if not hits:
+            return set()
+        pts = _bezier_points(p, every=CORRIDOR / 4)
+        x, y, r = pts[:, 0][:, None], pts[:, 1][:, None], CORRIDOR / 2
+        close = ((x > rects[:, 0] - r) & (x < rects[:, 2] + r)
+                 & (y > rects[:, 1] - r) & (y < rects[:, 3] + r)).any(axis=0)
+        return hits | {order[j] for j in np.flatnonzero(close)} - {tail, head}
 
-    # one through a node further off than the router looked: around what is four times as
-    # far, then (when the frames leave it no way) around the nodes only (never around all
-    # nodes of a big drawing: the router's time grows with the cube of the corners)
-    again = [i for i in routed if bad(i)]
+    # a route through a node further off than the router looked: routed again around the
+    # nodes near that route too (or the outermost frames holding them and neither end), a few
+    # times (never around all nodes of a big drawing: the router's time grows with the cube
+    # of the corners)
+    extra: dict[int, set[str]] = {}
+    again = {i: h for i in routed if (h := hit(i))}
+    rounds = 0
+    while again and rounds < RETRIES:
+        rounds += 1
+        for i, h in again.items():
+            extra.setdefault(i, set()).update(h)
+        found.update(_route(new, ends, list(again), boxes, extra=extra))
+        again = {i: h for i in again if (h := hit(i))}
     if again:
-        found.update(_route(new, ends, again, boxes, reach=4 * CORRIDOR))
-        again = [i for i in again if bad(i)]
-    if again:
-        found.update(_route(new, ends, again, reach=4 * CORRIDOR))
+        return None
     routes.update(found)
     done = run_graphviz("neato", pinned_dot(new, pos, boxes, routes))
     if done is None:
@@ -678,7 +732,7 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
     svg, data = done
     nodes, clusters, edges = _geometry(data)
     report = {"item": came_name, "left": left, "right": right, "down": down,
-              "routed": len(routed),
+              "routed": len(routed), "rounds": rounds,
               "kept": sum(1 for d in moved.values() if d == (0.0, 0.0)), "moved": len(moved)}
     return Layout(new_dot, new, nodes, clusters, edges, svg), report
 
