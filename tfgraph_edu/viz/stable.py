@@ -182,13 +182,49 @@ def run_graphviz(engine: str, dot: str, svg: bool = True) -> tuple[str, dict] | 
 
 
 def lay_out(dot: str) -> Layout | None:
-    """The whole drawing laid out by ``dot`` (SVG and positions), or None without Graphviz."""
+    """The whole drawing laid out by ``dot`` (SVG and positions), or None without Graphviz.
+    ``dot`` may draw an edge through a node's box (it fans edges between the same two nodes
+    out over their neighbours, and which nodes are neighbours follows the order of names):
+    such edges are routed again around the nodes (:func:`_route_around`) and the drawing is
+    drawn pinned by ``neato -n2``, every node where ``dot`` put it."""
     done = run_graphviz("dot", dot)
     if done is None:
         return None
     svg, data = done
     nodes, clusters, edges = _geometry(data)
-    return Layout(dot, parse(dot), nodes, clusters, edges, svg)
+    s = parse(dot)
+    if set(nodes) != set(s.nodes) or set(clusters) != set(s.clusters):
+        return Layout(dot, s, nodes, clusters, edges, svg)
+    ends = {n: (x - w / 2, y - h / 2, x + w / 2, y + h / 2) for n, (x, y, w, h) in nodes.items()}
+    obstacles = {n: _node_rect(s, n, *nodes[n]) for n in s.nodes}
+    order = list(obstacles)
+    at = {n: j for j, n in enumerate(order)}
+    rects = np.array([obstacles[n] for n in order])
+    routes, through, count = {}, [], {}
+    for tail, head, i in s.edges:
+        k = count.get((tail, head), 0)
+        count[(tail, head)] = k + 1
+        r = edges.get((tail, head, k))
+        if r is None:
+            continue
+        routes[i] = r
+        rows = np.ones(len(order), dtype=bool)
+        rows[at[tail]] = rows[at[head]] = False
+        if _hits(_controls(r[0]), rects[rows]):
+            through.append(i)
+    if not through:
+        return Layout(dot, s, nodes, clusters, edges, svg)
+    found = _route_around(s, ends, obstacles, through, clusters)
+    if found is None:
+        return Layout(dot, s, nodes, clusters, edges, svg)
+    routes.update(found[0])
+    pos = {n: (x, y) for n, (x, y, _, _) in nodes.items()}
+    done = run_graphviz("neato", pinned_dot(s, pos, clusters, routes))
+    if done is None:
+        return Layout(dot, s, nodes, clusters, edges, svg)
+    svg, data = done
+    nodes, clusters, edges = _geometry(data)
+    return Layout(dot, s, nodes, clusters, edges, svg)
 
 
 # -- composing a toggle into the drawing shown ------------------------------------------------
@@ -491,6 +527,49 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
     return out
 
 
+def _route_around(s: Structure, ends: dict, obstacles: dict, lines: list[int],
+                  frames: dict) -> tuple[dict, int] | None:
+    """Routes for the edges on ``lines`` of ``s`` (see :func:`_route`; ``ends``: the boxes
+    edges start and end at, ``obstacles``: every node's box, a folder's tab included) through
+    no node's box, and how many more rounds of routing that took: a route through a node further
+    off than the router looked is routed again around the nodes near that route too (or the
+    outermost frames holding them and neither end), up to ``RETRIES`` times (never around all
+    nodes of a big drawing: the router's time grows with the cube of the corners).  None when
+    some edge got no route, or still runs through a node."""
+    found = _route(s, ends, lines, frames)
+    if len(found) < len(lines):
+        return None
+    order = list(obstacles)
+    rects = np.array([obstacles[n] for n in order])
+    keys = {i: (t, h) for t, h, i in s.edges}
+
+    def hit(i: int) -> set[str]:
+        """When edge ``i``'s route runs through a node other than its ends: the nodes near that
+        route (to go around next time), else nothing."""
+        if i not in found:
+            return set()
+        p = _controls(found[i][0])
+        hits = {order[j] for j in _hit_rows(p, rects)} - set(keys[i])
+        if not hits:
+            return set()
+        pts = _bezier_points(p, every=CORRIDOR / 4)
+        x, y, r = pts[:, 0][:, None], pts[:, 1][:, None], CORRIDOR / 2
+        close = ((x > rects[:, 0] - r) & (x < rects[:, 2] + r)
+                 & (y > rects[:, 1] - r) & (y < rects[:, 3] + r)).any(axis=0)
+        return hits | {order[j] for j in np.flatnonzero(close)} - set(keys[i])
+
+    extra: dict[int, set[str]] = {}
+    again = {i: h for i in lines if (h := hit(i))}
+    rounds = 0
+    while again and rounds < RETRIES:
+        rounds += 1
+        for i, h in again.items():
+            extra.setdefault(i, set()).update(h)
+        found.update(_route(s, ends, list(again), frames, extra=extra))
+        again = {i: h for i in again if (h := hit(i))}
+    return None if again else (found, rounds)
+
+
 def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
     """``new_dot`` drawn with everything ``old`` already shows left in place (see the module's
     docstring), as (layout, report); None when the change is not one thing swapped for another
@@ -690,41 +769,10 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
                 if not through(r[0], tail, head, moved[tail]):
                     routes[i] = r
     routed = [i for _, _, i in new.edges if i not in routes]
-    found = _route(new, ends, routed, boxes)
-    if len(found) < len(routed):
+    done = _route_around(new, ends, obstacles, routed, boxes)
+    if done is None:
         return None
-
-    def hit(i: int) -> set[str]:
-        """When edge ``i``'s new route runs through a node other than its ends: the nodes near
-        that route (to go around next time), else nothing."""
-        if i not in found:
-            return set()
-        tail, head = keys[i][:2]
-        p = _controls(found[i][0])
-        hits = {order[j] for j in _hit_rows(p, rects)} - {tail, head}
-        if not hits:
-            return set()
-        pts = _bezier_points(p, every=CORRIDOR / 4)
-        x, y, r = pts[:, 0][:, None], pts[:, 1][:, None], CORRIDOR / 2
-        close = ((x > rects[:, 0] - r) & (x < rects[:, 2] + r)
-                 & (y > rects[:, 1] - r) & (y < rects[:, 3] + r)).any(axis=0)
-        return hits | {order[j] for j in np.flatnonzero(close)} - {tail, head}
-
-    # a route through a node further off than the router looked: routed again around the
-    # nodes near that route too (or the outermost frames holding them and neither end), a few
-    # times (never around all nodes of a big drawing: the router's time grows with the cube
-    # of the corners)
-    extra: dict[int, set[str]] = {}
-    again = {i: h for i in routed if (h := hit(i))}
-    rounds = 0
-    while again and rounds < RETRIES:
-        rounds += 1
-        for i, h in again.items():
-            extra.setdefault(i, set()).update(h)
-        found.update(_route(new, ends, list(again), boxes, extra=extra))
-        again = {i: h for i in again if (h := hit(i))}
-    if again:
-        return None
+    found, rounds = done
     routes.update(found)
     done = run_graphviz("neato", pinned_dot(new, pos, boxes, routes))
     if done is None:
