@@ -43,8 +43,11 @@ from pathlib import Path
 
 import numpy as np
 
+from . import routing
+
 __all__ = ["Layout", "Structure", "History", "parse", "lay_out", "compose", "run_graphviz"]
 
+_ARROWSIZE = re.compile(r"\barrowsize=([0-9.]+)")
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _CLUSTER = re.compile(r'\s*subgraph ("(?:[^"\\]|\\.)*") \{\s*$')
 
@@ -457,8 +460,28 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
     groups: dict[frozenset, list[int]] = {}  # edges between the same two nodes: one graph,
     for i in edges:                           # where Graphviz draws them apart
         groups.setdefault(frozenset(ends[i]), []).append(i)
-    text = []
-    for g, group in enumerate(groups.values()):
+
+    around = boxes.copy()  # what the router keeps off: a folder's tab too
+    for j, n in enumerate(names):
+        if n in rects and "shape=folder" in s.lines[s.nodes[n][1]]:
+            around[j, 3] += FOLDER_TAB
+
+    def centre(n: str) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = rects[n]
+        return ((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0)
+
+    def oval(n: str) -> bool:
+        return "shape=ellipse" in s.lines[s.nodes[n][1]]
+
+    def arrowsize(i: int) -> float:
+        m = _ARROWSIZE.search(s.lines[i])
+        return float(m.group(1)) if m else 1.0
+
+    text: list[str] = []
+    out: dict[int, tuple[str, str | None]] = {}
+    named: list[list[int]] = []  # the groups left to Graphviz, by the name of their graph
+    for group in groups.values():
+        g = len(named)
         tail, head = ends[group[0]]
         a, b = rects[tail], rects[head]
         # what is near the straight line between the ends' centres
@@ -473,13 +496,29 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
             for n in (extra or {}).get(i, ()):
                 outside = [c for c in up[n] if c not in mine] if frames else []
                 near[index[outside[-1] if outside else n]] = True  # or its outermost frame
+        chosen = [j for j in np.flatnonzero(near) if not (
+            names[j] in (tail, head) or names[j] in mine
+            or (frames and not set(up[names[j]]) <= mine))]  # an end, a frame of an end, or
+        # inside a frame drawn as one box
+        left = []
+        for k, i in enumerate(group):  # in this process first (see routing.py)
+            t, h = ends[i]
+            size = min(rects[t][2] - rects[t][0], rects[h][2] - rects[h][0])
+            shift = (k - (len(group) - 1) / 2) * min(8.0, 0.6 * size / len(group))
+            pos = routing.route(centre(t), centre(h), around[chosen],
+                                margin=routing.MARGIN + 3.0 * k, shift=shift,
+                                arrow=routing.ARROW * arrowsize(i), ellipses=(oval(t), oval(h)))
+            if pos is None:
+                left.append(i)
+            else:
+                out[i] = (pos, None)
+        if not left:
+            continue
         text.append(f'digraph "{g}" {{ splines=true;')
         text += s.lines[1:s.header]
         k = 0
-        for j in np.flatnonzero(near):
+        for j in chosen:
             n = names[j]
-            if n in (tail, head) or n in mine or (frames and not set(up[n]) <= mine):
-                continue  # an end, a frame of an end, or inside a frame drawn as one box
             x0, y0, x1, y1 = boxes[j]
             if n in rects:
                 name = token[n]
@@ -497,19 +536,22 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
                         f'width={(x1 - x0) / 72:.4f} height={(y1 - y0) / 72:.4f} fixedsize=true '
                         'shape=box label=""];')
         text += [s.lines[i] for i in group] + ["}"]
+        named.append(group)
+    if not text:
+        return out
     done = subprocess.run([program, "-n2", "-Tjson0"], input="\n".join(text).encode("utf-8"),
                           capture_output=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(done.stderr.decode("utf-8", "replace").strip() or
                            f"neato failed ({done.returncode})")
-    out, raw, decoder, at = {}, done.stdout.decode("utf-8"), json.JSONDecoder(), 0
+    raw, decoder, at = done.stdout.decode("utf-8"), json.JSONDecoder(), 0
     while True:
         while at < len(raw) and raw[at].isspace():
             at += 1
         if at >= len(raw):
             break
         data, at = decoder.raw_decode(raw, at)
-        group = list(groups.values())[int(data["name"])]
+        group = named[int(data["name"])]
         tail = ends[group[0]][0]
         nodes, _, routes = _geometry(data)
         if tail not in nodes:
@@ -528,15 +570,17 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
 
 
 def _route_around(s: Structure, ends: dict, obstacles: dict, lines: list[int],
-                  frames: dict) -> tuple[dict, int] | None:
+                  frames: dict, first: dict | None = None) -> tuple[dict, int] | None:
     """Routes for the edges on ``lines`` of ``s`` (see :func:`_route`; ``ends``: the boxes
     edges start and end at, ``obstacles``: every node's box, a folder's tab included) through
     no node's box, and how many more rounds of routing that took: a route through a node further
     off than the router looked is routed again around the nodes near that route too (or the
     outermost frames holding them and neither end), up to ``RETRIES`` times (never around all
-    nodes of a big drawing: the router's time grows with the cube of the corners).  None when
-    some edge got no route, or still runs through a node."""
-    found = _route(s, ends, lines, frames)
+    nodes of a big drawing: the router's time grows with the cube of the corners).  ``first``:
+    routes to try first, by line.  None when some edge got no route, or still runs through a
+    node."""
+    found = dict(first or {})
+    found.update(_route(s, ends, [i for i in lines if i not in found], frames))
     if len(found) < len(lines):
         return None
     order = list(obstacles)
@@ -568,6 +612,107 @@ def _route_around(s: Structure, ends: dict, obstacles: dict, lines: list[int],
         found.update(_route(s, ends, list(again), frames, extra=extra))
         again = {i: h for i in again if (h := hit(i))}
     return None if again else (found, rounds)
+
+
+def _tip(pos: str) -> np.ndarray | None:
+    """The arrow's tip (``e,x,y``) of a Graphviz edge route, None when it has none."""
+    for token in pos.split():
+        if token.startswith("e,"):
+            return np.array([float(v) for v in token[2:].split(",")[:2]])
+    return None
+
+
+def _write(tip, points) -> str:
+    return (f"e,{tip[0]:.2f},{tip[1]:.2f} " if tip is not None else "") + \
+        " ".join(f"{x:.2f},{y:.2f}" for x, y in points)
+
+
+def _joined(old: Layout, new: Structure, gone_kind, gone_name, came_kind, inside: set,
+            new_cl: set, moved: dict, lines: list[int], keys: dict, obstacles: dict,
+            boxes: dict, pos: dict, sizes: dict) -> dict[int, tuple[str, str | None]]:
+    """When a box opened into a frame: the routes of the edges between what the frame holds and
+    nodes that did not move sideways, made of the old route to the box (or from it, moved
+    down with its head) and a short route inside the frame, from where it met the box's
+    outline to the node inside (or back), around the frame's own nodes and frames.  The far
+    part is not routed again; every route is checked by the caller like any other."""
+    if gone_kind != "node" or came_kind != "cluster":
+        return {}
+    into, out_of = {}, {}
+    for (t, h, _), r in old.edges.items():
+        if h == gone_name and t != gone_name and t not in into:
+            into[t] = r
+        elif t == gone_name and h != gone_name and h not in out_of:
+            out_of[h] = r
+    up = {n: set(_ancestors(new, new.nodes[n][0])) & new_cl for n in inside}
+
+    def inner(end: str, at, **how) -> str | None:
+        """A route between the point ``at`` and the node ``end`` in the frame (``how``: which
+        way, the arrow), around the frame's nodes and inner frames (as one box each) near it:
+        first those near the straight line, then also those near a route that ran through
+        one, up to ``RETRIES`` times."""
+        mine = up[end]
+        rows = [obstacles[n] for n in inside if n != end and up[n] <= mine]
+        rows += [boxes[c] for c in new_cl if c not in mine
+                 and set(_ancestors(new, new.clusters[c][0])) & new_cl <= mine]
+        rows = np.array(rows).reshape(-1, 4)
+
+        def near(points: np.ndarray, reach: float) -> np.ndarray:
+            x, y = points[:, 0][:, None], points[:, 1][:, None]
+            return ((x > rows[:, 0] - reach) & (x < rows[:, 2] + reach)
+                    & (y > rows[:, 1] - reach) & (y < rows[:, 3] + reach)).any(axis=0)
+
+        t = np.linspace(0.0, 1.0, 64)[:, None]
+        use = near((1 - t) * np.asarray(at) + t * np.asarray(pos[end]), CORRIDOR)
+        node = (*pos[end], *sizes[end])
+        for _ in range(RETRIES + 1):
+            ends = ((*at, 0.0, 0.0), node) if how["into"] else (node, (*at, 0.0, 0.0))
+            route = routing.route(*ends, rows[use], arrow=how["arrow"],
+                                  ellipses=(False, oval(end)) if how["into"] else
+                                  (oval(end), False))
+            if route is None:
+                return None
+            p = _controls(route)
+            hit = np.zeros(len(rows), dtype=bool)
+            hit[_hit_rows(p, rows)] = True
+            if not hit.any():
+                return route
+            use |= hit | near(_bezier_points(p, every=CORRIDOR / 4), CORRIDOR / 2)
+        return None
+
+    def oval(n: str) -> bool:
+        return "shape=ellipse" in new.lines[new.nodes[n][1]]
+
+    out = {}
+    for i in lines:
+        tail, head = keys[i][:2]
+        if head in inside and tail not in inside and moved.get(tail) == (0.0, 0.0) \
+                and tail in into:
+            r = into[tail]
+            far, at = _controls(r[0]), _tip(r[0])
+            if at is None or r[0].startswith("s,") or " s," in r[0]:
+                continue
+            m = _ARROWSIZE.search(new.lines[i])
+            near = inner(head, at, into=True,
+                         arrow=routing.ARROW * (float(m.group(1)) if m else 1.0))
+            if near is None:
+                continue
+            last = far[-1]
+            bridge = [last + (at - last) / 3, last + 2 * (at - last) / 3, at]
+            out[i] = (_write(_tip(near), [*far, *bridge, *_controls(near)[1:]]), r[1])
+        elif tail in inside and head not in inside and head in moved and \
+                moved[head][0] == 0.0 and head in out_of:
+            r = out_of[head]
+            if r[0].startswith("s,") or " s," in r[0]:
+                continue
+            dy = moved[head][1]
+            far = _controls(r[0]) + [0.0, dy]
+            at, tip = far[0], _tip(r[0])
+            near = inner(tail, at, into=False, arrow=0.0)
+            if near is None:
+                continue
+            out[i] = (_write(None if tip is None else tip + [0.0, dy],
+                             [*_controls(near), *far[1:]]), _shift_point(r[1], 0.0, dy))
+    return out
 
 
 def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
@@ -769,7 +914,9 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
                 if not through(r[0], tail, head, moved[tail]):
                     routes[i] = r
     routed = [i for _, _, i in new.edges if i not in routes]
-    done = _route_around(new, ends, obstacles, routed, boxes)
+    joined = _joined(old, new, gone_kind, gone_name, came_kind, inside, new_cl, moved, routed,
+                     keys, obstacles, boxes, pos, sizes)
+    done = _route_around(new, ends, obstacles, routed, boxes, joined)
     if done is None:
         return None
     found, rounds = done
