@@ -83,10 +83,12 @@ def _path(start: np.ndarray, end: np.ndarray, rects: np.ndarray, margin: float):
         buried = ((x > rects[:, 0] - margin + 0.5) & (x < rects[:, 2] + margin - 0.5)
                   & (y > rects[:, 1] - margin + 0.5) & (y < rects[:, 3] + margin - 0.5))
         corners = corners[~buried.any(axis=1)]
-    points = np.concatenate([[start], [end], corners])
-    n = len(points)
     keep = margin - 1.0  # a way between corners keeps nearly the margin off every box
     walls = rects + [-keep, -keep, keep, keep]
+    if not _blocked(start[None], end[None], walls)[0]:
+        return np.array([start, end])  # the straight way is free
+    points = np.concatenate([[start], [end], corners])
+    n = len(points)
     # what sees what (one test of all pairs), then A* from the start (0) to the end (1)
     i, j = np.triu_indices(n, 1)
     free = ~_blocked(points[i], points[j], walls)
