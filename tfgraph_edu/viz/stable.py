@@ -19,9 +19,12 @@ every other node.  Here a toggle is *composed* into the drawing already shown in
    as nothing comes closer to anything than it was or than ``MARGIN``.  Every arrangement is
    checked for overlaps before it is used; clusters keep their padding around their members;
 4. edges inside the new thing keep dot's routes; the others whose ends moved alike keep their
-   old routes unless they now run through a node's box or the new thing; the rest are routed
-   by Graphviz's spline router around the nodes and frames near each of them (:func:`_route`),
-   and ``neato -n2`` draws it all pinned.
+   old routes unless they now run through a node's box or the new thing; when a box opened,
+   its edges to nodes that did not move sideways keep their old route to the box and are
+   routed on inside the frame only (:func:`_joined`); the rest are routed around the nodes
+   and frames near each of them (:func:`_route`: in this process by :mod:`.routing`, by
+   Graphviz's spline router when that finds no way), a route still through a node again
+   around the nodes near it (:func:`_route_around`), and ``neato -n2`` draws it all pinned.
 
 Anything else (a series opened into loose nodes, a "… more" page, several changes at once, an
 arrangement that would overlap) returns None and the caller lays the whole graph out again.
