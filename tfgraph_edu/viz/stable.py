@@ -440,8 +440,8 @@ RETRIES = 4  # times a route through a node is routed again around it
 def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = None,
            reach: float = CORRIDOR, extra: dict[int, set[str]] | None = None,
            ) -> dict[int, tuple[str, str | None]]:
-    """Routes for the edges on lines ``edges`` of ``s`` by Graphviz's spline router, around the
-    nodes (each as its box ``rects``: x0, y0, x1, y1) near the line between the edge's ends,
+    """Routes for the edges on lines ``edges`` of ``s`` (in this process by :mod:`.routing`;
+    by Graphviz's spline router for those it finds no way for), around the nodes (each as its box ``rects``: x0, y0, x1, y1) near the line between the edge's ends,
     and around the ``frames`` (cluster -> box) there that hold neither end (each frame as one
     box, in place of what it holds); one small graph per edge (per pair of nodes: edges between
     the same two are drawn apart), all in one run of ``neato -n2``
