@@ -441,14 +441,15 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
            reach: float = CORRIDOR, extra: dict[int, set[str]] | None = None,
            ) -> dict[int, tuple[str, str | None]]:
     """Routes for the edges on lines ``edges`` of ``s`` (in this process by :mod:`.routing`;
-    by Graphviz's spline router for those it finds no way for), around the nodes (each as its box ``rects``: x0, y0, x1, y1) near the line between the edge's ends,
-    and around the ``frames`` (cluster -> box) there that hold neither end (each frame as one
-    box, in place of what it holds); one small graph per edge (per pair of nodes: edges between
-    the same two are drawn apart), all in one run of ``neato -n2``
-    (the router's time grows with the cube of the corners it avoids, so a graph of what is
-    near is much faster than one of all).  ``reach``: how far from the line "near" is;
-    ``extra``: more nodes or frames to go around, by edge line (those an earlier route ran
-    through).  An edge Graphviz gave no route is left out."""
+    by Graphviz's spline router for those it finds no way for), around the nodes (each as its
+    box ``rects``: x0, y0, x1, y1) near the line between the edge's ends, and around the
+    ``frames`` (cluster -> box) there that hold neither end (each frame as one box, in place of
+    what it holds); per edge (for Graphviz: one small graph per pair of nodes, so edges between
+    the same two are drawn apart, all in one run of ``neato -n2``).  The router's time grows
+    with the cube of the corners it avoids, so a graph of what is near is much faster than one
+    of all.  ``reach``: how far from the line "near" is; ``extra``: more nodes or frames to go
+    around, by edge line (those an earlier route ran through).  An edge given no route is
+    left out."""
     program = shutil.which("neato")
     if program is None or not edges:
         return {}
@@ -589,14 +590,18 @@ def _route_around(s: Structure, ends: dict, obstacles: dict, lines: list[int],
     order = list(obstacles)
     rects = np.array([obstacles[n] for n in order])
     keys = {i: (t, h) for t, h, i in s.edges}
+    framed = list(frames)
+    frame_rects = np.array([frames[c] for c in framed]).reshape(-1, 4)
 
     def hit(i: int) -> set[str]:
-        """When edge ``i``'s route runs through a node other than its ends: the nodes near that
-        route (to go around next time), else nothing."""
+        """When edge ``i``'s route runs through a node other than its ends, or a frame holding
+        neither: those and the nodes near that route (to go around next time), else nothing."""
         if i not in found:
             return set()
         p = _controls(found[i][0])
         hits = {order[j] for j in _hit_rows(p, rects)} - set(keys[i])
+        mine = {c for n in keys[i] for c in _ancestors(s, s.nodes[n][0])}
+        hits |= {framed[j] for j in _hit_rows(p, frame_rects, inset=4.0)} - mine
         if not hits:
             return set()
         pts = _bezier_points(p, every=CORRIDOR / 4)
@@ -899,6 +904,13 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
         p = _controls(pos)
         return _hits(p, rects[rows]) or (move is not None and _hits(p, np.array([placed])))
 
+    def across(pos: str, tail: str, head: str) -> bool:
+        """Whether a route inside the new thing runs through a frame in it holding neither
+        end."""
+        mine = set(_ancestors(new, new.nodes[tail][0])) | set(_ancestors(new, new.nodes[head][0]))
+        rows = np.array([boxes[c] for c in new_cl if c not in mine]).reshape(-1, 4)
+        return _hits(_controls(pos), rows, inset=4.0)
+
     routes: dict[int, tuple[str, str | None]] = {}
     count: dict[tuple[str, str], int] = {}
     keys: dict[int, tuple[str, str, int]] = {}
@@ -908,8 +920,10 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
         keys[i] = (tail, head, k)
         if tail in inside and head in inside:
             r = sub_edges_pos.get((tail, head, k))
-            if r is not None:
-                routes[i] = (_shift_route(r[0], mx, my), _shift_point(r[1], mx, my))
+            if r is not None:  # (dot may draw one through a node or a frame: routed again)
+                r = (_shift_route(r[0], mx, my), _shift_point(r[1], mx, my))
+                if not through(r[0], tail, head) and not across(r[0], tail, head):
+                    routes[i] = r
         elif tail in moved and head in moved and moved[tail] == moved[head]:
             r = old.edges.get((tail, head, k))  # both ends moved alike: the route with them
             if r is not None:
