@@ -206,18 +206,25 @@ def lay_out(dot: str) -> Layout | None:
     order = list(obstacles)
     at = {n: j for j, n in enumerate(order)}
     rects = np.array([obstacles[n] for n in order])
-    routes, through, count = {}, [], {}
+    routes, count, lines, points = {}, {}, [], []
     for tail, head, i in s.edges:
         k = count.get((tail, head), 0)
         count[(tail, head)] = k + 1
         r = edges.get((tail, head, k))
-        if r is None:
-            continue
-        routes[i] = r
-        rows = np.ones(len(order), dtype=bool)
-        rows[at[tail]] = rows[at[head]] = False
-        if _hits(_controls(r[0]), rects[rows]):
-            through.append(i)
+        if r is not None:
+            routes[i] = r
+            lines.append((i, tail, head))
+            points.append(_controls(r[0]))
+    # only the routes whose box meets a node's other than their ends' are looked at closely
+    spans = np.array([[p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()]
+                      for p in points]).reshape(-1, 4)
+    meets = ((spans[:, None, 0] < rects[None, :, 2]) & (spans[:, None, 2] > rects[None, :, 0])
+             & (spans[:, None, 1] < rects[None, :, 3]) & (spans[:, None, 3] > rects[None, :, 1]))
+    ends_at = np.array([[at[t], at[h]] for _, t, h in lines], dtype=int).reshape(-1, 2)
+    meets[np.arange(len(lines)), ends_at[:, 0]] = False
+    meets[np.arange(len(lines)), ends_at[:, 1]] = False
+    through = [lines[e][0] for e in np.flatnonzero(meets.any(axis=1))
+               if _hits(points[e], rects[meets[e]])]
     if not through:
         return Layout(dot, s, nodes, clusters, edges, svg)
     found = _route_around(s, ends, obstacles, through, clusters)
