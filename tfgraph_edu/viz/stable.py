@@ -380,15 +380,21 @@ def _controls(pos: str) -> np.ndarray:
 
 
 def _bezier_points(p: np.ndarray, every: float = 3.0) -> np.ndarray:
-    """Points along a route with control points ``p``, about ``every`` points apart."""
+    """Points along a route with control points ``p``, about ``every`` points apart (at most;
+    the pieces of a route sampled together by how many points they need, in powers of 2)."""
     if len(p) < 4:
         return p
+    pieces = np.stack([p[0:len(p) - 3:3], p[1:len(p) - 2:3], p[2:len(p) - 1:3], p[3::3]], 1)
+    length = np.hypot(*np.diff(pieces, axis=1).transpose(2, 0, 1)).sum(axis=1)
+    need = np.maximum(8, length / every + 1)
+    sizes = 2 ** np.ceil(np.log2(need)).astype(int)
     out = []
-    for i in range(0, len(p) - 3, 3):
-        length = float(np.hypot(*np.diff(p[i:i + 4], axis=0).T).sum())
-        t = np.linspace(0.0, 1.0, max(8, int(length / every) + 1))[:, None]
-        out.append((1 - t) ** 3 * p[i] + 3 * (1 - t) ** 2 * t * p[i + 1]
-                   + 3 * (1 - t) * t * t * p[i + 2] + t ** 3 * p[i + 3])
+    for size in np.unique(sizes):
+        group = pieces[sizes == size]
+        t = np.linspace(0.0, 1.0, size)[None, :, None]
+        a, b, c, d = (group[:, k][:, None, :] for k in range(4))
+        out.append(((1 - t) ** 3 * a + 3 * (1 - t) ** 2 * t * b + 3 * (1 - t) * t * t * c
+                    + t ** 3 * d).reshape(-1, 2))
     return np.concatenate(out)
 
 
@@ -402,9 +408,10 @@ def _hits(p: np.ndarray, rects: np.ndarray, inset: float = 1.0) -> bool:
     return bool(len(_hit_rows(p, rects, inset)))
 
 
-def _hit_rows(p: np.ndarray, rects: np.ndarray, inset: float = 1.0) -> np.ndarray:
+def _hit_rows(p: np.ndarray, rects: np.ndarray, inset: float = 1.0,
+              pts: np.ndarray | None = None) -> np.ndarray:
     """The rows of ``rects`` (x0, y0, x1, y1) that the route with control points ``p`` passes
-    through."""
+    through (``pts``: its points, when already sampled)."""
     if not len(rects) or not len(p):
         return np.zeros(0, dtype=int)
     lo, hi = p.min(axis=0), p.max(axis=0)  # the curve stays in its control points' box
@@ -413,7 +420,7 @@ def _hit_rows(p: np.ndarray, rects: np.ndarray, inset: float = 1.0) -> np.ndarra
     if not len(rows):
         return rows
     r = rects[rows]
-    pts = _bezier_points(p)
+    pts = _bezier_points(p) if pts is None else pts
     x, y = pts[:, 0][:, None], pts[:, 1][:, None]
     inside = ((x > r[:, 0] + inset) & (x < r[:, 2] - inset)
               & (y > r[:, 1] + inset) & (y < r[:, 3] - inset))
@@ -606,9 +613,10 @@ def _route_around(s: Structure, ends: dict, obstacles: dict, lines: list[int],
         if i not in found:
             return set()
         p = _controls(found[i][0])
-        hits = {order[j] for j in _hit_rows(p, rects)} - set(keys[i])
+        pts = _bezier_points(p)
+        hits = {order[j] for j in _hit_rows(p, rects, pts=pts)} - set(keys[i])
         mine = {c for n in keys[i] for c in _ancestors(s, s.nodes[n][0])}
-        hits |= {framed[j] for j in _hit_rows(p, frame_rects, inset=4.0)} - mine
+        hits |= {framed[j] for j in _hit_rows(p, frame_rects, 4.0, pts)} - mine
         if not hits:
             return set()
         pts = _bezier_points(p, every=CORRIDOR / 4)
