@@ -50,6 +50,7 @@ from . import routing
 
 __all__ = ["Layout", "Structure", "History", "parse", "lay_out", "compose", "run_graphviz"]
 
+_XLABEL = re.compile(r'\bxlabel=("(?:[^"\\]|\\.)*")')
 _ARROWSIZE = re.compile(r"\barrowsize=([0-9.]+)")
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _CLUSTER = re.compile(r'\s*subgraph ("(?:[^"\\]|\\.)*") \{\s*$')
@@ -660,12 +661,34 @@ def _joined(old: Layout, new: Structure, gone_kind, gone_name, came_kind, inside
     part is not routed again; every route is checked by the caller like any other."""
     if gone_kind != "node" or came_kind != "cluster":
         return {}
-    into, out_of = {}, {}
-    for (t, h, _), r in old.edges.items():
-        if h == gone_name and t != gone_name and t not in into:
-            into[t] = r
-        elif t == gone_name and h != gone_name and h not in out_of:
-            out_of[h] = r
+    def said(line: str) -> str:  # an edge's label (its dtype and shape), "" without one
+        m = _XLABEL.search(line)
+        return m.group(1) if m else ""
+
+    # the old routes into and out of the box by outer end and label (the box drew one edge
+    # per dtype and shape), and the first of each end
+    into, out_of, count = {}, {}, {}
+    for t, h, i in old.structure.edges:
+        k = count.get((t, h), 0)
+        count[(t, h)] = k + 1
+        r = old.edges.get((t, h, k))
+        if r is None or t == h:
+            continue
+        if h == gone_name:
+            into.setdefault((t, said(old.structure.lines[i])), r)
+            into.setdefault((t, None), r)
+        elif t == gone_name:
+            out_of.setdefault((h, said(old.structure.lines[i])), r)
+            out_of.setdefault((h, None), r)
+    labelled: set[tuple] = set()  # each old label is drawn once
+
+    def old_route(table: dict, end: str, i: int):
+        key = (end, said(new.lines[i]))
+        r = table.get(key) or table.get((end, None))
+        if r is None or key in labelled or table.get(key) is None:
+            return r and (r[0], None)
+        labelled.add(key)
+        return r
     up = {n: set(_ancestors(new, new.nodes[n][0])) & new_cl for n in inside}
 
     def inner(end: str, at, **how) -> str | None:
@@ -709,8 +732,8 @@ def _joined(old: Layout, new: Structure, gone_kind, gone_name, came_kind, inside
     for i in lines:
         tail, head = keys[i][:2]
         if head in inside and tail not in inside and moved.get(tail) == (0.0, 0.0) \
-                and tail in into:
-            r = into[tail]
+                and (tail, None) in into:
+            r = old_route(into, tail, i)
             far, at = _controls(r[0]), _tip(r[0])
             if at is None or r[0].startswith("s,") or " s," in r[0]:
                 continue
@@ -723,8 +746,8 @@ def _joined(old: Layout, new: Structure, gone_kind, gone_name, came_kind, inside
             bridge = [last + (at - last) / 3, last + 2 * (at - last) / 3, at]
             out[i] = (_write(_tip(near), [*far, *bridge, *_controls(near)[1:]]), r[1])
         elif tail in inside and head not in inside and head in moved and \
-                moved[head][0] == 0.0 and head in out_of:
-            r = out_of[head]
+                moved[head][0] == 0.0 and (head, None) in out_of:
+            r = old_route(out_of, head, i)
             if r[0].startswith("s,") or " s," in r[0]:
                 continue
             dy = moved[head][1]
