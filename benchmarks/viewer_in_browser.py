@@ -345,6 +345,49 @@ def stable_runs(page, fn) -> None:
           f"not undos left empty bands of {bands}")
 
 
+def toggle_times() -> None:
+    """The kernel's time per toggle on bigger drawings (no browser: the layout the widget's
+    worker makes): a Keras train step (3 Dense, Adam) whose optimiser, model and loss scopes
+    are opened and two folded again, and the 5,000-op series opened and paged "… more" by
+    "… more" to over 700 nodes drawn.  Target: 1 s a toggle (1.0 in the ratio)."""
+    import re
+
+    from tfgraph_edu.viz.render import node_count
+    *_, (_, keras_step, _) = folded_graphs()
+
+    @tf.function(autograph=False)
+    def chain(x):
+        for _ in range(5000):
+            x = x * 1.0001
+        return x
+
+    chain(tf.constant(1.0))
+
+    def keras_plan(viewer):  # the scopes folded at first (numbered when made before)
+        scopes = [next(c for c in viewer.collapsed if c.startswith(start))
+                  for start in ("adam", "sequential", "sparse_categorical_crossentropy")]
+        return scopes + scopes[:2]
+
+    def pages(viewer):
+        yield viewer.collapsed[0]
+        while node_count(viewer.dot) < 700:
+            yield re.search(r'"([^"]*/more\[[^"]*)"', viewer.dot).group(1)
+
+    for label, fn, plan in (
+            ("Keras train step (3 Dense, Adam)", keras_step, keras_plan),
+            ("5,000-op series, opened page by page", chain, pages)):
+        viewer = GraphViewer(fn)
+        times = []
+        for scope in plan(viewer):
+            start = time.perf_counter()
+            viewer.toggle(scope)
+            times.append(((time.perf_counter() - start) * 1e3, node_count(viewer.dot)))
+        worst = max(times)
+        print(f"{label}: kernel per toggle " + ", ".join(f"{ms:.0f} ms ({n} nodes)"
+                                                          for ms, n in times)
+              + f"; at most {worst[0]:.0f} ms ({worst[0] / 1e3:.2f} of the 1 s target)")
+
+
 def quantile(xs, q):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -392,6 +435,8 @@ def main(only_stable: bool = False) -> None:
               "relative to their block, the toggled thing in place, no edge through a node, "
               "no empty band after a fold, under 1 s in the kernel)")
         stable_runs(page, fn)
+        print("-- kernel time per toggle on bigger drawings (target: 1 s)")
+        toggle_times()
         if only_stable:
             browser.close()
             return

@@ -296,6 +296,24 @@ _LABELS = {
         "NotEqual、Cast、AddV2、Maximum），却从不使用。tfgraph_edu 省略了它们：迭代次数由运行时"
         "计算（maximum_iterations 在这里是属性），"
         "TF 的优化器（Grappler）也会删除没用到的长度运算。"),
+    # an If whose branches hold constants nothing uses, and such a constant: not drawn
+    "tf_unused_consts": (
+        "Its branches also hold constants nothing uses (AutoGraph's do_return = True in a "
+        "branch that returns): TensorFlow builds them the same way, and they do nothing. "
+        "The drawing leaves them out; they are still listed by name and found by search.",
+        "它的分支裡還有沒被任何運算使用的常數（AutoGraph 在會 return 的分支裡設定的 "
+        "do_return = True）：TensorFlow 也會這樣建立，它們不做任何事。圖中省略它們；"
+        "它們仍可依名稱列出，也能被搜尋到。",
+        "它的分支里还有没被任何运算使用的常量（AutoGraph 在会 return 的分支里设置的 "
+        "do_return = True）：TensorFlow 也会这样构建，它们不做任何事。图中省略了它们；"
+        "它们仍可按名称列出，也能被搜索到。"),
+    "tf_unused_const": (
+        "Not drawn: nothing uses this constant (TensorFlow builds it too; AutoGraph's "
+        "do_return = True in a branch that returns).",
+        "圖中未畫出：沒有任何運算使用這個常數（TensorFlow 也會建立它；是 AutoGraph 在會 "
+        "return 的分支裡設定的 do_return = True）。",
+        "图中未画出：没有任何运算使用这个常量（TensorFlow 也会构建它；是 AutoGraph 在会 "
+        "return 的分支里设置的 do_return = True）。"),
     "in_function": ("in concrete function", "所屬具體函式", "所属具体函数"),
     "inside": ("inside", "位於", "位于"),
     "value": ("value", "值", "值"),

@@ -80,3 +80,33 @@ def test_a_branch_input_is_named_by_the_variable_the_if_reads():
     for branch in ("then", "else"):
         assert sorted(_labels(cluster_block(dot, f"cluster_cond/{branch}")).values()) == [
             "x", "x"]
+
+
+def test_constants_nothing_uses_in_a_branch_are_left_out_and_the_details_say_so():
+    """Both branches return, so AutoGraph sets ``do_return = True`` in each; the else branch
+    holds two more ``True`` constants that nothing reads.  They are not drawn (the one that
+    feeds ``do_return`` is), and the details pane keeps them, saying why they are not drawn."""
+    from tfgraph_edu.jupyter.widgets import node_details
+
+    @tf.function
+    def f(x):
+        if tf.reduce_sum(x) > 0:
+            return x * 2.0
+        else:
+            return -x
+
+    graph = f.get_concrete_function(tf.constant([1.0, -1.0])).graph
+    dot = vdot.graph_to_dot(graph, collapse=set())
+    branch = cluster_block(dot, "cluster_cond/else")
+    drawn = set(re.findall(r'^\s*"([^"]*)" \[', branch, re.M))
+    else_graph = next(op for op in graph.operations if op.name == "cond").attrs["else_branch"]
+    consts = [op for op in else_graph.graph.operations if op.type == "Const"]
+    read = {t.op.name for op in else_graph.graph.operations for t in op.inputs}
+    unused = {f"cond/else/{op.name.rsplit('/', 1)[-1]}" for op in consts if op.name not in read}
+    used = {f"cond/else/{op.name.rsplit('/', 1)[-1]}" for op in consts if op.name in read}
+    assert unused and used, (unused, used)
+    assert not unused & drawn and used <= drawn, (drawn, unused)
+    details = node_details(graph)
+    assert details["cond"]["tf_note"] == "tf_unused_consts"
+    assert all(details[n]["tf_note"] == "tf_unused_const" for n in unused)
+    assert all("tf_note" not in details[n] for n in used)

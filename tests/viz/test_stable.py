@@ -325,3 +325,22 @@ def test_an_mlp_step_s_scopes_opened_and_folded_in_turn_read_like_a_fresh_drawin
     taken = [heights[1] - heights[0], heights[2] - heights[1]]
     given = [heights[2] - heights[3], heights[3] - heights[4]]
     assert all(g >= t - 1.0 for t, g in zip(taken, given)), (taken, given)
+
+
+def test_a_keras_train_step_s_scopes_opened_and_folded_keep_edges_off_nodes_and_frames():
+    """The benchmark's Keras train step (3 Dense, Adam): its optimiser, model and loss scopes
+    opened one after the other, then folded: every drawing composed, no edge through a node
+    or through a frame holding neither of its ends (dot's own routes inside an opened scope
+    went through its series frames and nodes: those are routed again)."""
+    from benchmarks.viewer_in_browser import folded_graphs
+
+    *_, (_, fn, _) = folded_graphs()
+    viewer = GraphViewer(fn)
+    scopes = [next(c for c in viewer.collapsed if c.startswith(start))
+              for start in ("adam", "sequential", "sparse_categorical_crossentropy")]
+    for k, name in enumerate(scopes * 2):
+        viewer.toggle(name)
+        layout = viewer._history.current()
+        assert len(viewer._history.shown) == k + 2, name  # composed, not laid out anew
+        _reads_well(layout)
+        assert not _through_frames(layout), (name, _through_frames(layout))

@@ -53,6 +53,7 @@ def node_details(graph, prefix: str = "", function: str = "", inside: str = "",
     import linecache
 
     from ..viz.dot import _bodies, _has_bodies, drawn_names
+    from ..viz.ports import unused_constants
     shapes = {} if _shapes is None else _shapes  # str(shape), once per distinct shape
 
     def tensor(t):
@@ -87,10 +88,21 @@ def node_details(graph, prefix: str = "", function: str = "", inside: str = "",
             info["tf_note"] = "tf_while_folded"  # a label key, shown in the viewer's language
         out[node] = info
         if _has_bodies(op):
-            for label, fn in _bodies(op):
+            bodies = _bodies(op)
+            unused = [unused_constants(fn) for _, fn in bodies]
+            if any(unused) and "tf_note" not in info:
+                info["tf_note"] = "tf_unused_consts"
+            for (label, fn), left_out in zip(bodies, unused):
                 where = f"{inside} › " if inside else ""
-                out.update(node_details(fn.graph, f"{node}/{label}/", fn.name,
-                                        f"{where}{op.name} ({op.type}) › {label}", shapes))
+                inner = node_details(fn.graph, f"{node}/{label}/", fn.name,
+                                     f"{where}{op.name} ({op.type}) › {label}", shapes)
+                if left_out:
+                    inner_names = drawn_names(fn.graph)
+                    for o in fn.graph.operations:
+                        if id(o) in left_out:
+                            inner[f"{node}/{label}/{inner_names[id(o)]}"]["tf_note"] = \
+                                "tf_unused_const"
+                out.update(inner)
     return out
 
 

@@ -65,12 +65,24 @@ def _used(op) -> bool:
     return any(id(t) in outs for other in graph.operations for t in other.inputs)
 
 
+def unused_constants(fn) -> set[int]:
+    """Ids of the constants of the graph ``fn`` that nothing uses: no op reads them, the graph
+    does not return them, nothing waits on them.  TF builds branches with such leftovers too
+    (AutoGraph's ``do_return = True`` in an ``else`` branch that returns); the drawing leaves
+    them out, the details pane says so on the control-flow op."""
+    ops = fn.graph.operations
+    used = {id(x) for other in ops for x in other.inputs} | {id(x) for x in fn.outputs}
+    waited = {id(c) for other in ops for c in other.control_inputs}
+    return {id(o) for o in ops if o.type == "Const" and id(o) not in waited
+            and not any(id(t) in used for t in o.outputs)}
+
+
 def body_ports(op, label: str, fn) -> tuple[dict[int, str], set[int]]:
     """For the graph ``fn`` that control-flow op ``op`` runs as ``label`` (then, else, cond,
     body): (id(placeholder or output op) -> port name, ids of input placeholders not drawn:
-    captures this graph does not use)."""
+    captures this graph does not use, and constants nothing uses)."""
     names: dict[int, str] = {}
-    hidden: set[int] = set()
+    hidden: set[int] = unused_constants(fn)
     if op.type in _IF:
         outer = list(op.inputs[1:])
         loop = ()

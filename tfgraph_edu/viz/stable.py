@@ -19,9 +19,12 @@ every other node.  Here a toggle is *composed* into the drawing already shown in
    as nothing comes closer to anything than it was or than ``MARGIN``.  Every arrangement is
    checked for overlaps before it is used; clusters keep their padding around their members;
 4. edges inside the new thing keep dot's routes; the others whose ends moved alike keep their
-   old routes unless they now run through a node's box or the new thing; the rest are routed
-   by Graphviz's spline router around the nodes and frames near each of them (:func:`_route`),
-   and ``neato -n2`` draws it all pinned.
+   old routes unless they now run through a node's box or the new thing; when a box opened,
+   its edges to nodes that did not move sideways keep their old route to the box and are
+   routed on inside the frame only (:func:`_joined`); the rest are routed around the nodes
+   and frames near each of them (:func:`_route`: in this process by :mod:`.routing`, by
+   Graphviz's spline router when that finds no way), a route still through a node again
+   around the nodes near it (:func:`_route_around`), and ``neato -n2`` draws it all pinned.
 
 Anything else (a series opened into loose nodes, a "… more" page, several changes at once, an
 arrangement that would overlap) returns None and the caller lays the whole graph out again.
@@ -36,13 +39,19 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from . import routing
+
 __all__ = ["Layout", "Structure", "History", "parse", "lay_out", "compose", "run_graphviz"]
 
+_XLABEL = re.compile(r'\bxlabel=("(?:[^"\\]|\\.)*")')
+_ARROWSIZE = re.compile(r"\barrowsize=([0-9.]+)")
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _CLUSTER = re.compile(r'\s*subgraph ("(?:[^"\\]|\\.)*") \{\s*$')
 
@@ -136,9 +145,22 @@ def _geometry(data: dict):
     return nodes, clusters, edges
 
 
+CACHED = 24  # Graphviz results kept (a block opened again is not laid out again)
+CACHE_BELOW = 1 << 20  # characters: DOT texts longer than this are not kept
+_cache_lock = threading.Lock()
+_cache: OrderedDict[tuple[str, str, bool], tuple[str, dict]] = OrderedDict()
+
+
 def run_graphviz(engine: str, dot: str, svg: bool = True) -> tuple[str, dict] | None:
     """Graphviz's ``engine`` on ``dot``: (SVG text from ``<svg`` on, JSON layout), or None
-    without Graphviz.  A DOT text Graphviz rejects raises ``RuntimeError`` with its message."""
+    without Graphviz.  A DOT text Graphviz rejects raises ``RuntimeError`` with its message.
+    The last ``CACHED`` results are kept: the same text is not laid out twice (the caller
+    must not change what it gets)."""
+    key = (engine, dot, svg)
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
     program = shutil.which(engine)
     if program is None:
         return None
@@ -158,17 +180,65 @@ def run_graphviz(engine: str, dot: str, svg: bool = True) -> tuple[str, dict] | 
             text = out_svg.read_text(encoding="utf-8")
             start = text.find("<svg")
             text = text[start:] if start >= 0 else text
+    if len(dot) < CACHE_BELOW:
+        with _cache_lock:
+            _cache[key] = (text, data)
+            while len(_cache) > CACHED:
+                _cache.popitem(last=False)
     return text, data
 
 
 def lay_out(dot: str) -> Layout | None:
-    """The whole drawing laid out by ``dot`` (SVG and positions), or None without Graphviz."""
+    """The whole drawing laid out by ``dot`` (SVG and positions), or None without Graphviz.
+    ``dot`` may draw an edge through a node's box (it fans edges between the same two nodes
+    out over their neighbours, and which nodes are neighbours follows the order of names):
+    such edges are routed again around the nodes (:func:`_route_around`) and the drawing is
+    drawn pinned by ``neato -n2``, every node where ``dot`` put it."""
     done = run_graphviz("dot", dot)
     if done is None:
         return None
     svg, data = done
     nodes, clusters, edges = _geometry(data)
-    return Layout(dot, parse(dot), nodes, clusters, edges, svg)
+    s = parse(dot)
+    if set(nodes) != set(s.nodes) or set(clusters) != set(s.clusters):
+        return Layout(dot, s, nodes, clusters, edges, svg)
+    ends = {n: (x - w / 2, y - h / 2, x + w / 2, y + h / 2) for n, (x, y, w, h) in nodes.items()}
+    obstacles = {n: _node_rect(s, n, *nodes[n]) for n in s.nodes}
+    order = list(obstacles)
+    at = {n: j for j, n in enumerate(order)}
+    rects = np.array([obstacles[n] for n in order])
+    routes, count, lines, points = {}, {}, [], []
+    for tail, head, i in s.edges:
+        k = count.get((tail, head), 0)
+        count[(tail, head)] = k + 1
+        r = edges.get((tail, head, k))
+        if r is not None:
+            routes[i] = r
+            lines.append((i, tail, head))
+            points.append(_controls(r[0]))
+    # only the routes whose box meets a node's other than their ends' are looked at closely
+    spans = np.array([[p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()]
+                      for p in points]).reshape(-1, 4)
+    meets = ((spans[:, None, 0] < rects[None, :, 2]) & (spans[:, None, 2] > rects[None, :, 0])
+             & (spans[:, None, 1] < rects[None, :, 3]) & (spans[:, None, 3] > rects[None, :, 1]))
+    ends_at = np.array([[at[t], at[h]] for _, t, h in lines], dtype=int).reshape(-1, 2)
+    meets[np.arange(len(lines)), ends_at[:, 0]] = False
+    meets[np.arange(len(lines)), ends_at[:, 1]] = False
+    through = [lines[e][0] for e in np.flatnonzero(meets.any(axis=1))
+               if _hits(points[e], rects[meets[e]])]
+    if not through:
+        return Layout(dot, s, nodes, clusters, edges, svg)
+    found = _route_around(s, ends, obstacles, through, clusters)
+    if found is None:
+        return Layout(dot, s, nodes, clusters, edges, svg)
+    routes.update(found[0])
+    pos = {n: (x, y) for n, (x, y, _, _) in nodes.items()}
+    done = run_graphviz("neato", pinned_dot(s, pos, clusters, routes))
+    if done is None:
+        return Layout(dot, s, nodes, clusters, edges, svg)
+    svg, data = done
+    nodes, clusters, edges = _geometry(data)
+    return Layout(dot, s, nodes, clusters, edges, svg)
 
 
 # -- composing a toggle into the drawing shown ------------------------------------------------
@@ -311,15 +381,21 @@ def _controls(pos: str) -> np.ndarray:
 
 
 def _bezier_points(p: np.ndarray, every: float = 3.0) -> np.ndarray:
-    """Points along a route with control points ``p``, about ``every`` points apart."""
+    """Points along a route with control points ``p``, about ``every`` points apart (at most;
+    the pieces of a route sampled together by how many points they need, in powers of 2)."""
     if len(p) < 4:
         return p
+    pieces = np.stack([p[0:len(p) - 3:3], p[1:len(p) - 2:3], p[2:len(p) - 1:3], p[3::3]], 1)
+    length = np.hypot(*np.diff(pieces, axis=1).transpose(2, 0, 1)).sum(axis=1)
+    need = np.maximum(8, length / every + 1)
+    sizes = 2 ** np.ceil(np.log2(need)).astype(int)
     out = []
-    for i in range(0, len(p) - 3, 3):
-        length = float(np.hypot(*np.diff(p[i:i + 4], axis=0).T).sum())
-        t = np.linspace(0.0, 1.0, max(8, int(length / every) + 1))[:, None]
-        out.append((1 - t) ** 3 * p[i] + 3 * (1 - t) ** 2 * t * p[i + 1]
-                   + 3 * (1 - t) * t * t * p[i + 2] + t ** 3 * p[i + 3])
+    for size in np.unique(sizes):
+        group = pieces[sizes == size]
+        t = np.linspace(0.0, 1.0, size)[None, :, None]
+        a, b, c, d = (group[:, k][:, None, :] for k in range(4))
+        out.append(((1 - t) ** 3 * a + 3 * (1 - t) ** 2 * t * b + 3 * (1 - t) * t * t * c
+                    + t ** 3 * d).reshape(-1, 2))
     return np.concatenate(out)
 
 
@@ -330,18 +406,26 @@ def crosses(pos: str, rects: np.ndarray, inset: float = 1.0) -> bool:
 
 def _hits(p: np.ndarray, rects: np.ndarray, inset: float = 1.0) -> bool:
     """Whether the route with control points ``p`` passes through any of ``rects``."""
+    return bool(len(_hit_rows(p, rects, inset)))
+
+
+def _hit_rows(p: np.ndarray, rects: np.ndarray, inset: float = 1.0,
+              pts: np.ndarray | None = None) -> np.ndarray:
+    """The rows of ``rects`` (x0, y0, x1, y1) that the route with control points ``p`` passes
+    through (``pts``: its points, when already sampled)."""
     if not len(rects) or not len(p):
-        return False
+        return np.zeros(0, dtype=int)
     lo, hi = p.min(axis=0), p.max(axis=0)  # the curve stays in its control points' box
-    rects = rects[(rects[:, 0] < hi[0]) & (rects[:, 2] > lo[0]) & (rects[:, 1] < hi[1])
-                  & (rects[:, 3] > lo[1])]
-    if not len(rects):
-        return False
-    pts = _bezier_points(p)
+    rows = np.flatnonzero((rects[:, 0] < hi[0]) & (rects[:, 2] > lo[0])
+                          & (rects[:, 1] < hi[1]) & (rects[:, 3] > lo[1]))
+    if not len(rows):
+        return rows
+    r = rects[rows]
+    pts = _bezier_points(p) if pts is None else pts
     x, y = pts[:, 0][:, None], pts[:, 1][:, None]
-    inside = ((x > rects[:, 0] + inset) & (x < rects[:, 2] - inset)
-              & (y > rects[:, 1] + inset) & (y < rects[:, 3] - inset))
-    return bool(inside.any())
+    inside = ((x > r[:, 0] + inset) & (x < r[:, 2] - inset)
+              & (y > r[:, 1] + inset) & (y < r[:, 3] - inset))
+    return rows[inside.any(axis=0)]
 
 
 def _separation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -365,24 +449,29 @@ def _largest(ok, target: float) -> float:
 
 
 CORRIDOR = 54.0  # points: how far from the line between its ends an edge avoids nodes
+RETRIES = 4  # times a route through a node is routed again around it
 
 
 def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = None,
-           reach: float = CORRIDOR) -> dict[int, tuple[str, str | None]]:
-    """Routes for the edges on lines ``edges`` of ``s`` by Graphviz's spline router, around the
-    nodes (each as its box ``rects``: x0, y0, x1, y1) near the line between the edge's ends,
-    and around the ``frames`` (cluster -> box) there that hold neither end (each frame as one
-    box, in place of what it holds); one small graph per edge (per pair of nodes: edges between
-    the same two are drawn apart), all in one run of ``neato -n2``
-    (the router's time grows with the cube of the corners it avoids, so a graph of what is
-    near is much faster than one of all).  ``reach``: how far from the line "near" is.
-    An edge Graphviz gave no route is left out."""
+           reach: float = CORRIDOR, extra: dict[int, set[str]] | None = None,
+           ) -> dict[int, tuple[str, str | None]]:
+    """Routes for the edges on lines ``edges`` of ``s`` (in this process by :mod:`.routing`;
+    by Graphviz's spline router for those it finds no way for), around the nodes (each as its
+    box ``rects``: x0, y0, x1, y1) near the line between the edge's ends, and around the
+    ``frames`` (cluster -> box) there that hold neither end (each frame as one box, in place of
+    what it holds); per edge (for Graphviz: one small graph per pair of nodes, so edges between
+    the same two are drawn apart, all in one run of ``neato -n2``).  The router's time grows
+    with the cube of the corners it avoids, so a graph of what is near is much faster than one
+    of all.  ``reach``: how far from the line "near" is; ``extra``: more nodes or frames to go
+    around, by edge line (those an earlier route ran through).  An edge given no route is
+    left out."""
     program = shutil.which("neato")
     if program is None or not edges:
         return {}
     frames = frames or {}
     names = list(rects) + list(frames)
     boxes = np.array([rects[n] for n in rects] + [frames[c] for c in frames])
+    index = {n: j for j, n in enumerate(names)}
     up = {n: _ancestors(s, s.nodes[n][0]) for n in rects}
     up.update({c: _ancestors(s, s.clusters[c][0]) for c in frames})
     token = {n: _QUOTED.match(s.lines[i].strip()).group(0) for n, (_, i) in s.nodes.items()}
@@ -390,8 +479,28 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
     groups: dict[frozenset, list[int]] = {}  # edges between the same two nodes: one graph,
     for i in edges:                           # where Graphviz draws them apart
         groups.setdefault(frozenset(ends[i]), []).append(i)
-    text = []
-    for g, group in enumerate(groups.values()):
+
+    around = boxes.copy()  # what the router keeps off: a folder's tab too
+    for j, n in enumerate(names):
+        if n in rects and "shape=folder" in s.lines[s.nodes[n][1]]:
+            around[j, 3] += FOLDER_TAB
+
+    def centre(n: str) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = rects[n]
+        return ((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0)
+
+    def oval(n: str) -> bool:
+        return "shape=ellipse" in s.lines[s.nodes[n][1]]
+
+    def arrowsize(i: int) -> float:
+        m = _ARROWSIZE.search(s.lines[i])
+        return float(m.group(1)) if m else 1.0
+
+    text: list[str] = []
+    out: dict[int, tuple[str, str | None]] = {}
+    named: list[list[int]] = []  # the groups left to Graphviz, by the name of their graph
+    for group in groups.values():
+        g = len(named)
         tail, head = ends[group[0]]
         a, b = rects[tail], rects[head]
         # what is near the straight line between the ends' centres
@@ -402,13 +511,33 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
         near = ((x > boxes[:, 0] - reach) & (x < boxes[:, 2] + reach)
                 & (y > boxes[:, 1] - reach) & (y < boxes[:, 3] + reach)).any(axis=0)
         mine = set(up[tail]) | set(up[head])  # the frames the edge leaves or enters
+        for i in group:
+            for n in (extra or {}).get(i, ()):
+                outside = [c for c in up[n] if c not in mine] if frames else []
+                near[index[outside[-1] if outside else n]] = True  # or its outermost frame
+        chosen = [j for j in np.flatnonzero(near) if not (
+            names[j] in (tail, head) or names[j] in mine
+            or (frames and not set(up[names[j]]) <= mine))]  # an end, a frame of an end, or
+        # inside a frame drawn as one box
+        left = []
+        for k, i in enumerate(group):  # in this process first (see routing.py)
+            t, h = ends[i]
+            size = min(rects[t][2] - rects[t][0], rects[h][2] - rects[h][0])
+            shift = (k - (len(group) - 1) / 2) * min(8.0, 0.6 * size / len(group))
+            pos = routing.route(centre(t), centre(h), around[chosen],
+                                margin=routing.MARGIN + 3.0 * k, shift=shift,
+                                arrow=routing.ARROW * arrowsize(i), ellipses=(oval(t), oval(h)))
+            if pos is None:
+                left.append(i)
+            else:
+                out[i] = (pos, None)
+        if not left:
+            continue
         text.append(f'digraph "{g}" {{ splines=true;')
         text += s.lines[1:s.header]
         k = 0
-        for j in np.flatnonzero(near):
+        for j in chosen:
             n = names[j]
-            if n in (tail, head) or n in mine or (frames and not set(up[n]) <= mine):
-                continue  # an end, a frame of an end, or inside a frame drawn as one box
             x0, y0, x1, y1 = boxes[j]
             if n in rects:
                 name = token[n]
@@ -426,19 +555,22 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
                         f'width={(x1 - x0) / 72:.4f} height={(y1 - y0) / 72:.4f} fixedsize=true '
                         'shape=box label=""];')
         text += [s.lines[i] for i in group] + ["}"]
+        named.append(group)
+    if not text:
+        return out
     done = subprocess.run([program, "-n2", "-Tjson0"], input="\n".join(text).encode("utf-8"),
                           capture_output=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(done.stderr.decode("utf-8", "replace").strip() or
                            f"neato failed ({done.returncode})")
-    out, raw, decoder, at = {}, done.stdout.decode("utf-8"), json.JSONDecoder(), 0
+    raw, decoder, at = done.stdout.decode("utf-8"), json.JSONDecoder(), 0
     while True:
         while at < len(raw) and raw[at].isspace():
             at += 1
         if at >= len(raw):
             break
         data, at = decoder.raw_decode(raw, at)
-        group = list(groups.values())[int(data["name"])]
+        group = named[int(data["name"])]
         tail = ends[group[0]][0]
         nodes, _, routes = _geometry(data)
         if tail not in nodes:
@@ -453,6 +585,179 @@ def _route(s: Structure, rects: dict, edges: list[int], frames: dict | None = No
             if (*ends[i], k) in routes:
                 pos, xlp = routes[(*ends[i], k)]
                 out[i] = (_shift_route(pos, dx, dy), _shift_point(xlp, dx, dy))
+    return out
+
+
+def _route_around(s: Structure, ends: dict, obstacles: dict, lines: list[int],
+                  frames: dict, first: dict | None = None) -> tuple[dict, int] | None:
+    """Routes for the edges on ``lines`` of ``s`` (see :func:`_route`; ``ends``: the boxes
+    edges start and end at, ``obstacles``: every node's box, a folder's tab included) through
+    no node's box, and how many more rounds of routing that took: a route through a node further
+    off than the router looked is routed again around the nodes near that route too (or the
+    outermost frames holding them and neither end), up to ``RETRIES`` times (never around all
+    nodes of a big drawing: the router's time grows with the cube of the corners).  ``first``:
+    routes to try first, by line.  None when some edge got no route, or still runs through a
+    node."""
+    found = dict(first or {})
+    found.update(_route(s, ends, [i for i in lines if i not in found], frames))
+    if len(found) < len(lines):
+        return None
+    order = list(obstacles)
+    rects = np.array([obstacles[n] for n in order])
+    keys = {i: (t, h) for t, h, i in s.edges}
+    framed = list(frames)
+    frame_rects = np.array([frames[c] for c in framed]).reshape(-1, 4)
+
+    def hit(i: int) -> set[str]:
+        """When edge ``i``'s route runs through a node other than its ends, or a frame holding
+        neither: those and the nodes near that route (to go around next time), else nothing."""
+        if i not in found:
+            return set()
+        p = _controls(found[i][0])
+        pts = _bezier_points(p)
+        hits = {order[j] for j in _hit_rows(p, rects, pts=pts)} - set(keys[i])
+        mine = {c for n in keys[i] for c in _ancestors(s, s.nodes[n][0])}
+        hits |= {framed[j] for j in _hit_rows(p, frame_rects, 4.0, pts)} - mine
+        if not hits:
+            return set()
+        pts = _bezier_points(p, every=CORRIDOR / 4)
+        x, y, r = pts[:, 0][:, None], pts[:, 1][:, None], CORRIDOR / 2
+        close = ((x > rects[:, 0] - r) & (x < rects[:, 2] + r)
+                 & (y > rects[:, 1] - r) & (y < rects[:, 3] + r)).any(axis=0)
+        return hits | {order[j] for j in np.flatnonzero(close)} - set(keys[i])
+
+    extra: dict[int, set[str]] = {}
+    again = {i: h for i in lines if (h := hit(i))}
+    rounds = 0
+    while again and rounds < RETRIES:
+        rounds += 1
+        for i, h in again.items():
+            extra.setdefault(i, set()).update(h)
+        found.update(_route(s, ends, list(again), frames, extra=extra))
+        again = {i: h for i in again if (h := hit(i))}
+    return None if again else (found, rounds)
+
+
+def _tip(pos: str) -> np.ndarray | None:
+    """The arrow's tip (``e,x,y``) of a Graphviz edge route, None when it has none."""
+    for token in pos.split():
+        if token.startswith("e,"):
+            return np.array([float(v) for v in token[2:].split(",")[:2]])
+    return None
+
+
+def _write(tip, points) -> str:
+    return (f"e,{tip[0]:.2f},{tip[1]:.2f} " if tip is not None else "") + \
+        " ".join(f"{x:.2f},{y:.2f}" for x, y in points)
+
+
+def _joined(old: Layout, new: Structure, gone_kind, gone_name, came_kind, inside: set,
+            new_cl: set, moved: dict, lines: list[int], keys: dict, obstacles: dict,
+            boxes: dict, pos: dict, sizes: dict) -> dict[int, tuple[str, str | None]]:
+    """When a box opened into a frame: the routes of the edges between what the frame holds and
+    nodes that did not move sideways, made of the old route to the box (or from it, moved
+    down with its head) and a short route inside the frame, from where it met the box's
+    outline to the node inside (or back), around the frame's own nodes and frames.  The far
+    part is not routed again; every route is checked by the caller like any other."""
+    if gone_kind != "node" or came_kind != "cluster":
+        return {}
+    def said(line: str) -> str:  # an edge's label (its dtype and shape), "" without one
+        m = _XLABEL.search(line)
+        return m.group(1) if m else ""
+
+    # the old routes into and out of the box by outer end and label (the box drew one edge
+    # per dtype and shape), and the first of each end
+    into, out_of, count = {}, {}, {}
+    for t, h, i in old.structure.edges:
+        k = count.get((t, h), 0)
+        count[(t, h)] = k + 1
+        r = old.edges.get((t, h, k))
+        if r is None or t == h:
+            continue
+        if h == gone_name:
+            into.setdefault((t, said(old.structure.lines[i])), r)
+            into.setdefault((t, None), r)
+        elif t == gone_name:
+            out_of.setdefault((h, said(old.structure.lines[i])), r)
+            out_of.setdefault((h, None), r)
+    labelled: set[tuple] = set()  # each old label is drawn once
+
+    def old_route(table: dict, end: str, i: int):
+        key = (end, said(new.lines[i]))
+        r = table.get(key) or table.get((end, None))
+        if r is None or key in labelled or table.get(key) is None:
+            return r and (r[0], None)
+        labelled.add(key)
+        return r
+    up = {n: set(_ancestors(new, new.nodes[n][0])) & new_cl for n in inside}
+
+    def inner(end: str, at, **how) -> str | None:
+        """A route between the point ``at`` and the node ``end`` in the frame (``how``: which
+        way, the arrow), around the frame's nodes and inner frames (as one box each) near it:
+        first those near the straight line, then also those near a route that ran through
+        one, up to ``RETRIES`` times."""
+        mine = up[end]
+        rows = [obstacles[n] for n in inside if n != end and up[n] <= mine]
+        rows += [boxes[c] for c in new_cl if c not in mine
+                 and set(_ancestors(new, new.clusters[c][0])) & new_cl <= mine]
+        rows = np.array(rows).reshape(-1, 4)
+
+        def near(points: np.ndarray, reach: float) -> np.ndarray:
+            x, y = points[:, 0][:, None], points[:, 1][:, None]
+            return ((x > rows[:, 0] - reach) & (x < rows[:, 2] + reach)
+                    & (y > rows[:, 1] - reach) & (y < rows[:, 3] + reach)).any(axis=0)
+
+        t = np.linspace(0.0, 1.0, 64)[:, None]
+        use = near((1 - t) * np.asarray(at) + t * np.asarray(pos[end]), CORRIDOR)
+        node = (*pos[end], *sizes[end])
+        for _ in range(RETRIES + 1):
+            ends = ((*at, 0.0, 0.0), node) if how["into"] else (node, (*at, 0.0, 0.0))
+            route = routing.route(*ends, rows[use], arrow=how["arrow"],
+                                  ellipses=(False, oval(end)) if how["into"] else
+                                  (oval(end), False))
+            if route is None:
+                return None
+            p = _controls(route)
+            hit = np.zeros(len(rows), dtype=bool)
+            hit[_hit_rows(p, rows)] = True
+            if not hit.any():
+                return route
+            use |= hit | near(_bezier_points(p, every=CORRIDOR / 4), CORRIDOR / 2)
+        return None
+
+    def oval(n: str) -> bool:
+        return "shape=ellipse" in new.lines[new.nodes[n][1]]
+
+    out = {}
+    for i in lines:
+        tail, head = keys[i][:2]
+        if head in inside and tail not in inside and moved.get(tail) == (0.0, 0.0) \
+                and (tail, None) in into:
+            r = old_route(into, tail, i)
+            far, at = _controls(r[0]), _tip(r[0])
+            if at is None or r[0].startswith("s,") or " s," in r[0]:
+                continue
+            m = _ARROWSIZE.search(new.lines[i])
+            near = inner(head, at, into=True,
+                         arrow=routing.ARROW * (float(m.group(1)) if m else 1.0))
+            if near is None:
+                continue
+            last = far[-1]
+            bridge = [last + (at - last) / 3, last + 2 * (at - last) / 3, at]
+            out[i] = (_write(_tip(near), [*far, *bridge, *_controls(near)[1:]]), r[1])
+        elif tail in inside and head not in inside and head in moved and \
+                moved[head][0] == 0.0 and (head, None) in out_of:
+            r = old_route(out_of, head, i)
+            if r[0].startswith("s,") or " s," in r[0]:
+                continue
+            dy = moved[head][1]
+            far = _controls(r[0]) + [0.0, dy]
+            at, tip = far[0], _tip(r[0])
+            near = inner(tail, at, into=False, arrow=0.0)
+            if near is None:
+                continue
+            out[i] = (_write(None if tip is None else tip + [0.0, dy],
+                             [*_controls(near), *far[1:]]), _shift_point(r[1], 0.0, dy))
     return out
 
 
@@ -637,6 +942,13 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
         p = _controls(pos)
         return _hits(p, rects[rows]) or (move is not None and _hits(p, np.array([placed])))
 
+    def across(pos: str, tail: str, head: str) -> bool:
+        """Whether a route inside the new thing runs through a frame in it holding neither
+        end."""
+        mine = set(_ancestors(new, new.nodes[tail][0])) | set(_ancestors(new, new.nodes[head][0]))
+        rows = np.array([boxes[c] for c in new_cl if c not in mine]).reshape(-1, 4)
+        return _hits(_controls(pos), rows, inset=4.0)
+
     routes: dict[int, tuple[str, str | None]] = {}
     count: dict[tuple[str, str], int] = {}
     keys: dict[int, tuple[str, str, int]] = {}
@@ -646,8 +958,10 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
         keys[i] = (tail, head, k)
         if tail in inside and head in inside:
             r = sub_edges_pos.get((tail, head, k))
-            if r is not None:
-                routes[i] = (_shift_route(r[0], mx, my), _shift_point(r[1], mx, my))
+            if r is not None:  # (dot may draw one through a node or a frame: routed again)
+                r = (_shift_route(r[0], mx, my), _shift_point(r[1], mx, my))
+                if not through(r[0], tail, head) and not across(r[0], tail, head):
+                    routes[i] = r
         elif tail in moved and head in moved and moved[tail] == moved[head]:
             r = old.edges.get((tail, head, k))  # both ends moved alike: the route with them
             if r is not None:
@@ -655,22 +969,12 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
                 if not through(r[0], tail, head, moved[tail]):
                     routes[i] = r
     routed = [i for _, _, i in new.edges if i not in routes]
-    found = _route(new, ends, routed, boxes)
-    if len(found) < len(routed):
+    joined = _joined(old, new, gone_kind, gone_name, came_kind, inside, new_cl, moved, routed,
+                     keys, obstacles, boxes, pos, sizes)
+    done = _route_around(new, ends, obstacles, routed, boxes, joined)
+    if done is None:
         return None
-
-    def bad(i: int) -> bool:
-        return i in found and through(found[i][0], *keys[i][:2])
-
-    # one through a node further off than the router looked: around what is four times as
-    # far, then (when the frames leave it no way) around the nodes only (never around all
-    # nodes of a big drawing: the router's time grows with the cube of the corners)
-    again = [i for i in routed if bad(i)]
-    if again:
-        found.update(_route(new, ends, again, boxes, reach=4 * CORRIDOR))
-        again = [i for i in again if bad(i)]
-    if again:
-        found.update(_route(new, ends, again, reach=4 * CORRIDOR))
+    found, rounds = done
     routes.update(found)
     done = run_graphviz("neato", pinned_dot(new, pos, boxes, routes))
     if done is None:
@@ -678,7 +982,7 @@ def compose(old: Layout, new_dot: str) -> tuple[Layout, dict] | None:
     svg, data = done
     nodes, clusters, edges = _geometry(data)
     report = {"item": came_name, "left": left, "right": right, "down": down,
-              "routed": len(routed),
+              "routed": len(routed), "rounds": rounds,
               "kept": sum(1 for d in moved.values() if d == (0.0, 0.0)), "moved": len(moved)}
     return Layout(new_dot, new, nodes, clusters, edges, svg), report
 
