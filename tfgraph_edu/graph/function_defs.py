@@ -127,9 +127,10 @@ def function_def(fn, caller=None, strict: bool = True) -> SimpleNamespace:
     (name, dtype); ``nodes`` as (op, input refs); ``ret`` output name -> ref;
     ``arg_attrs`` index -> {attr: value}; ``is_stateful``; ``control_outputs`` (the
     stateful nodes that must run, by name, as the signature lists them).  ``caller`` (the
-    node that runs it) gives each captured argument the ``_user_specified_name`` TF writes: the name of the
-    node outside that feeds it.  ``strict=False`` (the printer) names an output of an op TF
-    does not have ``op:output:i``; else that is a ValueError (a file TF would refuse)."""
+    node that runs it) gives each captured argument the ``_user_specified_name`` TF writes:
+    the name of the node outside that feeds it.  ``strict=False`` (the printer) names an
+    output of an op TF does not have ``op:output:i``; else that is a ValueError (a file TF
+    would refuse)."""
     used: set = set()
     outputs = [_unique(normalized(t.op.name), used) for t in fn.outputs]
     args, input_args, arg_attrs = {}, [], {}
