@@ -172,3 +172,19 @@ def test_legacy_random_ops_are_no_control_outputs():
     # recorded from TF 2.21: stateful, no control_output (RandomUniform is left unordered)
     assert sig.is_stateful and sig.control_output == []
     assert "control_output" not in str(sig)
+
+
+def test_a_const_from_a_python_default_prints_as_a_tensor():
+    counter = tf.Variable(0)
+
+    @tf.function
+    def increment(c=1):
+        return counter.assign_add(c)
+
+    node = increment.get_concrete_function().graph.as_graph_def().node[0]
+    # recorded from TF 2.21: print(graph.as_graph_def().node[0]) (the value was printed as
+    # a string attr, s: "1", without an error)
+    assert str(node) == (
+        'name: "Const"\nop: "Const"\nattr {\n  key: "value"\n  value {\n    tensor {\n'
+        '      dtype: DT_INT32\n      tensor_shape {\n      }\n      int_val: 1\n    }\n'
+        '  }\n}\nattr {\n  key: "dtype"\n  value {\n    type: DT_INT32\n  }\n}\n')

@@ -83,7 +83,7 @@ def _attr_value_lines(value, ind: str) -> list[str]:
         return [f"{ind}type: {value.as_datatype_enum}"]
     if isinstance(value, TensorShape):
         return [f"{ind}shape {{"] + _shape_lines(value, ind + "  ") + [f"{ind}}}"]
-    if isinstance(value, np.ndarray):
+    if isinstance(value, (np.ndarray, np.generic)):  # a Const's value (a NumPy scalar too)
         return [f"{ind}tensor {{"] + _tensor_lines(value, ind + "  ") + [f"{ind}}}"]
     if isinstance(value, bool):
         return [f"{ind}b: {'true' if value else 'false'}"]
