@@ -118,3 +118,73 @@ def test_an_input_arg_prints_as_tfs_argdef():
     arg = plus_one.get_concrete_function(tf.constant(1.0)).function_def.signature.input_arg[0]
     # recorded from TF 2.21: print(arg) and repr(arg) give the ArgDef's text form
     assert str(arg) == repr(arg) == 'name: "x"\ntype: DT_FLOAT\n'
+
+
+def test_a_signature_prints_as_tfs_opdef():
+    @tf.function
+    def tf_cube(x):
+        return x ** 3
+
+    sig = tf_cube.get_concrete_function(tf.constant(2.0)).function_def.signature
+    # recorded from TF 2.21: repr(concrete_function.function_def.signature)
+    # (handson-ml3 chapter 12 printed a stand-in repr without an error)
+    assert repr(sig).replace(sig.name, "NAME") == (
+        'name: "NAME"\ninput_arg {\n  name: "x"\n  type: DT_FLOAT\n}\n'
+        'output_arg {\n  name: "identity"\n  type: DT_FLOAT\n}\n')
+    assert str(sig) == repr(sig)
+
+
+def test_a_captured_variable_is_named_after_the_op_that_first_uses_it():
+    counter = tf.Variable(0)
+
+    @tf.function
+    def increment(c=1):
+        return counter.assign_add(c)
+
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def scale(x):
+        v.assign(v * x)
+        return x
+
+    sig = increment.get_concrete_function().function_def.signature
+    # recorded from TF 2.21: print(signature) (handson-ml3 12's increment) and the input
+    # args of a function whose first use of the variable is a read
+    assert str(sig).replace(sig.name, "NAME") == (
+        'name: "NAME"\ninput_arg {\n  name: "assignaddvariableop_resource"\n'
+        '  type: DT_RESOURCE\n}\noutput_arg {\n  name: "identity"\n  type: DT_INT32\n}\n'
+        'is_stateful: true\ncontrol_output: "AssignAddVariableOp"\n'
+        'control_output: "ReadVariableOp"\n')
+    assert str(sig.input_arg[0]) == 'name: "assignaddvariableop_resource"\ntype: DT_RESOURCE\n'
+    scale_sig = scale.get_concrete_function(tf.constant(1.0)).function_def.signature
+    assert [a.name for a in scale_sig.input_arg] == ["x", "readvariableop_resource"]
+    assert scale_sig.control_output == ["AssignVariableOp", "ReadVariableOp"]
+    assert increment().numpy() == 1 and counter.numpy() == 1
+
+
+def test_legacy_random_ops_are_no_control_outputs():
+    @tf.function
+    def noisy(x):
+        return x + tf.random.uniform([2])
+
+    sig = noisy.get_concrete_function(tf.constant(1.0)).function_def.signature
+    # recorded from TF 2.21: stateful, no control_output (RandomUniform is left unordered)
+    assert sig.is_stateful and sig.control_output == []
+    assert "control_output" not in str(sig)
+
+
+def test_a_const_from_a_python_default_prints_as_a_tensor():
+    counter = tf.Variable(0)
+
+    @tf.function
+    def increment(c=1):
+        return counter.assign_add(c)
+
+    node = increment.get_concrete_function().graph.as_graph_def().node[0]
+    # recorded from TF 2.21: print(graph.as_graph_def().node[0]) (the value was printed as
+    # a string attr, s: "1", without an error)
+    assert str(node) == (
+        'name: "Const"\nop: "Const"\nattr {\n  key: "value"\n  value {\n    tensor {\n'
+        '      dtype: DT_INT32\n      tensor_shape {\n      }\n      int_val: 1\n    }\n'
+        '  }\n}\nattr {\n  key: "dtype"\n  value {\n    type: DT_INT32\n  }\n}\n')

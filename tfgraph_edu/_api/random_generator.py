@@ -127,10 +127,10 @@ class Generator:
 
     def skip(self, delta):
         """Moves the counter on as ``delta`` draws would."""
-        sr.read_and_skip(self._state_var.handle, self._alg, delta)
+        sr.read_and_skip(self._state_var._handle_for("RngReadAndSkip"), self._alg, delta)
 
     def _key_counter(self, count):
-        state = sr.read_and_skip(self._state_var.handle, self._alg, count)
+        state = sr.read_and_skip(self._state_var._handle_for("RngReadAndSkip"), self._alg, count)
         return (shape_ops.reshape(state[2], [1]), state[0:2])
 
     def _draw(self, op, shape, attrs):

@@ -128,10 +128,15 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
     @property
     def handle(self):
         """The resource tensor: eager, or captured by the graph being built."""
+        return self._handle_for("ReadVariableOp")
+
+    def _handle_for(self, first_op: str):
+        """The resource tensor for op ``first_op`` (the captured placeholder of a function
+        that first uses the variable there is named after it, as in TF)."""
         interp = _core.interpreter()
         if interp.executing_eagerly:
             return self._handle
-        return interp.capture_variable(self)
+        return interp.capture_variable(self, first_op)
 
     def _tape_key(self):
         return id(self.handle)
@@ -175,7 +180,8 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
                 f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable "
                 f"shape {self.shape}, and the assigned value shape {value.shape} are "
                 "incompatible.")
-        op = _core.bind(opdef, (self.handle, value), {"dtype": self._dtype}, name)
+        op = _core.bind(opdef, (self._handle_for(name or opdef.name), value),
+                        {"dtype": self._dtype}, name)
         if not read_value:
             return op
         unread = object.__new__(_UnreadVariable)
@@ -215,7 +221,7 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
 
     def _updated(self, opdef, inputs, attrs=None, name=None):
         """Bind an op that changes the variable in place; return it to be read, as assign."""
-        _core.bind(opdef, (self.handle, *inputs), attrs, name)
+        _core.bind(opdef, (self._handle_for(name or opdef.name), *inputs), attrs, name)
         unread = object.__new__(_UnreadVariable)
         unread.__dict__.update(self.__dict__)
         return unread

@@ -114,13 +114,23 @@ def library(graph, strict: bool = False) -> dict:
     return {k: found[k] for k in sorted(found)}
 
 
+# stateful ops TF's automatic control dependencies leave unordered (its legacy random ops):
+# not among a function's control outputs
+_UNORDERED_RANDOM = frozenset({
+    "RandomUniform", "RandomUniformInt", "RandomStandardNormal", "ParameterizedTruncatedNormal",
+    "TruncatedNormal", "RandomShuffle", "Multinomial", "RandomGamma", "RandomGammaGrad",
+    "RandomPoisson", "RandomPoissonV2"})
+
+
 def function_def(fn, caller=None, strict: bool = True) -> SimpleNamespace:
     """The FunctionDef view of ``fn``: ``name``; ``input_args``/``output_args`` as
     (name, dtype); ``nodes`` as (op, input refs); ``ret`` output name -> ref;
-    ``arg_attrs`` index -> {attr: value}; ``is_stateful``.  ``caller`` (the node that runs
-    it) gives each captured argument the ``_user_specified_name`` TF writes: the name of the
-    node outside that feeds it.  ``strict=False`` (the printer) names an output of an op TF
-    does not have ``op:output:i``; else that is a ValueError (a file TF would refuse)."""
+    ``arg_attrs`` index -> {attr: value}; ``is_stateful``; ``control_outputs`` (the
+    stateful nodes that must run, by name, as the signature lists them).  ``caller`` (the
+    node that runs it) gives each captured argument the ``_user_specified_name`` TF writes:
+    the name of the node outside that feeds it.  ``strict=False`` (the printer) names an
+    output of an op TF does not have ``op:output:i``; else that is a ValueError (a file TF
+    would refuse)."""
     used: set = set()
     outputs = [_unique(normalized(t.op.name), used) for t in fn.outputs]
     args, input_args, arg_attrs = {}, [], {}
@@ -157,11 +167,13 @@ def function_def(fn, caller=None, strict: bool = True) -> SimpleNamespace:
     nodes = [(op, [ref(x) for x in op.inputs] + [f"^{c.name}" for c in op.control_inputs])
              for op in fn.graph.operations if id(op) not in inputs]
     stateful = any(op.opdef.stateful for op, _ in nodes)
+    control = sorted(op.name for op, _ in nodes
+                     if op.opdef.stateful and op.type not in _UNORDERED_RANDOM)
     return SimpleNamespace(
         name=fn.function_name, fn=fn, input_args=input_args,
         output_args=[(n, t.dtype) for n, t in zip(outputs, fn.outputs)],
         nodes=nodes, ret={n: ref(t) for n, t in zip(outputs, fn.outputs)},
-        arg_attrs=arg_attrs, is_stateful=stateful,
+        arg_attrs=arg_attrs, is_stateful=stateful, control_outputs=control,
         attrs={"_construction_context": CONSTRUCTION_CONTEXT})
 
 

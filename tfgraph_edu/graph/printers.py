@@ -83,7 +83,7 @@ def _attr_value_lines(value, ind: str) -> list[str]:
         return [f"{ind}type: {value.as_datatype_enum}"]
     if isinstance(value, TensorShape):
         return [f"{ind}shape {{"] + _shape_lines(value, ind + "  ") + [f"{ind}}}"]
-    if isinstance(value, np.ndarray):
+    if isinstance(value, (np.ndarray, np.generic)):  # a Const's value (a NumPy scalar too)
         return [f"{ind}tensor {{"] + _tensor_lines(value, ind + "  ") + [f"{ind}}}"]
     if isinstance(value, bool):
         return [f"{ind}b: {'true' if value else 'false'}"]
@@ -169,6 +169,7 @@ def function_def_text(fdef, ind: str = "") -> str:
                       f"{i2}  type: {dtype.as_datatype_enum}", f"{i2}}}"]
     if fdef.is_stateful:
         lines.append(f"{i2}is_stateful: true")
+        lines += [f'{i2}control_output: "{name}"' for name in fdef.control_outputs]
     lines.append(f"{ind}}}")
     for op, refs in fdef.nodes:
         lines += [f"{ind}node_def {{", node_def_text(op, i2, refs), f"{ind}}}"]
@@ -220,11 +221,28 @@ class FunctionDef:
 
 
 class _Signature:
+    """A FunctionDef's ``signature`` (TF's OpDef): ``name``, ``input_arg``, ``output_arg``,
+    ``is_stateful``, ``control_output``; printed in TF's text format."""
+
     def __init__(self, view):
         self.name = view.name
         self.input_arg = [_Arg(n, d) for n, d in view.input_args]
         self.output_arg = [_Arg(n, d) for n, d in view.output_args]
         self.is_stateful = view.is_stateful
+        self.control_output = list(view.control_outputs) if view.is_stateful else []
+
+    def __str__(self):
+        lines = [f'name: "{self.name}"']
+        for kind, args in (("input_arg", self.input_arg), ("output_arg", self.output_arg)):
+            for arg in args:
+                lines += [f"{kind} {{", f'  name: "{arg.name}"', f"  type: {arg.type._enum}",
+                          "}"]
+        if self.is_stateful:
+            lines.append("is_stateful: true")
+        lines += [f'control_output: "{name}"' for name in self.control_output]
+        return "\n".join(lines) + "\n"
+
+    __repr__ = __str__
 
 
 class _Arg:

@@ -20,8 +20,8 @@ from ..function.polymorphic import Function
 from ..ops import convert, shape_ops, sparse_ops
 from ..ops.sparse_ops import SparseTensor
 from ..shapes import TensorShape, TensorSpec
+from . import backend, functional
 from . import callbacks as callbacks_mod
-from . import functional
 from . import losses as losses_mod
 from . import metrics as metrics_mod
 from . import optimizers as optimizers_mod
@@ -210,7 +210,14 @@ class Model(Layer):
         """The train step as a Function.  Keras 3 traces it once for every batch size, with
         the batch dimension its data pipeline gives: the batch size when every batch has it,
         else unknown (``(None, ...)``: the last batch is smaller, or the data is a Dataset)."""
+        dtypes = tuple(getattr(t, "dtype", None) for t in (xb, yb))
+        if self.train_function is not None and xb is not None and \
+                dtypes != getattr(self, "_train_dtypes", dtypes):
+            # data of other dtypes (a float64 Dataset, then a float32 one): Keras 3's
+            # train function traces again for them; here a new one is made
+            self.train_function = None
         if self.train_function is None:
+            self._train_dtypes = dtypes
             step = self.train_step
             signature = None
             if all(hasattr(t, "shape") and hasattr(t, "dtype") and t.shape.rank
@@ -226,7 +233,7 @@ class Model(Layer):
             for batch in x:
                 yield batch[0], batch[1]
             return
-        x, y = np.asarray(_numpy(x)), np.asarray(_numpy(y))
+        x, y = _floatx_array(x), _floatx_array(y)
         n = len(x)
         order = rng.permutation(n) if shuffle else np.arange(n)
         for s in range(max(1, -(-n // batch_size))):
@@ -337,7 +344,7 @@ class Model(Layer):
                                          [batch_size] + shape[1:])
                        for i in range(0, shape[0], batch_size)]
         else:
-            arr = np.asarray(_numpy(x))
+            arr = _floatx_array(x)
             batches = [convert.constant(arr[i:i + batch_size])
                        for i in range(0, len(arr), batch_size)]
         outs = [self.predict_function(b).numpy() for b in batches]
@@ -350,7 +357,7 @@ class Model(Layer):
         if sample_weight is not None or class_weight is not None:
             raise NotImplementedError("tfgraph_edu's train_on_batch does not implement "
                                       "sample_weight or class_weight yet.")
-        xb, yb = convert.constant(np.asarray(_numpy(x))), convert.constant(np.asarray(_numpy(y)))
+        xb, yb = convert.constant(_floatx_array(x)), convert.constant(_floatx_array(y))
         loss, pred = self._make_train_function()(xb, yb)
         return self._results(loss, yb, pred, return_dict)
 
@@ -383,7 +390,7 @@ class Model(Layer):
         pred, n = self._predict(x, batch_size)
         if getattr(self, "_output_masked", False):
             _refuse_masked_output(None)
-        yt, pt = convert.constant(np.asarray(_numpy(y))), convert.constant(pred)
+        yt, pt = convert.constant(_floatx_array(y)), convert.constant(pred)
         results = self._results(self._with_penalties(self.loss(yt, pt)), yt, pt, True)
         _progress(verbose, n, start, results)
         if return_dict:
@@ -586,6 +593,15 @@ def _array_like(v) -> bool:
     """An array, a tensor (sparse, ragged and other composites too), a variable or a dataset."""
     return isinstance(v, (np.ndarray, SparseTensor)) or convert.is_tensor(v) or \
         hasattr(v, "_as_tensor") or hasattr(v, "_flat_iter") or hasattr(v, "_type_spec")
+
+
+def _floatx_array(v) -> np.ndarray:
+    """An array or tensor as the NumPy array Keras 3 batches: floats not of ``floatx()``
+    (float64 NumPy data) cast to it, as its array adapter does."""
+    a = np.asarray(_numpy(v))
+    if a.dtype.kind == "f" and a.dtype != np.dtype(backend.floatx()):
+        a = a.astype(backend.floatx())
+    return a
 
 
 def _data(x, *others):

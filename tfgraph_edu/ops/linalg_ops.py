@@ -12,7 +12,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..errors import InvalidArgumentError
 from ..shapes import TensorShape
-from . import convert, creation_ops, math_ops, pad_ops, reduction_ops, shape_ops
+from . import convert, creation_ops, jacobi_svd, math_ops, pad_ops, reduction_ops, shape_ops
 from ._core import bind, define, shape_error
 from ._rules import fmt
 
@@ -328,11 +328,31 @@ def _svd_kernel(x, compute_uv=True, full_matrices=False):
     x = np.asarray(x)
     if x.ndim < 2:
         raise InvalidArgumentError(None, None, f"Input tensor 0 must have rank >= 2, got {x.ndim}")
+    if x.dtype.kind == "f" and x.shape[-1] < jacobi_svd.MAX_COLUMNS:
+        return _jacobi_svd_batch(x, compute_uv, full_matrices)
     if not compute_uv:
         empty = np.zeros([0], x.dtype)
         return np.linalg.svd(x, compute_uv=False).astype(x.dtype), empty, empty
     u, s, vh = np.linalg.svd(x, full_matrices=full_matrices)
     return s.astype(x.dtype), u.astype(x.dtype), np.swapaxes(vh, -1, -2).conj().astype(x.dtype)
+
+
+def _jacobi_svd_batch(x, compute_uv, full_matrices):
+    """TF's kernel for matrices of fewer than 16 columns (``jacobi_svd``), matrix by matrix:
+    its signs of the singular vectors."""
+    *batch, m, n = x.shape
+    k = min(m, n)
+    s = np.empty([*batch, k], x.dtype)
+    u = np.empty([*batch, m, m if full_matrices else k], x.dtype)
+    v = np.empty([*batch, n, n if full_matrices else k], x.dtype)
+    for index in np.ndindex(*batch):
+        s[index], ui, vi = jacobi_svd.svd(x[index], compute_uv, full_matrices)
+        if compute_uv:
+            u[index], v[index] = ui, vi
+    if not compute_uv:
+        empty = np.zeros([0], x.dtype)
+        return s, empty, empty
+    return s, u, v
 
 
 def _svd_shape(x, compute_uv=True, full_matrices=False):
@@ -399,8 +419,9 @@ Svd = define("Svd", ("input",), _svd_kernel, _svd_shape, _svd_grad, T=(0,), dtyp
 
 def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     """``tf.linalg.svd``: ``s`` (descending) or ``(s, u, v)`` with ``tensor = u diag(s) vᴴ``,
-    in TensorFlow's order (op ``Svd``).  Each singular vector's sign is LAPACK's (through
-    numpy), which may differ from TensorFlow's: compare ``u diag(s) vᴴ`` or ``|u|``."""
+    in TensorFlow's order (op ``Svd``).  Real matrices of fewer than 16 columns are
+    decomposed as TF's CPU kernel does (``jacobi_svd``: its signs of the singular vectors);
+    others through LAPACK (numpy), whose signs may differ from TF's."""
     s, u, v = bind(Svd, (tensor,), {"compute_uv": bool(compute_uv),
                                     "full_matrices": bool(full_matrices)}, name)
     return (s, u, v) if compute_uv else s

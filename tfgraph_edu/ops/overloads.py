@@ -7,10 +7,15 @@ bitwise ones on integer tensors.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import dtypes as _dt
+from .. import errors as _errors
+from ..shapes import TensorShape
 from . import bitwise_ops, indexing_ops, math_ops, numpy_behavior
 from ._core import bind, interpreter
-from .convert import TensorBase, to_tensor
+from ._rules import broadcast_shapes
+from .convert import TensorBase, constant, to_tensor
 
 
 class Reference:
@@ -82,6 +87,40 @@ def _fn(fn, name):
     return method, _r(fn, name)
 
 
+def _equality(fn, x, other, if_none: bool):
+    """``x == other`` / ``x != other`` as TF 2.21's operators: None compares as a Python
+    bool; a Python value is converted to ``x``'s dtype strictly (``int_tensor == 1.5`` is a
+    TypeError, an object no tensor can hold a ValueError: never a quiet False); shapes that
+    cannot broadcast compare as a scalar False (True for ``!=``), TF's Equal with
+    ``incompatible_shape_error=False``."""
+    if other is None:
+        return if_none
+    if _composite(other):
+        return NotImplemented
+    if interpreter().executing_eagerly and (_symbolic(x) or _symbolic(other)):
+        # a traced graph's tensor outside its trace (the engine's own lists of them): the
+        # identity, as TF compares tensors outside functions
+        return (x is other) != if_none
+    if not isinstance(other, (TensorBase, np.ndarray, np.generic)):
+        other = to_tensor(other, dtype=x.dtype)
+    shape = getattr(other, "shape", None)
+    if shape is not None and not _broadcastable(x.shape, TensorShape(shape)):
+        return constant(if_none)
+    return fn(x, other)
+
+
+def _symbolic(t) -> bool:
+    return isinstance(t, TensorBase) and getattr(t, "graph", None) is not None
+
+
+def _broadcastable(a, b) -> bool:
+    try:
+        broadcast_shapes(a, b)
+    except (ValueError, _errors.InvalidArgumentError):
+        return False
+    return True
+
+
 # id(tensor) -> (weak reference to it, its ``assign``): a variable's slice ``v[key]`` can be
 # assigned (TF's ``v[key].assign(value)``), filled by eager/variables.py
 SLICE_OF: dict = {}
@@ -114,16 +153,10 @@ class TensorOperators(TensorBase):
     __le__ = _fn(math_ops.less_equal, None)[0]
 
     def __eq__(self, other):
-        try:
-            return math_ops.equal(self, other)
-        except (TypeError, ValueError, NotImplementedError):
-            return NotImplemented if _composite(other) else False
+        return _equality(math_ops.equal, self, other, False)
 
     def __ne__(self, other):
-        try:
-            return math_ops.not_equal(self, other)
-        except (TypeError, ValueError, NotImplementedError):
-            return NotImplemented if _composite(other) else True
+        return _equality(math_ops.not_equal, self, other, True)
 
     __neg__ = math_ops.negative
     __abs__ = math_ops.abs

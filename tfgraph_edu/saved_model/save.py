@@ -126,7 +126,8 @@ def _structure(value, tensors):
     if isinstance(value, dict):
         return {"dict": {str(k): _structure(v, tensors) for k, v in value.items()}}
     if hasattr(value, "op") and hasattr(value, "value_index"):
-        return {"output": tensors.index(value)}
+        # by identity: ``==`` on tensors is TF's element-wise comparison, not a lookup
+        return {"output": next(i for i, t in enumerate(tensors) if t is value)}
     if value is None or isinstance(value, (bool, int, float, str)):
         return {"value": value}
     if type(value).__name__ == "RaggedTensor":  # its components: flat values, then splits

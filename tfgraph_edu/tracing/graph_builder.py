@@ -248,18 +248,21 @@ class GraphBuilder:
         g._captures[id(value)] = (value, ph)
         return ph
 
-    def capture_variable(self, variable) -> Tensor:
-        """The resource placeholder for ``variable``; reads stay live at every call."""
+    def capture_variable(self, variable, first_op: str = "ReadVariableOp") -> Tensor:
+        """The resource placeholder for ``variable``; reads stay live at every call.  As in
+        TF, it is named after the op that first uses the variable (``first_op``):
+        ``readvariableop_resource``, or ``assignaddvariableop_resource`` when the function
+        first adds to it."""
         g = self.graph
         as_input = self.variable_inputs.get(id(variable._handle))
         if as_input is not None:
             return as_input
         if self.outer is not None:  # a branch or loop body: capture the outer resource
-            return self.capture_symbolic(self.outer.capture_variable(variable))
+            return self.capture_symbolic(self.outer.capture_variable(variable, first_op))
         found = g._captures.get(id(variable._handle))
         if found is None:
             scope = g.get_name_scope()
-            base = (scope + "_" if scope else "") + "readvariableop_resource"
+            base = (scope + "_" if scope else "") + sanitize(first_op).lower() + "_resource"
             ph = self.capture(variable._handle, base)
             ph.op.attrs["_user_specified_name"] = "resource"  # as TF names it
             if not any(v is variable for v in g.variables):
