@@ -133,6 +133,15 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
             return self._handle
         return interp.capture_variable(self)
 
+    def _handle_for(self, consumer: str):
+        """The resource tensor for an op named ``consumer`` about to use it: a graph being
+        built names the capture after the first op that uses it, as TF does
+        (``assignaddvariableop_resource``)."""
+        interp = _core.interpreter()
+        if interp.executing_eagerly:
+            return self._handle
+        return interp.capture_variable(self, consumer)
+
     def _tape_key(self):
         return id(self.handle)
 
@@ -152,7 +161,8 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         """The current value as a tensor (op ``ReadVariableOp``)."""
         if _tape.ACTIVE or _tape._PAUSED:
             _tape.variable_accessed(self)
-        return _core.bind(state_ops.ReadVariableOp, (self.handle,), {"dtype": self._dtype})
+        return _core.bind(state_ops.ReadVariableOp, (self._handle_for("ReadVariableOp"),),
+                          {"dtype": self._dtype})
 
     value = read_value
     _as_tensor = read_value
@@ -175,7 +185,8 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
                 f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable "
                 f"shape {self.shape}, and the assigned value shape {value.shape} are "
                 "incompatible.")
-        op = _core.bind(opdef, (self.handle, value), {"dtype": self._dtype}, name)
+        op = _core.bind(opdef, (self._handle_for(name or opdef.name), value),
+                        {"dtype": self._dtype}, name)
         if not read_value:
             return op
         unread = object.__new__(_UnreadVariable)
