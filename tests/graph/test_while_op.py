@@ -14,7 +14,7 @@ import tfgraph_edu as tf
 
 @tf.function
 def ag_range(x):
-    for i in tf.range(3):
+    for i in tf.range(3):  # noqa: B007 - as the notebook writes it
         x = x + 1
     return x
 
@@ -41,8 +41,8 @@ def wl_max(x):
 
 @tf.function
 def nested(x):
-    for i in tf.range(2):
-        for j in tf.range(3):
+    for i in tf.range(2):  # noqa: B007
+        for j in tf.range(3):  # noqa: B007
             x = x + 1
     return x
 
@@ -147,7 +147,7 @@ def test_get_operations_as_handson_ml3_prints_them():
     # tf.while_loop and tf.range examples (TF 2.21's printout)
     @tf.function
     def add_10(x):
-        for i in tf.range(10):
+        for i in tf.range(10):  # noqa: B007 - as the notebook writes it
             x = x + 1
         return x
     ops = add_10.get_concrete_function(tf.constant(0)).graph.get_operations()
