@@ -125,18 +125,29 @@ def _union_captures(subgraphs) -> list:
     return list(seen.values())
 
 
-def _inputs_for(sg: Subgraph, outer_values, unused: str = "unused_capture") -> list:
+def _inputs_for(sg: Subgraph, outer_values, unused="unused_capture") -> list:
     """The subgraph's placeholders for ``outer_values`` (unused ones are made, and stay idle;
-    a cond branch names them ``Placeholder`` as TF does)."""
+    a cond branch names them ``Placeholder`` as TF does).  ``unused`` is their name, or
+    gives it: ``unused(k, value)`` for the k-th unused one."""
     captured = {id(outer): inner for outer, inner in sg.graph.captures}
     inputs = []
+    k = 0
     with using_interpreter(sg.builder), sg.graph.name_scope(_base(sg.graph)):
         for v in outer_values:
             ph = captured.get(id(v))
             if ph is None:
-                ph = sg.builder.placeholder(v.dtype, v.shape, unused)
+                name = unused(k, v) if callable(unused) else unused
+                k += 1
+                ph = sg.builder.placeholder(v.dtype, v.shape, name)
             inputs.append(ph)
     return inputs
+
+
+def _outer_name(k, v) -> str:
+    """A While body's input for a value only its condition uses: named, as in TF, after the
+    op that value comes from (``while/range/limit``, as ``while_range_limit``)."""
+    op = getattr(v, "op", None)
+    return op.name.replace("/", "_").lower() if op is not None else "unused_capture"
 
 
 # -- tf.cond -
@@ -410,8 +421,10 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
             _check_autograph_loop_shape(label, before, after, spec, i)
     outer = _union_captures([cond_sg, body_sg])
     n_loop = N_LEAD + len(init)
-    cond_inputs = cond_sg.arg_placeholders + _inputs_for(cond_sg, outer)
-    body_inputs = body_sg.arg_placeholders + _inputs_for(body_sg, outer)
+    # inputs a graph does not use: TF's names (while_cond_5___redundant_placeholder0 in cond)
+    cond_inputs = cond_sg.arg_placeholders + _inputs_for(
+        cond_sg, outer, lambda k, v: f"{cond_sg.name}___redundant_placeholder{k}")
+    body_inputs = body_sg.arg_placeholders + _inputs_for(body_sg, outer, _outer_name)
     # captures pass through the body unchanged
     body_outputs = lead_out + body_out + body_inputs[n_loop:]
     cond_f = GraphFunction(cond_sg.graph, cond_inputs, cond_sg.outputs, cond_sg.name)
