@@ -19,6 +19,11 @@ __all__ = ["PRODUCER", "MIN_CONSUMER", "function_attrs", "library", "function_de
 PRODUCER = 2474  # the producer version TF 2.21 writes (tests/fixtures/real_tf/facts.json)
 MIN_CONSUMER = 12  # written by TF 2.21 when the GraphDef has a function library
 CONSTRUCTION_CONTEXT = "kEagerRuntime"  # the attr TF 2.21 sets on a tf.function's bodies
+# stateful ops TF runs only when their value is needed: not a function's control outputs
+LEGACY_RANDOM_OPS = frozenset({
+    "RandomUniform", "RandomUniformInt", "RandomStandardNormal", "TruncatedNormal",
+    "ParameterizedTruncatedNormal", "RandomShuffle", "Multinomial", "RandomGamma",
+    "RandomGammaGrad", "RandomPoisson", "RandomPoissonV2"})
 
 
 def function_attrs(op) -> list:
@@ -157,8 +162,10 @@ def function_def(fn, caller=None, strict: bool = True) -> SimpleNamespace:
     nodes = [(op, [ref(x) for x in op.inputs] + [f"^{c.name}" for c in op.control_inputs])
              for op in fn.graph.operations if id(op) not in inputs]
     stateful = any(op.opdef.stateful for op, _ in nodes)
+    control = sorted(op.name for op, _ in nodes
+                     if op.opdef.stateful and op.type not in LEGACY_RANDOM_OPS)
     return SimpleNamespace(
-        name=fn.function_name, fn=fn, input_args=input_args,
+        name=fn.function_name, fn=fn, input_args=input_args, control_outputs=control,
         output_args=[(n, t.dtype) for n, t in zip(outputs, fn.outputs)],
         nodes=nodes, ret={n: ref(t) for n, t in zip(outputs, fn.outputs)},
         arg_attrs=arg_attrs, is_stateful=stateful,
