@@ -162,7 +162,7 @@ def test_control_outputs_are_the_stateful_ops_but_random_ones():
         return v + 1
 
     def loop(x):
-        for i in tf.range(3):
+        for i in tf.range(3):  # noqa: B007
             v.assign_add(1.0)
         return x
 
