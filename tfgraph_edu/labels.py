@@ -276,26 +276,28 @@ _LABELS = {
     "optimiser": ("optimiser", "最佳化器", "优化器"),
     "changes": ("{n} changes", "{n} 處變更", "{n} 处变更"),
     "created_by": ("created by", "建立位置", "创建位置"),
-    # a While's details: what TF's graph has that tfgraph_edu's leaves out, and why
+    # a While's details: what TF's While carries besides the learner's loop, and what the
+    # drawing leaves out of it
     "tf_while_folded": (
-        "TensorFlow's While also carries a loop counter and a maximum_iterations input "
-        "(while/loop_counter, while/maximum_iterations: two more loop variables, and an AddV2 "
-        "and two Identity nodes in the body); a loop over tf.range also computes the range's "
-        "length (Sub, FloorDiv, FloorMod, NotEqual, Cast, AddV2, Maximum) and never uses it. "
-        "tfgraph_edu leaves them out: the runtime counts the iterations (maximum_iterations is "
-        "an attribute here), and TF's optimiser (Grappler) removes the unused length ops too.",
-        "TensorFlow 的 While 另外帶有迴圈計數器與 maximum_iterations 輸入"
-        "（while/loop_counter、while/maximum_iterations：多兩個迴圈變數，迴圈主體裡多一個 AddV2 "
-        "與兩個 Identity 節點）；走訪 tf.range 的迴圈還會算出範圍的長度（Sub、FloorDiv、FloorMod、"
-        "NotEqual、Cast、AddV2、Maximum），卻從不使用。tfgraph_edu 省略它們：迭代次數由執行階段"
-        "計算（maximum_iterations 在這裡是屬性），"
-        "TF 的最佳化器（Grappler）也會移除沒用到的長度運算。",
-        "TensorFlow 的 While 另外带有循环计数器和 maximum_iterations 输入"
-        "（while/loop_counter、while/maximum_iterations：多两个循环变量，循环体里多一个 AddV2 "
-        "和两个 Identity 节点）；遍历 tf.range 的循环还会算出范围的长度（Sub、FloorDiv、FloorMod、"
-        "NotEqual、Cast、AddV2、Maximum），却从不使用。tfgraph_edu 省略了它们：迭代次数由运行时"
-        "计算（maximum_iterations 在这里是属性），"
-        "TF 的优化器（Grappler）也会删除没用到的长度运算。"),
+        "As in TensorFlow 2.21, a While carries two loop variables before yours: a loop counter "
+        "and maximum_iterations (while/loop_counter, while/maximum_iterations; -1 when no limit "
+        "is given), counted by an AddV2 in the body; a loop over tf.range also first computes "
+        "the range's length (Sub, FloorDiv, FloorMod, NotEqual, Cast, AddV2, Maximum) and "
+        "never uses it. The drawing leaves them out (a maximum_iterations you gave is drawn "
+        "where the condition tests it); get_operations() and as_graph_def() list them, as "
+        "TF's do.",
+        "與 TensorFlow 2.21 相同，While 在你的迴圈變數之前另外帶有兩個迴圈變數：迴圈計數器與 "
+        "maximum_iterations（while/loop_counter、while/maximum_iterations；沒有給上限時為 -1），"
+        "由迴圈主體裡的一個 AddV2 計數；走訪 tf.range 的迴圈還會先算出範圍的長度（Sub、FloorDiv、"
+        "FloorMod、NotEqual、Cast、AddV2、Maximum），卻從不使用。圖中省略它們（你給的 "
+        "maximum_iterations 會畫在條件檢查它的地方）；get_operations() 與 as_graph_def() "
+        "會列出它們，與 TF 相同。",
+        "与 TensorFlow 2.21 相同，While 在你的循环变量之前另外带有两个循环变量：循环计数器和 "
+        "maximum_iterations（while/loop_counter、while/maximum_iterations；没有给上限时为 -1），"
+        "由循环体里的一个 AddV2 计数；遍历 tf.range 的循环还会先算出范围的长度（Sub、FloorDiv、"
+        "FloorMod、NotEqual、Cast、AddV2、Maximum），却从不使用。图中省略了它们（你给的 "
+        "maximum_iterations 会画在条件检查它的地方）；get_operations() 和 as_graph_def() "
+        "会列出它们，与 TF 相同。"),
     # an If whose branches hold constants nothing uses, and such a constant: not drawn
     "tf_unused_consts": (
         "Its branches also hold constants nothing uses (AutoGraph's do_return = True in a "

@@ -70,9 +70,14 @@ def test_export_round_trips_through_our_reader(tmp_path, ext):
 def test_attrs_tf_does_not_declare_are_kept_under_a_private_name():
     gd = to_graph_def(concrete())
     (loop,) = [n for n in gd.node if n.op == "StatelessWhile"]
-    # TF's While has no maximum_iterations attr (TF feeds it as a loop variable)
+    # TF's While has no maximum_iterations attr: as in TF, it is a loop variable (and so is
+    # the loop counter), and the While carries only attrs TF declares
     assert "maximum_iterations" not in loop.attr
-    assert loop.attr["_tfgraph_edu_maximum_iterations"].i == -1
+    assert not [k for k in loop.attr if k.startswith("_tfgraph_edu_")]
+    assert list(loop.input[:2]) == ["while/loop_counter", "while/maximum_iterations"]
+    # our Range keeps the T attr TF's Range does not declare: under a private name
+    (rng,) = [n for n in gd.node if n.op == "Range"]
+    assert "T" not in rng.attr and rng.attr["_tfgraph_edu_T"].type == rng.attr["Tidx"].type
     body = next(f for f in gd.library.function if f.signature.name == loop.attr["body"].func.name)
     # function-body inputs are named as TF names them: op:output_arg:index
     refs = [i for n in body.node_def for i in n.input if ":" in i]

@@ -498,3 +498,32 @@ def test_jit_compile_says_there_is_no_xla():
         def f(x):
             return tf.reduce_sum(x * x)
     assert float(f(tf.constant([1.0, 2.0]))) == 5.0
+
+
+def test_captured_variable_named_after_its_first_consumer():
+    # recorded from TF 2.21: a captured variable's argument is named after the op that first
+    # uses it (handson-ml3 12, cell 213 prints "assignaddvariableop_resource")
+    a, b = tf.Variable(0), tf.Variable(0)
+
+    @tf.function
+    def f1():
+        a.assign_add(1)
+        b.assign_add(2)
+        return a.assign_add(3, name="foo")
+
+    @tf.function
+    def f2():
+        b.assign(1, name="setb")
+        return a + 1
+
+    @tf.function
+    def f3():
+        b.assign_sub(1)
+        with tf.name_scope("outer"):
+            return a * 2
+
+    def names(f):
+        return [x.name for x in f.get_concrete_function().function_def.signature.input_arg]
+    assert names(f1) == ["assignaddvariableop_resource", "assignaddvariableop_1_resource"]
+    assert names(f2) == ["setb_resource", "readvariableop_resource"]
+    assert names(f3) == ["assignsubvariableop_resource", "outer_readvariableop_resource"]

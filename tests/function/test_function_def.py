@@ -188,3 +188,57 @@ def test_a_const_from_a_python_default_prints_as_a_tensor():
         'name: "Const"\nop: "Const"\nattr {\n  key: "value"\n  value {\n    tensor {\n'
         '      dtype: DT_INT32\n      tensor_shape {\n      }\n      int_val: 1\n    }\n'
         '  }\n}\nattr {\n  key: "dtype"\n  value {\n    type: DT_INT32\n  }\n}\n')
+
+
+def test_a_signature_lists_args_outputs_and_control_outputs():
+    # recorded from TF 2.21
+    v = tf.Variable(1)
+
+    @tf.function
+    def inc(a, b):
+        v.assign_add(a)
+        return a + b, tf.cast(a, tf.float32)
+
+    sig = inc.get_concrete_function(tf.constant(1), tf.constant(2)).function_def.signature
+    assert str(sig).replace(sig.name, "NAME") == (
+        'name: "NAME"\ninput_arg {\n  name: "a"\n  type: DT_INT32\n}\n'
+        'input_arg {\n  name: "b"\n  type: DT_INT32\n}\n'
+        'input_arg {\n  name: "assignaddvariableop_resource"\n  type: DT_RESOURCE\n}\n'
+        'output_arg {\n  name: "identity"\n  type: DT_INT32\n}\n'
+        'output_arg {\n  name: "identity_1"\n  type: DT_FLOAT\n}\n'
+        'is_stateful: true\ncontrol_output: "AssignAddVariableOp"\n')
+    assert sig.control_output == ["AssignAddVariableOp"]
+
+
+def test_control_outputs_are_the_stateful_ops_but_random_ones():
+    # recorded from TF 2.21: sorted names; a legacy random op runs only when needed
+    v = tf.Variable(1.0)
+
+    def control(f, *args):
+        return f.get_concrete_function(*args).function_def.signature.control_output
+
+    def writes():
+        v.assign(2.0)
+        v.assign_add(1.0)
+        tf.print(1)
+        return v + 1
+
+    def loop(x):
+        for i in tf.range(3):  # noqa: B007
+            v.assign_add(1.0)
+        return x
+
+    def scoped(x):
+        with tf.name_scope("s"):
+            v.assign_add(1.0, name="myadd")
+        return x
+    assert control(tf.function(lambda: v + 1)) == ["ReadVariableOp"]
+    assert control(tf.function(writes)) == [
+        "AssignAddVariableOp", "AssignVariableOp", "PrintV2", "ReadVariableOp"]
+    assert control(tf.function(lambda: tf.random.uniform([2]))) == []
+    assert control(tf.function(loop), tf.constant(1)) == ["while"]
+    assert control(tf.function(scoped), tf.constant(1)) == ["s/myadd"]
+    body = [fd for fd in tf.function(loop).get_concrete_function(tf.constant(1)).graph
+            .as_graph_def().library.function if "body" in fd.signature.name][0]
+    assert body.signature.control_output == ["while/AssignAddVariableOp"]
+    assert 'control_ret {\n  key: "while/AssignAddVariableOp"\n' in str(body)

@@ -110,3 +110,40 @@ def test_constants_nothing_uses_in_a_branch_are_left_out_and_the_details_say_so(
     assert details["cond"]["tf_note"] == "tf_unused_consts"
     assert all(details[n]["tf_note"] == "tf_unused_const" for n in unused)
     assert all("tf_note" not in details[n] for n in used)
+
+
+@tf.function
+def _limited(x):
+    return tf.while_loop(lambda i, x: i < 10, lambda i, x: (i + 1, x * 2.0), [0, x],
+                         maximum_iterations=4)[1]
+
+
+def _node_ids(dot: str) -> set[str]:
+    return set(re.findall(r'^\s*"([^"]*)" \[label=', dot, re.M))
+
+
+def test_tf_loop_counter_and_range_length_are_not_drawn():
+    # TF 2.21's While carries while/loop_counter and while/maximum_iterations, and a range loop
+    # computes an unused length (sub ... Maximum); the graph has them, the drawing does not
+    graph = _program.get_concrete_function(tf.constant([1.0, 2.0])).graph
+    names = {op.name for op in graph.get_operations()}
+    assert {"while/loop_counter", "while/maximum_iterations", "floordiv", "Maximum"} <= names
+    dot = vdot.graph_to_dot(graph, collapse=set())
+    ids = _node_ids(dot)
+    assert not {i for i in ids if "loop_counter" in i or "maximum_iterations" in i}
+    assert not ids & {"sub", "floordiv", "mod", "NotEqual", "Cast", "Maximum", "zeros_like"}
+    assert "range" in ids  # the range itself stays
+    body = cluster_block(dot, "cluster_while/body")
+    assert "add_2" not in body and "Identity_1" not in body  # the counter's add, the limit
+    assert {"iteration", "total", "x"} <= set(_labels(body).values())
+
+
+def test_a_given_maximum_iterations_is_drawn_where_the_condition_tests_it():
+    graph = _limited.get_concrete_function(tf.constant(1.0)).graph
+    dot = vdot.graph_to_dot(graph, collapse=set())
+    cond = cluster_block(dot, "cluster_while/cond")
+    assert {"loop_counter", "maximum_iterations"} <= set(_labels(cond).values())
+    assert "LogicalAnd" in cond
+    assert '"while/maximum_iterations" [label=' in dot  # the 4 feeds the loop
+    body = cluster_block(dot, "cluster_while/body")
+    assert "loop_counter" not in body and "add_2" not in body

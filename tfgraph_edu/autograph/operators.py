@@ -725,6 +725,7 @@ def _tf_range_for(parts, extra_test, body, get_state, set_state, symbol_names, o
     """``for i in tf.range(...)`` as TensorFlow lowers it: a counter loop from ``start``
     by ``delta`` while short of ``limit``; the range itself is never built or sliced."""
     start, limit, delta, ascending = parts
+    _range_length(start, limit, delta)
     state = {"i": start}
     # a target no iteration sets keeps the range's start, as in TF (not a made-up zero)
     iterates = set((opts or {}).get("iterate_names", "").replace(" ", "").split(","))
@@ -756,9 +757,22 @@ def _tf_range_for(parts, extra_test, body, get_state, set_state, symbol_names, o
     def loop_body():
         i = state["i"]
         body(i)
-        state["i"] = math_ops.add(i, delta)
+        state["i"] = i + delta  # TF's name: while/add_1 after the body's add
 
     _tf_loop(test, loop_body, get_all, set_all, ("<index>",) + tuple(symbol_names), opts)
+
+
+def _range_length(start, limit, delta):
+    """The number of elements of ``tf.range(start, limit, delta)``, built as TF's AutoGraph
+    builds it before a range loop (``sub``, ``floordiv``, ``mod``, ``NotEqual``, ``Cast``,
+    ``add``, ``Maximum``).  TF hands it to the loop only under XLA; elsewhere, as here, the
+    ops stay in the graph unused (they print in ``get_operations()``), and run never."""
+    dist = limit - start
+    whole = dist // delta
+    partial = math_ops.cast(math_ops.not_equal(dist % delta, creation_ops.zeros_like(whole)),
+                            dist.dtype)
+    length = whole + partial
+    return math_ops.maximum(length, creation_ops.zeros_like(length))
 
 
 def _tf_for(iter_, extra_test, body, get_state, set_state, symbol_names, opts):

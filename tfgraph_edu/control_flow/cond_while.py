@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
+
 from .. import dtypes as _dt
 from .. import nest
 from ..eager import tape as _tape
 from ..eager.tensor import EagerTensor
 from ..graph.graph import Graph, Tensor
 from ..graph.naming import check_scope_name
-from ..ops import control_flow_ops, creation_ops, identity_ops
+from ..ops import control_flow_ops, creation_ops, identity_ops, math_ops
 from ..ops._core import bind, using_interpreter
 from ..ops.composite import is_composite
 from ..ops.control_flow_ops import GraphFunction
-from ..ops.convert import is_tensor, to_tensor
+from ..ops.convert import is_tensor, to_numpy, to_tensor
 from ..shapes import TensorShape, TensorSpec
 from ..tracing.graph_builder import GraphBuilder, building_graph
 
@@ -69,13 +71,17 @@ def _describe_structure(s) -> str:
 class Subgraph:
     """A traced branch or body: its graph, builder, output structure and flat outputs."""
 
-    def __init__(self, parent: GraphBuilder, name: str, inputs_like=(), scope: str = ""):
+    def __init__(self, parent: GraphBuilder, name: str, inputs_like=(), scope: str = "",
+                 lead=()):
         self.graph = Graph(name)
         self.graph._scope = self.graph.base_scope = scope  # TF's names: "while/add", "cond/mul"
         self.builder = GraphBuilder(self.graph, outer=parent)
         self.name = name
         self.arg_placeholders = []
         with using_interpreter(self.builder):
+            for t in lead:  # a While's loop counter and maximum iterations: TF's names
+                ph = self.builder.placeholder(t.dtype, t.shape, t.op.name)
+                self.arg_placeholders.append(ph)
             for t in inputs_like:
                 ph = self.builder.placeholder(t.dtype, t.shape, "Placeholder")
                 ph.handle_shape, ph.handle_dtype = t.handle_shape, t.handle_dtype
@@ -119,18 +125,29 @@ def _union_captures(subgraphs) -> list:
     return list(seen.values())
 
 
-def _inputs_for(sg: Subgraph, outer_values, unused: str = "unused_capture") -> list:
+def _inputs_for(sg: Subgraph, outer_values, unused="unused_capture") -> list:
     """The subgraph's placeholders for ``outer_values`` (unused ones are made, and stay idle;
-    a cond branch names them ``Placeholder`` as TF does)."""
+    a cond branch names them ``Placeholder`` as TF does).  ``unused`` is their name, or
+    gives it: ``unused(k, value)`` for the k-th unused one."""
     captured = {id(outer): inner for outer, inner in sg.graph.captures}
     inputs = []
+    k = 0
     with using_interpreter(sg.builder), sg.graph.name_scope(_base(sg.graph)):
         for v in outer_values:
             ph = captured.get(id(v))
             if ph is None:
-                ph = sg.builder.placeholder(v.dtype, v.shape, unused)
+                name = unused(k, v) if callable(unused) else unused
+                k += 1
+                ph = sg.builder.placeholder(v.dtype, v.shape, name)
             inputs.append(ph)
     return inputs
+
+
+def _outer_name(k, v) -> str:
+    """A While body's input for a value only its condition uses: named, as in TF, after the
+    op that value comes from (``while/range/limit``, as ``while_range_limit``)."""
+    op = getattr(v, "op", None)
+    return op.name.replace("/", "_").lower() if op is not None else "unused_capture"
 
 
 # -- tf.cond -
@@ -357,16 +374,20 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
             explicit = True
         specs.append(_Spec(t, shape, explicit))
     inner = op_scope(builder, name or "while")
-    cond_sg = Subgraph(builder, f"{prefix}while_cond_{n}", specs, scope=inner)
-    body_sg = Subgraph(builder, f"{prefix}while_body_{n}", specs, scope=inner)
-    args_c = pack_as(structure, cond_sg.arg_placeholders)
-    args_b = pack_as(structure, body_sg.arg_placeholders)
+    lead = _counter_inputs(builder, inner, maximum_iterations)
+    cond_sg = Subgraph(builder, f"{prefix}while_cond_{n}", specs, scope=inner, lead=lead)
+    body_sg = Subgraph(builder, f"{prefix}while_body_{n}", specs, scope=inner, lead=lead)
+    args_c = pack_as(structure, cond_sg.arg_placeholders[N_LEAD:])
+    args_b = pack_as(structure, body_sg.arg_placeholders[N_LEAD:])
     with _tape.stop_recording_all():
         c = cond_sg.run(cond_fn, *args_c) if call_with_structure else cond_sg.run(cond_fn, args_c)
         with using_interpreter(cond_sg.builder):
             c = to_tensor(c)
-        if c.dtype is not _dt.bool:
-            raise TypeError(f"The loop condition must be a bool tensor, got {c!r}")
+            if c.dtype is not _dt.bool:
+                raise TypeError(f"The loop condition must be a bool tensor, got {c!r}")
+            if maximum_iterations is not None:  # TF: counter < maximum and the condition
+                count, limit = cond_sg.arg_placeholders[:N_LEAD]
+                c = math_ops.logical_and(math_ops.less(count, limit), c)
         r = body_sg.run(body_fn, *args_b) if call_with_structure else body_sg.run(body_fn, args_b)
     if names is None:  # tf.while_loop itself: TF's structure check (a lone result is wrapped)
         if not isinstance(r, (list, tuple, dict)) and len(structure) == 1:
@@ -383,7 +404,11 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
         raise ValueError(f"The loop body returned {len(flat_r)} values but the loop has "
                          f"{len(init)} loop variables; return them all, in the same structure.")
     cond_sg.finish([c])
-    body_out = body_sg.finish(flat_r)
+    count, limit = body_sg.arg_placeholders[:N_LEAD]
+    with using_interpreter(body_sg.builder):
+        count = count + 1  # after the body's own ops, as TF (while/add_2, while/add_2/y)
+    body_out = body_sg.finish([count, limit] + flat_r)
+    lead_out, body_out = body_out[:N_LEAD], body_out[N_LEAD:]
     for i, (before, after, spec) in enumerate(zip(init, body_out, specs)):
         label = names[i] if names else f"loop variable {i}"
         if names is None:  # tf.while_loop itself: TF's while_v2 words
@@ -395,27 +420,55 @@ def build_while(builder, cond_fn, body_fn, structure, init, shape_invariants=Non
         if names is not None:
             _check_autograph_loop_shape(label, before, after, spec, i)
     outer = _union_captures([cond_sg, body_sg])
-    n_loop = len(init)
-    cond_inputs = cond_sg.arg_placeholders + _inputs_for(cond_sg, outer)
-    body_inputs = body_sg.arg_placeholders + _inputs_for(body_sg, outer)
+    n_loop = N_LEAD + len(init)
+    # inputs a graph does not use: TF's names (while_cond_5___redundant_placeholder0 in cond)
+    cond_inputs = cond_sg.arg_placeholders + _inputs_for(
+        cond_sg, outer, lambda k, v: f"{cond_sg.name}___redundant_placeholder{k}")
+    body_inputs = body_sg.arg_placeholders + _inputs_for(body_sg, outer, _outer_name)
     # captures pass through the body unchanged
-    body_outputs = body_out + body_inputs[n_loop:]
+    body_outputs = lead_out + body_out + body_inputs[n_loop:]
     cond_f = GraphFunction(cond_sg.graph, cond_inputs, cond_sg.outputs, cond_sg.name)
     body_f = GraphFunction(body_sg.graph, body_inputs, body_outputs, body_sg.name)
-    body_f.loop_var_names = tuple(names) if names else ()
-    all_in = list(init) + outer
+    body_f.loop_var_names = LEAD_NAMES + tuple(names) if names else ()
+    all_in = lead + list(init) + outer
     opdef = (control_flow_ops.While if cond_sg.stateful or body_sg.stateful
              else control_flow_ops.StatelessWhile)
-    shapes = [s.shape for s in specs] + [getattr(v, "shape", TensorShape(None)) for v in outer]
+    shapes = [t.shape for t in lead] + [s.shape for s in specs] + [
+        getattr(v, "shape", TensorShape(None)) for v in outer]
     attrs = {"cond": cond_f, "body": body_f,
-             "T": tuple(getattr(v, "dtype", None) for v in init) + tuple(
-                 v.dtype for v in outer),
+             "T": tuple(t.dtype for t in lead) + tuple(
+                 getattr(v, "dtype", None) for v in init) + tuple(v.dtype for v in outer),
              "output_shapes": tuple(shapes),
-             "parallel_iterations": int(parallel_iterations),
-             "maximum_iterations": -1 if maximum_iterations is None else int(maximum_iterations)}
+             "parallel_iterations": int(parallel_iterations)}
     result = bind(opdef, tuple(all_in), attrs, name or "while")
     outs = result if isinstance(result, list) else [result]
-    return pack_as(structure, outs[:n_loop])
+    return pack_as(structure, outs[N_LEAD:n_loop])
+
+
+N_LEAD = 2  # a While's first two loop variables: TF's loop counter and maximum iterations
+LEAD_NAMES = ("<loop_counter>", "<maximum_iterations>")  # their names among loop_var_names
+
+
+def _counter_inputs(builder, scope: str, maximum_iterations) -> list:
+    """The two loop variables TF 2.21 puts before the user's: ``<scope>/maximum_iterations``
+    (the given limit, else -1) and ``<scope>/loop_counter`` (0, of the limit's dtype), made
+    in that order as TF makes them.  The condition checks the limit only when one was given."""
+    with using_interpreter(builder):
+        if maximum_iterations is None:
+            limit = builder.constant(np.array(-1, np.int32), f"{scope}/maximum_iterations")
+        elif isinstance(maximum_iterations, Tensor) and not isinstance(
+                maximum_iterations, EagerTensor):
+            limit = maximum_iterations
+        else:
+            value = np.asarray(maximum_iterations.numpy() if isinstance(
+                maximum_iterations, EagerTensor) else to_numpy(maximum_iterations))
+            if value.dtype.kind not in "iu":
+                raise TypeError(f"maximum_iterations must be an integer, got {value!r}")
+            limit = builder.constant(value, f"{scope}/maximum_iterations")
+        if limit.shape.rank != 0:
+            raise ValueError(f"maximum_iterations must be a scalar, saw shape: {limit.shape}")
+        counter = builder.constant(np.array(0, limit.dtype.np_dtype), f"{scope}/loop_counter")
+    return [counter, limit]
 
 
 def _is_subshape(left, right) -> bool:
@@ -599,10 +652,8 @@ def _while_grad(op, *grads):
 
     lists0 = [TensorArray(t.dtype, size=0, dynamic_size=True, infer_shape=False)
               for t in loop_in]
-    max_iter = op.get_attr("maximum_iterations")
     count, _, lists = while_loop(fwd_cond, fwd_body, [0, loop_in, lists0],
-                                 maximum_iterations=None if max_iter < 0 else max_iter,
-                                 _strict_shapes=False)
+                                 _strict_shapes=False)  # the counter in cond keeps any limit
 
     # backward: cotangents of the loop variables flow from the last iteration to the first
     g_vars = [grads[i] if grads[i] is not None else zeros_for(op.outputs[i])

@@ -130,13 +130,14 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         """The resource tensor: eager, or captured by the graph being built."""
         return self._handle_for("ReadVariableOp")
 
-    def _handle_for(self, first_op: str):
-        """The resource tensor for op ``first_op`` (the captured placeholder of a function
-        that first uses the variable there is named after it, as in TF)."""
+    def _handle_for(self, consumer: str):
+        """The resource tensor for an op named ``consumer`` about to use it: a graph being
+        built names the capture after the first op that uses it, as TF does
+        (``assignaddvariableop_resource``)."""
         interp = _core.interpreter()
         if interp.executing_eagerly:
             return self._handle
-        return interp.capture_variable(self, first_op)
+        return interp.capture_variable(self, consumer)
 
     def _tape_key(self):
         return id(self.handle)
@@ -157,7 +158,8 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         """The current value as a tensor (op ``ReadVariableOp``)."""
         if _tape.ACTIVE or _tape._PAUSED:
             _tape.variable_accessed(self)
-        return _core.bind(state_ops.ReadVariableOp, (self.handle,), {"dtype": self._dtype})
+        return _core.bind(state_ops.ReadVariableOp, (self._handle_for("ReadVariableOp"),),
+                          {"dtype": self._dtype})
 
     value = read_value
     _as_tensor = read_value

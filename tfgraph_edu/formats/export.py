@@ -5,7 +5,7 @@ Nodes and the function library are written as ``graph.as_graph_def()`` shows the
 (``graph/function_defs.py``: the op's attrs, ``T``, TF's control-flow attrs; every
 ``If``/``While`` body and any other function-valued attr as a ``FunctionDef`` whose node
 inputs use TF's ``op:out_arg:index`` names, with TF's ``arg_attr``\\ s).  An attr TF's op
-does not declare (``maximum_iterations`` on our ``While``) is kept under
+does not declare is kept under
 ``_tfgraph_edu_<name>``: TF accepts attrs starting with ``_`` on any node, and nothing is
 dropped in silence.  An op TF does not register is a
 ValueError naming it.

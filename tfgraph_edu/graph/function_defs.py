@@ -19,6 +19,11 @@ __all__ = ["PRODUCER", "MIN_CONSUMER", "function_attrs", "library", "function_de
 PRODUCER = 2474  # the producer version TF 2.21 writes (tests/fixtures/real_tf/facts.json)
 MIN_CONSUMER = 12  # written by TF 2.21 when the GraphDef has a function library
 CONSTRUCTION_CONTEXT = "kEagerRuntime"  # the attr TF 2.21 sets on a tf.function's bodies
+# stateful ops TF runs only when their value is needed: not a function's control outputs
+LEGACY_RANDOM_OPS = frozenset({
+    "RandomUniform", "RandomUniformInt", "RandomStandardNormal", "TruncatedNormal",
+    "ParameterizedTruncatedNormal", "RandomShuffle", "Multinomial", "RandomGamma",
+    "RandomGammaGrad", "RandomPoisson", "RandomPoissonV2"})
 
 
 def function_attrs(op) -> list:
@@ -114,23 +119,13 @@ def library(graph, strict: bool = False) -> dict:
     return {k: found[k] for k in sorted(found)}
 
 
-# stateful ops TF's automatic control dependencies leave unordered (its legacy random ops):
-# not among a function's control outputs
-_UNORDERED_RANDOM = frozenset({
-    "RandomUniform", "RandomUniformInt", "RandomStandardNormal", "ParameterizedTruncatedNormal",
-    "TruncatedNormal", "RandomShuffle", "Multinomial", "RandomGamma", "RandomGammaGrad",
-    "RandomPoisson", "RandomPoissonV2"})
-
-
 def function_def(fn, caller=None, strict: bool = True) -> SimpleNamespace:
     """The FunctionDef view of ``fn``: ``name``; ``input_args``/``output_args`` as
     (name, dtype); ``nodes`` as (op, input refs); ``ret`` output name -> ref;
-    ``arg_attrs`` index -> {attr: value}; ``is_stateful``; ``control_outputs`` (the
-    stateful nodes that must run, by name, as the signature lists them).  ``caller`` (the
-    node that runs it) gives each captured argument the ``_user_specified_name`` TF writes:
-    the name of the node outside that feeds it.  ``strict=False`` (the printer) names an
-    output of an op TF does not have ``op:output:i``; else that is a ValueError (a file TF
-    would refuse)."""
+    ``arg_attrs`` index -> {attr: value}; ``is_stateful``.  ``caller`` (the node that runs
+    it) gives each captured argument the ``_user_specified_name`` TF writes: the name of the
+    node outside that feeds it.  ``strict=False`` (the printer) names an output of an op TF
+    does not have ``op:output:i``; else that is a ValueError (a file TF would refuse)."""
     used: set = set()
     outputs = [_unique(normalized(t.op.name), used) for t in fn.outputs]
     args, input_args, arg_attrs = {}, [], {}
@@ -168,12 +163,12 @@ def function_def(fn, caller=None, strict: bool = True) -> SimpleNamespace:
              for op in fn.graph.operations if id(op) not in inputs]
     stateful = any(op.opdef.stateful for op, _ in nodes)
     control = sorted(op.name for op, _ in nodes
-                     if op.opdef.stateful and op.type not in _UNORDERED_RANDOM)
+                     if op.opdef.stateful and op.type not in LEGACY_RANDOM_OPS)
     return SimpleNamespace(
-        name=fn.function_name, fn=fn, input_args=input_args,
+        name=fn.function_name, fn=fn, input_args=input_args, control_outputs=control,
         output_args=[(n, t.dtype) for n, t in zip(outputs, fn.outputs)],
         nodes=nodes, ret={n: ref(t) for n, t in zip(outputs, fn.outputs)},
-        arg_attrs=arg_attrs, is_stateful=stateful, control_outputs=control,
+        arg_attrs=arg_attrs, is_stateful=stateful,
         attrs={"_construction_context": CONSTRUCTION_CONTEXT})
 
 

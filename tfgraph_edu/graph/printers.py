@@ -169,7 +169,7 @@ def function_def_text(fdef, ind: str = "") -> str:
                       f"{i2}  type: {dtype.as_datatype_enum}", f"{i2}}}"]
     if fdef.is_stateful:
         lines.append(f"{i2}is_stateful: true")
-        lines += [f'{i2}control_output: "{name}"' for name in fdef.control_outputs]
+    lines += [f'{i2}control_output: "{name}"' for name in fdef.control_outputs]
     lines.append(f"{ind}}}")
     for op, refs in fdef.nodes:
         lines += [f"{ind}node_def {{", node_def_text(op, i2, refs), f"{ind}}}"]
@@ -177,6 +177,9 @@ def function_def_text(fdef, ind: str = "") -> str:
         lines += [f"{ind}ret {{", f'{i2}key: "{key}"', f'{i2}value: "{fdef.ret[key]}"',
                   f"{ind}}}"]
     lines += _attr_lines(fdef.attrs, ind)
+    for key in tf_order(fdef.control_outputs):  # (field 6, between attr and arg_attr)
+        lines += [f"{ind}control_ret {{", f'{i2}key: "{key}"', f'{i2}value: "{key}"',
+                  f"{ind}}}"]
     for index in sorted(fdef.arg_attrs):
         lines += [f"{ind}arg_attr {{", f"{i2}key: {index}", f"{i2}value {{"]
         lines += _attr_lines(fdef.arg_attrs[index], i2 + "  ")
@@ -221,26 +224,20 @@ class FunctionDef:
 
 
 class _Signature:
-    """A FunctionDef's ``signature`` (TF's OpDef): ``name``, ``input_arg``, ``output_arg``,
-    ``is_stateful``, ``control_output``; printed in TF's text format."""
+    """A FunctionDef's ``signature`` (TF's OpDef): printed as TF prints it."""
 
     def __init__(self, view):
+        self._view = view
         self.name = view.name
         self.input_arg = [_Arg(n, d) for n, d in view.input_args]
         self.output_arg = [_Arg(n, d) for n, d in view.output_args]
         self.is_stateful = view.is_stateful
-        self.control_output = list(view.control_outputs) if view.is_stateful else []
+        self.control_output = list(view.control_outputs)
 
     def __str__(self):
-        lines = [f'name: "{self.name}"']
-        for kind, args in (("input_arg", self.input_arg), ("output_arg", self.output_arg)):
-            for arg in args:
-                lines += [f"{kind} {{", f'  name: "{arg.name}"', f"  type: {arg.type._enum}",
-                          "}"]
-        if self.is_stateful:
-            lines.append("is_stateful: true")
-        lines += [f'control_output: "{name}"' for name in self.control_output]
-        return "\n".join(lines) + "\n"
+        text = function_def_text(self._view)
+        head = text[:text.index("\n}") + 1].split("\n")[1:]  # its lines, and a last ""
+        return "\n".join(line[2:] for line in head)
 
     __repr__ = __str__
 

@@ -290,6 +290,8 @@ def _constant(value, dtype, shape, name):
                         "takes Python and numpy values; use tf.stack or "
                         "tf.convert_to_tensor for a list holding tensors.")
     arr = to_numpy(value, dtype)
+    if isinstance(arr, np.generic):  # a numpy scalar (to_numpy of 0 as int32) as a 0-d array
+        arr = np.asarray(arr)
     if shape is not None:
         shape = [int(d) for d in shape]
         size = int(np.prod(shape)) if shape else 1

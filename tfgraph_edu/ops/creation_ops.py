@@ -244,9 +244,18 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
                             default=0)
         dtype = _dt.NP_TO_DTYPE[order[best]]
     dtype = _dt.as_dtype(dtype)
-    vals = tuple(math_ops.cast(v, dtype) if convert.is_tensor(v) else convert.constant(v, dtype)
-                 for v in vals)
-    return bind(Range, vals, {"Tidx": dtype}, name)
+    interp = interpreter()
+    graph = None if interp.executing_eagerly else getattr(interp, "graph", None)
+    if graph is None:
+        vals = tuple(math_ops.cast(v, dtype) if convert.is_tensor(v)
+                     else convert.constant(v, dtype) for v in vals)
+        return bind(Range, vals, {"Tidx": dtype}, name)
+    scope = graph.unique_name(name or "range", mark_as_used=False)
+    with graph.name_scope(scope + "/"):  # TF's range/start, range/limit, range/delta
+        vals = tuple(math_ops.cast(v, dtype) if convert.is_tensor(v)
+                     else convert.constant(v, dtype, name=part)
+                     for v, part in zip(vals, ("start", "limit", "delta")))
+    return bind(Range, vals, {"Tidx": dtype}, name or "range")
 
 
 # -- OneHot ---------------------------------------------------------------------------------------

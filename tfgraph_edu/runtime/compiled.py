@@ -167,6 +167,15 @@ class CompiledGraph:
         scalars = self._scalars
         texts, line_ops = self._texts, self._line_ops
         top = depth == 0
+        saved_outputs, self._outputs = getattr(self, "_outputs", None), outputs
+        try:
+            self._emit_ops(graph, var, outputs, depth, plan, ops, pad, namespace, ids, scalars,
+                           texts, line_ops, top)
+        finally:
+            self._outputs = saved_outputs
+
+    def _emit_ops(self, graph, var, outputs, depth, plan, ops, pad, namespace, ids, scalars,
+                  texts, line_ops, top) -> None:
         starts, reads, made = self._starts, self._reads, self._made
         for op in schedule(graph, outputs) if ops is None else ops:
             k = next(ids)
@@ -328,8 +337,20 @@ class CompiledGraph:
         limit = op.attrs.get("maximum_iterations", -1)
         plans = plan.nested.get(id(op), (EMPTY, EMPTY))
         inner = pad + "    "
-        cond = self._nested(op.attrs.get("cond"), defs, depth, plans[0], inner)
-        body = self._nested(op.attrs.get("body"), defs, depth, plans[1], inner)
+        cond_fn, body_fn = op.attrs.get("cond"), op.attrs.get("body")
+        test = _counted(op, self._outputs)
+        if test is not None:  # TF's counter < maximum_iterations: counted in Python ints
+            cond_fn = _Outputs(cond_fn, [test])
+            dead = frozenset((0, 1))
+            limit = f"v{next(self._ids)}"
+        else:
+            dead = _dead_loop_vars(op, self._outputs)
+        cond = self._nested(cond_fn, defs, depth, plans[0], inner)
+        if dead:  # not computed at all: a loop counter nothing reads (TF's loop_counter)
+            body_fn = _Outputs(body_fn, [t for j, t in enumerate(body_fn.outputs)
+                                         if j not in dead])
+        body = self._nested(body_fn, defs, depth, plans[1], inner)
+        live = [d for j, d in enumerate(defs) if j not in dead]
         loop_vars = f"{', '.join(defs)},"
         entry = list(ins)
         copies = plan.copies.get(id(op), ())
@@ -345,7 +366,9 @@ class CompiledGraph:
             entry[j] = f"{kname}({ins[j]})"
         line = self._line
         line(f"{pad}{loop_vars} = {', '.join(entry)},", op)
-        count = f"v{next(self._ids)}" if limit >= 0 else None
+        if isinstance(limit, str):
+            line(f"{pad}{limit} = int({defs[1]})", op)
+        count = f"v{next(self._ids)}" if isinstance(limit, str) or limit >= 0 else None
         if count:
             line(f"{pad}{count} = 0", op)
         line(f"{pad}while True:", op)
@@ -358,7 +381,7 @@ class CompiledGraph:
         line(f"{inner}    break", op)
         self._texts += body[0]
         self._line_ops += body[1]
-        changed = [(d, o) for d, o in zip(defs, body[2]) if d != o]  # not the passed-through
+        changed = [(d, o) for d, o in zip(live, body[2]) if d != o]  # not the passed-through
         if changed:
             line(f"{inner}{', '.join(d for d, _ in changed)}, = "
                  f"{', '.join(o for _, o in changed)},", op)
@@ -456,6 +479,101 @@ class CompiledGraph:
         values = [scope.get(name) for name in graph._names_read(lineno)]
         cls, message = kernel_message(op, values, exc)
         return graph_execution_error(op, cls, message, self.name)
+
+
+class _Outputs:
+    """A graph function seen with fewer outputs (the compiler's view of a While body whose
+    dead loop variables it leaves out)."""
+
+    def __init__(self, fn, outputs):
+        self.graph, self.inputs, self.outputs = fn.graph, fn.inputs, outputs
+
+
+def _only_reader(t, graph, reader) -> bool:
+    return all(o is reader for o in graph.operations if any(x is t for x in o.inputs))
+
+
+def _counted(op, outputs):
+    """The learner's condition of While ``op`` when its loop counter and maximum iterations
+    are TF's and used for nothing else: cond ``Identity(LogicalAnd(Less(counter, limit),
+    test))``, body ``Identity(AddV2(counter, 1))`` and ``Identity(limit)``, the op's first
+    two outputs unread.  The compiler then counts with a Python int and tests ``test``;
+    else None."""
+    cond, body = op.attrs.get("cond"), op.attrs.get("body")
+    if len(op.outputs) < 2 or len(cond.outputs) != 1:
+        return None
+    read = {id(t) for o in op.graph.operations for t in o.inputs} | {
+        id(t) for t in outputs or ()}
+    if id(op.outputs[0]) in read or id(op.outputs[1]) in read:
+        return None
+    ident = cond.outputs[0].op
+    both = ident.inputs[0].op if ident.type == "Identity" else None
+    if both is None or both.type != "LogicalAnd":
+        return None
+    less, test = both.inputs[0].op, both.inputs[1]
+    if less.type != "Less" or [t.op for t in less.inputs] != [t.op for t in cond.inputs[:2]]:
+        return None
+    if not (_only_reader(cond.inputs[0], cond.graph, less)
+            and _only_reader(cond.inputs[1], cond.graph, less)
+            and _only_reader(less.outputs[0], cond.graph, both)
+            and _only_reader(both.outputs[0], cond.graph, ident)):
+        return None
+    step, keep = body.outputs[0].op, body.outputs[1].op
+    if step.type != "Identity" or keep.type != "Identity" or keep.inputs[0] is not body.inputs[1]:
+        return None
+    add = step.inputs[0].op
+    if add.type != "AddV2" or add.inputs[0] is not body.inputs[0] or \
+            add.inputs[1].op.type != "Const" or add.inputs[1].op.attrs["value"].size != 1 or \
+            int(add.inputs[1].op.attrs["value"].reshape(())) != 1:
+        return None
+    if not (_only_reader(body.inputs[0], body.graph, add)
+            and _only_reader(body.inputs[1], body.graph, keep)
+            and _only_reader(add.outputs[0], body.graph, step)):
+        return None
+    if any(t.op in (step, keep) for t in body.outputs[2:]):
+        return None
+    return test
+
+
+def _dead_loop_vars(op, outputs) -> frozenset:
+    """Positions of While ``op``'s loop variables that nothing reads: not its output outside
+    (no op reads it, it is not among ``outputs``), not the condition, and in the body only
+    stateless ops that lead to that same variable's next value (TF's ``loop_counter`` when
+    no ``maximum_iterations`` is given).  Their updates need not be computed."""
+    cond, body = op.attrs.get("cond"), op.attrs.get("body")
+    n = len(op.outputs)
+    read_outside = {id(t) for o in op.graph.operations for t in o.inputs}
+    read_outside |= {id(t) for t in outputs or ()}
+    read_in_cond = {id(t) for o in cond.graph.operations for t in o.inputs}
+    read_in_cond |= {id(t) for t in cond.outputs}
+    candidates = [j for j in range(n) if id(op.outputs[j]) not in read_outside
+                  and id(cond.inputs[j]) not in read_in_cond
+                  and body.outputs[j] is not body.inputs[j]]
+    if not candidates:
+        return frozenset()
+    consumers: dict[int, list] = {}
+    for o in body.graph.operations:
+        for t in o.inputs:
+            consumers.setdefault(id(t.op), []).append(o)
+    out_pos: dict[int, set] = {}
+    for k, t in enumerate(body.outputs):
+        out_pos.setdefault(id(t.op), set()).add(k)
+    dead = set()
+    for j in candidates:
+        seen, stack, ok = set(), [body.inputs[j].op], True
+        while stack and ok:
+            o = stack.pop()
+            if id(o) in seen:
+                continue
+            seen.add(id(o))
+            if o.opdef.stateful or o.control_inputs or out_pos.get(id(o), {j}) != {j}:
+                ok = False
+            stack.extend(consumers.get(id(o), ()))
+        if ok and id(body.outputs[j].op) in seen and not any(
+                id(c) in seen for o in body.graph.operations if id(o) not in seen
+                for c in o.control_inputs):
+            dead.add(j)
+    return frozenset(dead)
 
 
 def _as_scalar(x):

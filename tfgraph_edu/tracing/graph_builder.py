@@ -248,21 +248,21 @@ class GraphBuilder:
         g._captures[id(value)] = (value, ph)
         return ph
 
-    def capture_variable(self, variable, first_op: str = "ReadVariableOp") -> Tensor:
+    def capture_variable(self, variable, consumer: str = "ReadVariableOp") -> Tensor:
         """The resource placeholder for ``variable``; reads stay live at every call.  As in
-        TF, it is named after the op that first uses the variable (``first_op``):
-        ``readvariableop_resource``, or ``assignaddvariableop_resource`` when the function
-        first adds to it."""
+        TF, it is named after the op that first uses it, in the current scope
+        (``outer/AssignAddVariableOp_1`` gives ``outer_assignaddvariableop_1_resource``)."""
         g = self.graph
         as_input = self.variable_inputs.get(id(variable._handle))
         if as_input is not None:
             return as_input
         if self.outer is not None:  # a branch or loop body: capture the outer resource
-            return self.capture_symbolic(self.outer.capture_variable(variable, first_op))
+            outer_t = self.outer.capture_variable(variable, consumer)
+            return self.capture_symbolic(outer_t, self.graph.unique_name(
+                consumer, mark_as_used=False), "resource")
         found = g._captures.get(id(variable._handle))
         if found is None:
-            scope = g.get_name_scope()
-            base = (scope + "_" if scope else "") + sanitize(first_op).lower() + "_resource"
+            base = g.unique_name(consumer, mark_as_used=False).replace("/", "_") + "_resource"
             ph = self.capture(variable._handle, base)
             ph.op.attrs["_user_specified_name"] = "resource"  # as TF names it
             if not any(v is variable for v in g.variables):
@@ -270,7 +270,8 @@ class GraphBuilder:
             return ph
         return found[1]
 
-    def capture_symbolic(self, t: Tensor, op_name: str | None = None) -> Tensor:
+    def capture_symbolic(self, t: Tensor, op_name: str | None = None,
+                         arg_name: str | None = None) -> Tensor:
         """A tensor of an enclosing graph used in a branch or loop body becomes an input: a
         placeholder named, as in TF, within the scope of the op that first reads it
         (``cond/add/x``), else in the body's base scope."""
@@ -281,7 +282,8 @@ class GraphBuilder:
             outer_t = t if t.graph is self.outer.graph else self.outer.capture_symbolic(t)
             base = op_name or self.graph.base_scope
             with self.graph.name_scope(base + "/" if base else ""):
-                ph = self.placeholder(t.dtype, t.shape, t.op.name.replace("/", "_").lower())
+                ph = self.placeholder(t.dtype, t.shape,
+                                      arg_name or t.op.name.replace("/", "_").lower())
             ph.handle_shape, ph.handle_dtype = t.handle_shape, t.handle_dtype
             self.graph._captures[id(t)] = (outer_t, ph)
             return ph

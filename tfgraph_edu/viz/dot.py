@@ -51,7 +51,7 @@ from .kinds import (  # noqa: F401
     node_attrs,
     node_lines,
 )
-from .ports import body_ports
+from .ports import body_ports, loop_bookkeeping
 from .scopes import (  # noqa: F401
     BLOCKS_ABOVE,
     BODY_COLLAPSE_ABOVE,
@@ -150,6 +150,7 @@ class _Drawer:
         """Append the lines of ``graph`` (node ids prefixed with ``prefix``) to ``out``; return
         ``id(op) -> node id`` (the op's own node, or the box it is folded into)."""
         ops = graph.operations
+        self.hidden |= loop_bookkeeping(graph)  # TF's loop counters, an unused range length
         captures = {id(inner.op): outer for outer, inner in graph.captures}
         collapse, highlight = self.collapse, self.highlight
         scopes, series, size = _layout(graph)

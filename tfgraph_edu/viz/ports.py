@@ -12,9 +12,10 @@ comes from (``Relu``).  A captured value a body does not use is not drawn there 
 
 from __future__ import annotations
 
+from ..control_flow.cond_while import LEAD_NAMES, N_LEAD
 from .kinds import preview, variable_name
 
-__all__ = ["python_name", "body_ports", "ITERATION"]
+__all__ = ["python_name", "body_ports", "loop_bookkeeping", "has_counter", "ITERATION"]
 
 ITERATION = "iteration"  # AutoGraph's own loop counter ("<index>")
 _IF = frozenset({"If", "StatelessIf"})
@@ -22,6 +23,8 @@ _WHILE = frozenset({"While", "StatelessWhile"})
 
 
 def _shown(name: str) -> str:
+    if name in LEAD_NAMES:  # TF's loop counter and limit, when drawn: TF's names
+        return name[1:-1]
     return ITERATION if name.startswith("<") else name
 
 
@@ -54,6 +57,100 @@ def python_name(t) -> str | None:
         if t.value_index < len(names):
             return names[t.value_index]
     return None
+
+
+def has_counter(op) -> bool:
+    """Whether While ``op`` starts with TF 2.21's two loop variables: its loop counter and
+    maximum iterations (``while/loop_counter``, ``while/maximum_iterations``)."""
+    ins = op.inputs
+    return (len(ins) >= N_LEAD and ins[0].op.name.rsplit("/", 1)[-1].startswith("loop_counter")
+            and ins[1].op.name.rsplit("/", 1)[-1].startswith("maximum_iterations"))
+
+
+def _counter_only(fn) -> set[int]:
+    """Ids of the ops of a While's cond or body that only keep TF's loop counter and maximum
+    iterations (their placeholders, the counter's ``add``, their output Identities): not
+    drawn.  A limit the learner gave is tested in the condition with their own test; those
+    ops feed the condition's result and stay."""
+    ops = fn.graph.operations
+    lead = {id(t.op) for t in fn.inputs[:N_LEAD]}
+    group = set(lead)
+    for o in ops:  # what is computed from the counter and limit alone (constants aside)
+        if o.inputs and all(id(t.op) in group or t.op.type == "Const" for t in o.inputs):
+            group.add(id(o))
+    group |= {id(o) for o in ops if o.type == "Const" and not o.inputs}
+    ends = {id(t.op) for t in fn.outputs[:N_LEAD]}
+    kept = {id(t.op) for t in fn.outputs[N_LEAD:]}
+    consumers: dict[int, list[int]] = {}
+    for o in ops:
+        for t in o.inputs:
+            consumers.setdefault(id(t.op), []).append(id(o))
+    changed = True
+    while changed:  # keep only what feeds nothing but the group (or the lead outputs)
+        changed = False
+        for o in ops:
+            i = id(o)
+            if i in group and (i in kept or any(c not in group for c in consumers.get(i, ()))
+                               or (i not in consumers and i not in ends and i not in lead)):
+                group.discard(i)
+                changed = True
+    return group
+
+
+def loop_bookkeeping(graph) -> set[int]:
+    """Ids of the ops of ``graph`` that only serve TF's loops: each While's loop counter and
+    maximum iterations constants, and the unused length a ``for`` over ``tf.range`` computes
+    (``sub`` … ``Maximum``, as TF's AutoGraph builds it).  The drawing leaves them out;
+    ``get_operations()`` and ``as_graph_def()`` still list them, as TF's do."""
+    consumers: dict[int, list] = {}
+    for o in graph.operations:
+        for k, t in enumerate(o.inputs):
+            consumers.setdefault(id(t.op), []).append((o, k))
+    out: set[int] = set()
+    for o in graph.operations:
+        if o.type in _WHILE and has_counter(o):
+            cond = o.attrs.get("cond")
+            unused = _counter_only(cond) if hasattr(cond, "graph") else set()
+            for k in range(N_LEAD):
+                src = o.inputs[k].op
+                if hasattr(cond, "graph") and id(cond.inputs[k].op) not in unused:
+                    continue  # a limit the learner gave: drawn where the condition tests it
+                if src.type == "Const" and all(c.type in _WHILE and j < N_LEAD
+                                               for c, j in consumers.get(id(src), ())):
+                    out.add(id(src))
+        elif o.type == "Maximum" and id(o) not in consumers:
+            out |= _range_length(o, consumers)
+    return out
+
+
+_LENGTH_TYPES = ("Maximum", "AddV2", "FloorDiv", "Cast", "NotEqual", "FloorMod", "Const", "Sub")
+
+
+def _range_length(top, consumers) -> set[int]:
+    """The 9 ops of an unused range length ending at ``top`` (a Maximum nothing reads), if
+    that is what they are: Sub of a Range's limit and start, then FloorDiv, FloorMod,
+    NotEqual, Cast, AddV2 and Maximum against zeros, feeding nothing else."""
+    group, stack = {}, [top]
+    while stack:
+        o = stack.pop()
+        if id(o) in group or (o.type == "Const" and len(consumers.get(id(o), ())) > 1):
+            continue  # the range's own delta
+        if o.type not in _LENGTH_TYPES or len(group) > 9:
+            return set()
+        group[id(o)] = o
+        if o.type != "Sub":
+            stack.extend(t.op for t in o.inputs)
+    subs = [o for o in group.values() if o.type == "Sub"]
+    if len(group) != 9 or len(subs) != 1:
+        return set()
+    limit, start = subs[0].inputs
+    if not any(c.type == "Range" and c.inputs[0] is start and c.inputs[1] is limit
+               for c, _ in consumers.get(id(start.op), ())):
+        return set()
+    if any(c is not None and id(c) not in group for i in group if i != id(top)
+           for c, _ in consumers.get(i, ())):
+        return set()
+    return set(group)
 
 
 def _used(op) -> bool:
@@ -89,6 +186,10 @@ def body_ports(op, label: str, fn) -> tuple[dict[int, str], set[int]]:
     elif op.type in _WHILE:
         outer = list(op.inputs)
         loop = getattr(op.attrs.get("body"), "loop_var_names", ()) or ()
+        if has_counter(op):
+            hidden |= _counter_only(fn)
+            if len(loop) < N_LEAD:  # a While read from a TF file: no learner's names
+                loop = LEAD_NAMES
     else:
         return names, hidden
     users = None

@@ -117,7 +117,7 @@ def state_closures(ctx, symbols, origin, composites=()):
     if symbols:
         getter = ", ".join(reads) + ("," if len(symbols) == 1 else "")
         targets = ", ".join(symbols) + ("," if len(symbols) == 1 else "")
-        declare = declarations(ctx, plain, "    ")
+        declare = declarations(ctx, sorted(plain), "    ")
         src = (f"def {get_name}():\n    return ({getter})\n"
                f"def {set_name}(vars_):\n{declare}    {targets} = vars_\n")
     else:

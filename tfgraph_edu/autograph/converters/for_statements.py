@@ -23,7 +23,8 @@ def build(node: ast.For, live_out: set, again: set, ctx) -> list:
     if flag:
         carried.add(flag)
     composites = sorted(node._ag_composites)
-    symbols = sorted(modified & carried) + composites
+    # as TF: the values the loop hands on first, then those only its iterations use
+    symbols = sorted(modified & carried, key=lambda s: (s not in live_out, s)) + composites
     get_name, set_name, state = control_flow.state_closures(ctx, symbols, origin, composites)
     body_name = ctx.namer.new("loop_body")
     unpack = ast.Assign(targets=[node.target], value=ast.Name(id="itr", ctx=ast.Load()))

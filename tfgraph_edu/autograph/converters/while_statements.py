@@ -17,7 +17,8 @@ def build(node: ast.While, live_out: set, again: set, ctx) -> list:
     modified = node._ag_modified
     carried = analysis.loaded([node.test]) | node._ag_live_in | live_out
     composites = sorted(node._ag_composites)
-    symbols = sorted(modified & carried) + composites
+    # as TF: the values the loop hands on first, then those only its iterations use
+    symbols = sorted(modified & carried, key=lambda s: (s not in live_out, s)) + composites
     get_name, set_name, state = control_flow.state_closures(ctx, symbols, origin, composites)
     test_name, body_name = ctx.namer.new("loop_test"), ctx.namer.new("loop_body")
     test = ast.parse(f"def {test_name}():\n    return COND").body[0]
