@@ -23,6 +23,9 @@ from .dtypes import (  # noqa: F401
     resource,
     string,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from .eager.context import init_scope, name_scope  # noqa: F401
 from .eager.custom_gradient import custom_gradient  # noqa: F401

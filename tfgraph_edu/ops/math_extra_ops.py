@@ -156,6 +156,12 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dt.int32,
     arr = convert.to_tensor(arr)
     if not arr.dtype.is_integer:
         arr = math_ops.cast(arr, _dt.int32)
+    if arr.dtype not in (_dt.int32, _dt.int64):  # TF's DenseBincount Tidx
+        from . import _core
+        from ._rules import attr_not_allowed, param_not_allowed
+        if _core.interpreter().executing_eagerly:
+            raise attr_not_allowed("DenseBincount", "Tidx", arr.dtype, (_dt.int32, _dt.int64))
+        raise param_not_allowed("input", arr.dtype, (_dt.int32, _dt.int64))
     if axis not in (None, -1):
         raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are "
                          "currently supported.")
