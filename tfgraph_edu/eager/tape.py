@@ -19,8 +19,9 @@ import logging
 from contextlib import contextmanager
 
 from .. import dtypes as _dt
-from ..ops import concat_ops, creation_ops, shape_ops
+from ..ops import concat_ops, creation_ops, indexed_slices, shape_ops
 from ..ops import convert as _convert
+from ..ops.indexed_slices import IndexedSlices, densify
 from .context import name_scope
 
 __all__ = ["GradientTape", "UnconnectedGradients", "record", "variable_accessed", "ACTIVE"]
@@ -508,6 +509,14 @@ def backprop(entries, grads: dict, scope: str = "") -> None:
             continue
         if not getattr(entry.opdef, "none_cotangents", False):
             gs = [zeros_for(o) if g is None else g for g, o in zip(gs, entry.outputs)]
+        if any(g.__class__ is IndexedSlices for g in gs):
+            passed = _pass_indexed_slices(entry, gs)
+            if passed is not None:  # Identity, ReadVariableOp, Cast: it goes on as itself
+                for x, g in zip(entry.inputs, passed):
+                    if g is not None:
+                        _accumulate(grads, id(x), g, math_ops)
+                continue
+            gs = [densify(g) if g.__class__ is IndexedSlices else g for g in gs]
         forward = _graph_op(entry) if scope else None
         if forward is not None:
             inner = gradient_scope(forward)
@@ -565,9 +574,34 @@ def zeros_for(t):
     return creation_ops.zeros_like(t)
 
 
+# ops whose gradient hands an IndexedSlices on as one, as TF's gradient functions do
+_PASS_SLICES = frozenset({"Identity", "ReadVariableOp", "Snapshot"})
+
+
+def _pass_indexed_slices(entry, gs):
+    """The input gradients of ``entry`` when it passes an IndexedSlices on (a read, an
+    identity, a cast between float dtypes: its values cast back), else None."""
+    name = entry.opdef.name
+    if len(gs) != 1 or len(entry.inputs) != 1:
+        return None
+    g = gs[0]
+    if name in _PASS_SLICES:
+        return [g]
+    if name == "Cast":
+        src = entry.inputs[0].dtype
+        if not (src.is_floating and g.dtype.is_floating):
+            return None
+        from ..ops import math_ops
+        return [IndexedSlices(math_ops.cast(g.values, src), g.indices, g.dense_shape)]
+    return None
+
+
 def add_gradients(a, b):
-    """The sum of two gradients of one tensor (tensor lists are added item by item)."""
+    """The sum of two gradients of one tensor (tensor lists are added item by item; two
+    IndexedSlices are concatenated, one with a dense gradient made dense, as TF)."""
     from ..ops import _core, list_ops, math_ops
+    if a.__class__ is IndexedSlices or b.__class__ is IndexedSlices:
+        return indexed_slices.add(a, b)
     if b.dtype.name == "variant":
         return _core.bind(list_ops.TensorListAddN, (a, b))
     return math_ops.add(a, b)

@@ -246,6 +246,26 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         return self._updated(variable_update_ops.ResourceScatterNdSub,
                              (indices, to_tensor(updates, dtype=self._dtype)), None, name)
 
+    def _scatter_rows(self, opdef, sparse_delta, name):
+        from ..ops.indexed_slices import IndexedSlices
+        if not isinstance(sparse_delta, IndexedSlices):
+            raise TypeError("Argument `sparse_delta` must be a `tf.IndexedSlices`. Received "
+                            f"arg: {sparse_delta}")
+        return self._updated(opdef, (sparse_delta.indices,
+                                     to_tensor(sparse_delta.values, dtype=self._dtype)),
+                             None, name)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """Add the rows of the IndexedSlices ``sparse_delta`` (op ``ResourceScatterAdd``)."""
+        from ..ops import variable_update_ops
+        return self._scatter_rows(variable_update_ops.ResourceScatterAdd, sparse_delta, name)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        """Subtract the rows of the IndexedSlices ``sparse_delta`` (op
+        ``ResourceScatterSub``)."""
+        from ..ops import variable_update_ops
+        return self._scatter_rows(variable_update_ops.ResourceScatterSub, sparse_delta, name)
+
     def __bool__(self):
         return bool(self.read_value())
 
