@@ -66,7 +66,7 @@ def test_which_gradients_are_indexed_slices():
     g = _grad(v, lambda v: tf.reduce_sum(tf.gather(v, tf.constant([1], tf.int64))))
     assert g.indices.dtype is tf.int64 and g.dense_shape.dtype is tf.int32
     for through in (tf.identity, lambda x: tf.cast(x, tf.float64)):
-        g = _grad(v, lambda v: tf.reduce_sum(tf.gather(through(v), [1])))
+        g = _grad(v, lambda v, through=through: tf.reduce_sum(tf.gather(through(v), [1])))
         assert str(g) == (
             "IndexedSlices(indices=tf.Tensor([1], shape=(1,), dtype=int32), values=tf.Tensor("
             "[[1. 1.]], shape=(1, 2), dtype=float32), dense_shape=tf.Tensor([3 2], shape=(2,), "
