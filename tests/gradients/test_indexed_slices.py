@@ -224,3 +224,22 @@ def test_variable_scatter_with_indexed_slices():
         v.scatter_sub(tf.IndexedSlices(tf.constant([[1., 1.]]), tf.constant([5])))
     with pytest.raises(TypeError, match="Argument `sparse_delta` must be a `tf.IndexedSlices`."):
         v.scatter_sub(tf.constant([1.]))
+
+
+def test_variable_scatter_methods():
+    # handson-ml3 chapter 12 and the other scatter methods, recorded from TF 2.21
+    v = tf.Variable([[1., 2., 3.], [4., 5., 6.]])
+    sparse_delta = tf.IndexedSlices(values=[[1., 2., 3.], [4., 5., 6.]], indices=[1, 0])
+    assert repr(v.scatter_update(sparse_delta)) == (
+        "<tf.Variable 'UnreadVariable' shape=(2, 3) dtype=float32, numpy=\narray([[4., 5., 6.],"
+        "\n       [1., 2., 3.]], dtype=float32)>")
+    assert str(sparse_delta) == (
+        "IndexedSlices(indices=[1, 0], values=[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])")
+    want = {"scatter_mul": [[10.0, 6.0], [3.0, 4.0]],
+            "scatter_div": [[0.10000000149011612, 0.6666666865348816], [3.0, 4.0]],
+            "scatter_max": [[5.0, 3.0], [3.0, 4.0]], "scatter_min": [[1.0, 1.0], [3.0, 4.0]],
+            "scatter_update": [[5.0, 1.0], [3.0, 4.0]]}
+    for method, rows in want.items():
+        w = tf.Variable([[1., 2.], [3., 4.]])
+        delta = tf.IndexedSlices(tf.constant([[2., 3.], [5., 1.]]), tf.constant([0, 0]))
+        assert getattr(w, method)(delta).numpy().tolist() == rows, method

@@ -225,4 +225,9 @@ APIS_TESTED_ELSEWHERE.update({
     "ResourceScatterNdSub": "tests/eager/test_variable_slice_assign.py",
     "ResourceScatterAdd": "tests/gradients/test_indexed_slices.py",
     "ResourceScatterSub": "tests/gradients/test_indexed_slices.py",
+    "ResourceScatterUpdate": "tests/gradients/test_indexed_slices.py",
+    "ResourceScatterMul": "tests/gradients/test_indexed_slices.py",
+    "ResourceScatterDiv": "tests/gradients/test_indexed_slices.py",
+    "ResourceScatterMax": "tests/gradients/test_indexed_slices.py",
+    "ResourceScatterMin": "tests/gradients/test_indexed_slices.py",
 })

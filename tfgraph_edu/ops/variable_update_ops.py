@@ -84,15 +84,22 @@ def _scatter_rows_kernel(how):
             if not 0 <= j < n:
                 raise InvalidArgumentError(None, None, f"indices[{i}] = {j} is not in [0, {n})")
         ups = np.asarray(updates).reshape((idx.shape[0],) + target.shape[1:])
-        (np.add if how == "add" else np.subtract).at(target, idx, ups)
+        if how == "update":
+            target[idx] = ups  # a row named twice: the last one stays
+        else:
+            with np.errstate(all="ignore"):
+                _ROW_UFUNCS[how].at(target, idx, ups)
         h.value = target
         return ()
     return kernel
 
 
-ResourceScatterAdd, ResourceScatterSub = (
+_ROW_UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
+               "max": np.maximum, "min": np.minimum}
+(ResourceScatterUpdate, ResourceScatterAdd, ResourceScatterSub, ResourceScatterMul,
+ ResourceScatterDiv, ResourceScatterMax, ResourceScatterMin) = (
     define(f"ResourceScatter{how.title()}", ("resource", "indices", "updates"),
            _scatter_rows_kernel(how), lambda *inputs, **attrs: [], None, stateful=True,
            state="variable", num_outputs=0, attrs=(), input_dtypes={1: _dt.int32},
            doc=f"v.scatter_{how}(IndexedSlices): rows changed in place.")
-    for how in ("add", "sub"))
+    for how in ("update", "add", "sub", "mul", "div", "max", "min"))
