@@ -27,12 +27,8 @@ def _static_dims(dense_shape):
     value = getattr(dense_shape, "_value", None)
     if value is not None:
         return TensorShape([int(d) for d in value])
-    from ._core import constant_value
-    known = constant_value(dense_shape)
-    if known is not None:
-        return TensorShape([int(d) for d in known])
-    n = dense_shape.shape.dims[0] if dense_shape.shape.rank == 1 else None
-    return TensorShape(None if n is None else [None] * n)
+    from ._rules import partial_ints  # in a graph: what is known of it (TF's rule)
+    return TensorShape(partial_ints(dense_shape))
 
 
 class IndexedSlicesSpec(TypeSpec):

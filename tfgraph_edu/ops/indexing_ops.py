@@ -340,11 +340,16 @@ def _rows_grad(params, indices, g):
     (``g`` reshaped to one row per index, the flat indices, the params' shape as int32);
     whoever needs it dense makes it so (``indexed_slices.densify``)."""
     from .indexed_slices import IndexedSlices
-    inner = shape_ops.shape(params)[1:]
-    flat_i = shape_ops.reshape(indices, [-1])
-    rows = shape_ops.reshape(g, concat_ops.concat([shape_ops.reshape(shape_ops.size(indices), [1]),
-                                                   inner], 0)
-                             if params.shape.rank > 1 else [-1])
+    n = indices.shape.num_elements() if indices.shape.is_fully_defined() else None
+    tail = params.shape.dims[1:]
+    if n is not None and None not in tail:  # static shapes: plain lists, as TF folds them
+        rows = shape_ops.reshape(g, [n] + tail)
+        flat_i = shape_ops.reshape(indices, [n])
+    else:
+        size = shape_ops.reshape(shape_ops.size(indices), [1])
+        rows = shape_ops.reshape(g, concat_ops.concat([size, shape_ops.shape(params)[1:]], 0)
+                                 if params.shape.rank > 1 else [-1])
+        flat_i = shape_ops.reshape(indices, size)
     return IndexedSlices(rows, flat_i, shape_ops.shape(params))
 
 
