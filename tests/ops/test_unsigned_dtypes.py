@@ -183,3 +183,24 @@ def test_flexible_promotion_with_unsigned():
         assert repr(a + b) == "<tf.Tensor: shape=(), dtype=int64, numpy=15>"
     finally:
         numpy_api._disable_numpy_behavior()
+
+
+def test_saved_model_and_checkpoint_keep_unsigned(tmp_path):
+    m = tf.Module()
+    m.v = tf.Variable([1, 4294967295], dtype=tf.uint32)
+
+    @tf.function(input_signature=[tf.TensorSpec([2], tf.uint64)])
+    def twice(x):
+        return x * 2
+
+    m.f = twice
+    tf.saved_model.save(m, str(tmp_path / "sm"))
+    back = tf.saved_model.load(str(tmp_path / "sm"))
+    assert back.v.dtype is tf.uint32 and back.v.numpy().tolist() == [1, 4294967295]
+    out = back.f(tf.constant([3, 2**63], tf.uint64))
+    assert out.dtype is tf.uint64 and out.numpy().tolist() == [6, 0]  # wraps, as TF's Mul
+    ckpt = tf.train.Checkpoint(v=m.v)
+    path = ckpt.save(str(tmp_path / "ck"))
+    m.v.assign([7, 8])
+    ckpt.restore(path)
+    assert m.v.numpy().tolist() == [1, 4294967295]
