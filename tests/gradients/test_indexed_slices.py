@@ -171,6 +171,18 @@ def test_in_and_out_of_tf_function():
     g = _grad(v, lambda v: tf.reduce_sum(tf.gather(v, [0, 2, 0]) * 2.0))
     assert twice(g).numpy().tolist() == [[8., 8.], [0., 0.], [4., 4.]]
 
+    @tf.function
+    def picked(x):
+        return tf.reduce_sum(tf.gather(x, [1]))
+
+    # recorded from TF 2.21: the gradient of a function call made under a tape outside it
+    with tf.GradientTape() as tape:
+        y = picked(v)
+    assert str(tape.gradient(y, v)) == (
+        "IndexedSlices(indices=tf.Tensor([1], shape=(1,), dtype=int32), values=tf.Tensor("
+        "[[1. 1.]], shape=(1, 2), dtype=float32), dense_shape=tf.Tensor([3 2], shape=(2,), "
+        "dtype=int32))")
+
 
 def _train(optimizer, steps):
     w = _table()
