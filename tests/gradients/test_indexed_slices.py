@@ -71,6 +71,11 @@ def test_which_gradients_are_indexed_slices():
             "IndexedSlices(indices=tf.Tensor([1], shape=(1,), dtype=int32), values=tf.Tensor("
             "[[1. 1.]], shape=(1, 2), dtype=float32), dense_shape=tf.Tensor([3 2], shape=(2,), "
             "dtype=int32))")
+    assert v.sparse_read([1]).numpy().tolist() == [[3., 4.]]
+    g = _grad(v, lambda v: tf.reduce_sum(v.sparse_read([1])))
+    assert str(g) == (
+        "IndexedSlices(indices=tf.Tensor([1], shape=(1,), dtype=int32), values=tf.Tensor([[1. 1.]]"
+        ", shape=(1, 2), dtype=float32), dense_shape=tf.Tensor([3 2], shape=(2,), dtype=int32))")
     g = _grad(v, lambda v: tf.reduce_sum(tf.nn.embedding_lookup(v, [2])))
     assert isinstance(g, tf.IndexedSlices) and g.indices.numpy().tolist() == [2]
     w = tf.Variable([1., 2., 3.])

@@ -155,6 +155,11 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         return _core.bind(state_ops.ReadVariableOp, (self.handle,), {"dtype": self._dtype})
 
     value = read_value
+
+    def sparse_read(self, indices, name=None):
+        """The rows at ``indices`` (a gather; its gradient is an IndexedSlices, as TF's)."""
+        from ..ops import indexing_ops
+        return indexing_ops.gather(self.read_value(), indices, name=name)
     _as_tensor = read_value
 
     @property
