@@ -64,26 +64,28 @@ def _short(s: bytes) -> int:
     return K2
 
 
-def _medium(s: bytes) -> int:
-    n = len(s)
-    mul = (K2 + n * 2) & M64
-    a = (_u64(s, 0) * K1) & M64
+def _ends(s: bytes, n: int, mul: int, k: int) -> tuple[int, int]:
+    """The two mixes of the first 16 and last 16 bytes both longer forms start from."""
+    a = (_u64(s, 0) * k) & M64
     b = _u64(s, 8)
     c = (_u64(s, n - 8) * mul) & M64
     d = (_u64(s, n - 16) * K2) & M64
-    return _pair_hash((_ror((a + b) & M64, 43) + _ror(c, 30) + d) & M64,
-                      (a + _ror((b + K2) & M64, 18) + c) & M64, mul)
+    return ((_ror((a + b) & M64, 43) + _ror(c, 30) + d) & M64,
+            (a + _ror((b + K2) & M64, 18) + c) & M64)
+
+
+def _medium(s: bytes) -> int:
+    n = len(s)
+    mul = (K2 + n * 2) & M64
+    return _pair_hash(*_ends(s, n, mul, K1), mul)
 
 
 def _long(s: bytes) -> int:
     n = len(s)
     mul = (K2 + n * 2) & M64
     a = (_u64(s, 0) * K2) & M64
-    b = _u64(s, 8)
-    c = (_u64(s, n - 8) * mul) & M64
-    d = (_u64(s, n - 16) * K2) & M64
-    y = (_ror((a + b) & M64, 43) + _ror(c, 30) + d) & M64
-    z = _pair_hash(y, (a + _ror((b + K2) & M64, 18) + c) & M64, mul)
+    y, w = _ends(s, n, mul, K2)
+    z = _pair_hash(y, w, mul)
     e = (_u64(s, 16) * mul) & M64
     f = _u64(s, 24)
     g = ((y + _u64(s, n - 32)) * mul) & M64
