@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 import logging
+from collections import deque
 from contextlib import contextmanager
 
 from .. import dtypes as _dt
@@ -486,7 +487,8 @@ def gradient_scope(op) -> str:
 
 
 def backprop(entries, grads: dict, scope: str = "") -> None:
-    """Run the gradients of ``entries`` (ops in program order) backwards.
+    """Run the gradients of ``entries`` (ops in program order) backwards, in the order of
+    TF's tape (:func:`_backward_order`).
 
     ``grads`` maps ``id(tensor)`` to the gradient reaching it so far; it starts with
     the targets' cotangents and ends with every tensor's gradient.  An op whose
@@ -495,7 +497,7 @@ def backprop(entries, grads: dict, scope: str = "") -> None:
     are named under it and the forward op's scope (:func:`gradient_scope`).
     """
     from ..ops import math_ops
-    for entry in reversed(entries):
+    for entry in _backward_order(entries, grads):
         gs = [grads.get(id(o)) for o in entry.outputs]
         if all(g is None for g in gs):
             continue
@@ -533,6 +535,37 @@ def backprop(entries, grads: dict, scope: str = "") -> None:
         for x, g in zip(entry.inputs, in_grads):
             if g is not None:
                 _accumulate(grads, id(x), g, math_ops)
+
+
+def _backward_order(entries, grads) -> list:
+    """The entries whose gradients run, in TF's tape's order: an op once every op that used
+    its outputs on the way to the targets has run, first ready first run (so gradients of
+    one tensor arrive, and IndexedSlices are concatenated, in TF's order)."""
+    reached = set(grads)
+    on_path = []
+    for e in reversed(entries):  # the ops some target depends on
+        if any(id(o) in reached for o in e.outputs):
+            on_path.append(e)
+            reached.update(id(x) for x in e.inputs)
+    producer = {id(o): e for e in on_path for o in e.outputs}
+    pending = {id(e): 0 for e in on_path}
+    for e in on_path:
+        for x in e.inputs:
+            p = producer.get(id(x))
+            if p is not None and p is not e:
+                pending[id(p)] += 1
+    queue = deque(e for e in on_path if pending[id(e)] == 0)
+    order = []
+    while queue:
+        e = queue.popleft()
+        order.append(e)
+        for x in e.inputs:
+            p = producer.get(id(x))
+            if p is not None and p is not e:
+                pending[id(p)] -= 1
+                if pending[id(p)] == 0:
+                    queue.append(p)
+    return order if len(order) == len(on_path) else on_path
 
 
 def _graph_op(entry):
