@@ -23,6 +23,9 @@ from .dtypes import (  # noqa: F401
     resource,
     string,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from .eager.context import init_scope, name_scope  # noqa: F401
 from .eager.custom_gradient import custom_gradient  # noqa: F401
@@ -147,6 +150,7 @@ from .ops.broadcast_ops import (  # noqa: F401,E402
 )
 from .ops.complex_ops import complex_ as complex  # noqa: F401,E402
 from .ops.extension_type import type_spec_from_value  # noqa: F401,E402
+from .ops.indexed_slices import IndexedSlices, IndexedSlicesSpec  # noqa: F401,E402
 from .ops.linalg_ops import einsum, norm, tensordot  # noqa: F401,E402
 from .ops.mask_ops import boolean_mask  # noqa: F401,E402
 from .ops.math_extra_ops import (  # noqa: F401,E402

@@ -98,3 +98,16 @@ def test_event_file_loads_in_tensorboard(tmp_path):
     assert len(gd.library.function) == 4
     opened = open_graph(path)
     assert len(opened.graph.operations) == len(cf.graph.operations)
+
+
+def test_unsigned_dtypes_are_tfs_enums(tmp_path):
+    # TF 2.21's DataType numbers: DT_UINT16 17, DT_UINT32 22, DT_UINT64 23 (recorded from TF)
+    f = tf.function(lambda x, y, z: (x * 2, y + 1, z // 3))
+    cf = f.get_concrete_function(tf.TensorSpec([2], tf.uint16), tf.TensorSpec([2], tf.uint32),
+                                 tf.TensorSpec([2], tf.uint64))
+    gd = to_graph_def(cf)
+    types = {n.name: n.attr["dtype"].type for n in gd.node if n.op == "Placeholder"}
+    assert types == {"x": 17, "y": 22, "z": 23}
+    back = open_graph(save_graph_def(cf, tmp_path / "u.pb")).graph
+    assert [t.dtype for op in back.operations if op.type == "Placeholder"
+            for t in op.outputs] == [tf.uint16, tf.uint32, tf.uint64]

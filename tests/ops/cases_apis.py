@@ -223,4 +223,11 @@ APIS_TESTED_ELSEWHERE.update({
     "ResourceScatterNdUpdate": "tests/eager/test_variable_slice_assign.py",
     "ResourceScatterNdAdd": "tests/eager/test_variable_slice_assign.py",
     "ResourceScatterNdSub": "tests/eager/test_variable_slice_assign.py",
+    "ResourceScatterAdd": "tests/gradients/test_indexed_slices.py",
+    "ResourceScatterSub": "tests/gradients/test_indexed_slices.py",
+    "ResourceScatterUpdate": "tests/gradients/test_indexed_slices.py",
+    "ResourceScatterMul": "tests/gradients/test_indexed_slices.py",
+    "ResourceScatterDiv": "tests/gradients/test_indexed_slices.py",
+    "ResourceScatterMax": "tests/gradients/test_indexed_slices.py",
+    "ResourceScatterMin": "tests/gradients/test_indexed_slices.py",
 })

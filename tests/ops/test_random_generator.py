@@ -28,6 +28,8 @@ TF_ADVANCES = [
     (lambda g: g.uniform([2], dtype=tf.float64), 512),
     (lambda g: g.uniform([2], maxval=5, dtype=tf.int64), 512),
     (lambda g: g.normal([0]), 0),
+    (lambda g: g.uniform_full_int([2]), 512),  # TF's default dtype, uint64
+    (lambda g: g.uniform_full_int([3], tf.uint32), 768),
 ]
 
 

@@ -161,8 +161,7 @@ class Generator:
 
     def uniform_full_int(self, shape, dtype=None, name=None):
         if dtype is None:
-            raise NotImplementedError("tfgraph_edu has no uint64 dtype: give "
-                                      "Generator.uniform_full_int dtype=tf.int64 or tf.int32.")
+            dtype = _dt.uint64  # TF's default
         return self._draw(sr.StatelessRandomUniformFullIntV2, shape,
                           {"dtype": _dt.as_dtype(dtype)})
 

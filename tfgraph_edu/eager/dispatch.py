@@ -12,6 +12,7 @@ from .. import dtypes as _dt
 from ..errors import InvalidArgumentError, OpError
 from ..ops import _core, debug_ops
 from ..ops._core import type_name
+from ..ops._rules import NO_KERNEL_PREFIX
 from ..ops.convert import INT_BOUNDS, is_tensor, target_dtypes, to_numpy
 from . import tape as _tape
 from .tensor import EagerTensor
@@ -205,7 +206,7 @@ def _kernel_error(opdef, inputs, attrs, exc, name):
               "task:0/device:CPU:0}} ")
     suffix = f" [Op:{opdef.name}]"
     if isinstance(exc, OpError):
-        if exc.message.startswith("{{function_node"):
+        if exc.message.startswith(("{{function_node", NO_KERNEL_PREFIX)):
             return type(exc)(None, None, exc.message + suffix)
         return type(exc)(None, None, prefix + exc.message + suffix)
     try:

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import enum
 import logging
+from collections import deque
 from contextlib import contextmanager
 
 from .. import dtypes as _dt
-from ..ops import concat_ops, creation_ops, shape_ops
+from ..ops import concat_ops, creation_ops, indexed_slices, shape_ops
 from ..ops import convert as _convert
+from ..ops.indexed_slices import IndexedSlices, densify
 from .context import name_scope
 
 __all__ = ["GradientTape", "UnconnectedGradients", "record", "variable_accessed", "ACTIVE"]
@@ -485,7 +487,8 @@ def gradient_scope(op) -> str:
 
 
 def backprop(entries, grads: dict, scope: str = "") -> None:
-    """Run the gradients of ``entries`` (ops in program order) backwards.
+    """Run the gradients of ``entries`` (ops in program order) backwards, in the order of
+    TF's tape (:func:`_backward_order`).
 
     ``grads`` maps ``id(tensor)`` to the gradient reaching it so far; it starts with
     the targets' cotangents and ends with every tensor's gradient.  An op whose
@@ -494,7 +497,7 @@ def backprop(entries, grads: dict, scope: str = "") -> None:
     are named under it and the forward op's scope (:func:`gradient_scope`).
     """
     from ..ops import math_ops
-    for entry in reversed(entries):
+    for entry in _backward_order(entries, grads):
         gs = [grads.get(id(o)) for o in entry.outputs]
         if all(g is None for g in gs):
             continue
@@ -508,6 +511,14 @@ def backprop(entries, grads: dict, scope: str = "") -> None:
             continue
         if not getattr(entry.opdef, "none_cotangents", False):
             gs = [zeros_for(o) if g is None else g for g, o in zip(gs, entry.outputs)]
+        if any(g.__class__ is IndexedSlices for g in gs):
+            passed = _pass_indexed_slices(entry, gs)
+            if passed is not None:  # Identity, ReadVariableOp, Cast: it goes on as itself
+                for x, g in zip(entry.inputs, passed):
+                    if g is not None:
+                        _accumulate(grads, id(x), g, math_ops)
+                continue
+            gs = [densify(g) if g.__class__ is IndexedSlices else g for g in gs]
         forward = _graph_op(entry) if scope else None
         if forward is not None:
             inner = gradient_scope(forward)
@@ -524,6 +535,37 @@ def backprop(entries, grads: dict, scope: str = "") -> None:
         for x, g in zip(entry.inputs, in_grads):
             if g is not None:
                 _accumulate(grads, id(x), g, math_ops)
+
+
+def _backward_order(entries, grads) -> list:
+    """The entries whose gradients run, in TF's tape's order: an op once every op that used
+    its outputs on the way to the targets has run, first ready first run (so gradients of
+    one tensor arrive, and IndexedSlices are concatenated, in TF's order)."""
+    reached = set(grads)
+    on_path = []
+    for e in reversed(entries):  # the ops some target depends on
+        if any(id(o) in reached for o in e.outputs):
+            on_path.append(e)
+            reached.update(id(x) for x in e.inputs)
+    producer = {id(o): e for e in on_path for o in e.outputs}
+    pending = {id(e): 0 for e in on_path}
+    for e in on_path:
+        for x in e.inputs:
+            p = producer.get(id(x))
+            if p is not None and p is not e:
+                pending[id(p)] += 1
+    queue = deque(e for e in on_path if pending[id(e)] == 0)
+    order = []
+    while queue:
+        e = queue.popleft()
+        order.append(e)
+        for x in e.inputs:
+            p = producer.get(id(x))
+            if p is not None and p is not e:
+                pending[id(p)] -= 1
+                if pending[id(p)] == 0:
+                    queue.append(p)
+    return order if len(order) == len(on_path) else on_path
 
 
 def _graph_op(entry):
@@ -565,9 +607,34 @@ def zeros_for(t):
     return creation_ops.zeros_like(t)
 
 
+# ops whose gradient hands an IndexedSlices on as one, as TF's gradient functions do
+_PASS_SLICES = frozenset({"Identity", "ReadVariableOp", "Snapshot"})
+
+
+def _pass_indexed_slices(entry, gs):
+    """The input gradients of ``entry`` when it passes an IndexedSlices on (a read, an
+    identity, a cast between float dtypes: its values cast back), else None."""
+    name = entry.opdef.name
+    if len(gs) != 1 or len(entry.inputs) != 1:
+        return None
+    g = gs[0]
+    if name in _PASS_SLICES:
+        return [g]
+    if name == "Cast":
+        src = entry.inputs[0].dtype
+        if not (src.is_floating and g.dtype.is_floating):
+            return None
+        from ..ops import math_ops
+        return [IndexedSlices(math_ops.cast(g.values, src), g.indices, g.dense_shape)]
+    return None
+
+
 def add_gradients(a, b):
-    """The sum of two gradients of one tensor (tensor lists are added item by item)."""
+    """The sum of two gradients of one tensor (tensor lists are added item by item; two
+    IndexedSlices are concatenated, one with a dense gradient made dense, as TF)."""
     from ..ops import _core, list_ops, math_ops
+    if a.__class__ is IndexedSlices or b.__class__ is IndexedSlices:
+        return indexed_slices.add(a, b)
     if b.dtype.name == "variant":
         return _core.bind(list_ops.TensorListAddN, (a, b))
     return math_ops.add(a, b)

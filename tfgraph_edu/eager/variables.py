@@ -162,6 +162,11 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
                           {"dtype": self._dtype})
 
     value = read_value
+
+    def sparse_read(self, indices, name=None):
+        """The rows at ``indices`` (a gather; its gradient is an IndexedSlices, as TF's)."""
+        from ..ops import indexing_ops
+        return indexing_ops.gather(self.read_value(), indices, name=name)
     _as_tensor = read_value
 
     @property
@@ -253,6 +258,45 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         from ..ops import variable_update_ops
         return self._updated(variable_update_ops.ResourceScatterNdSub,
                              (indices, to_tensor(updates, dtype=self._dtype)), None, name)
+
+    def _scatter_rows(self, how, sparse_delta, name):
+        from ..ops import variable_update_ops
+        from ..ops.indexed_slices import IndexedSlices
+        opdef = getattr(variable_update_ops, f"ResourceScatter{how}")
+        if not isinstance(sparse_delta, IndexedSlices):
+            raise TypeError("Argument `sparse_delta` must be a `tf.IndexedSlices`. Received "
+                            f"arg: {sparse_delta}")
+        return self._updated(opdef, (sparse_delta.indices,
+                                     to_tensor(sparse_delta.values, dtype=self._dtype)),
+                             None, name)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """Set the rows of the IndexedSlices ``sparse_delta`` (op ``ResourceScatterUpdate``)."""
+        return self._scatter_rows("Update", sparse_delta, name)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """Add the rows of the IndexedSlices ``sparse_delta`` (op ``ResourceScatterAdd``)."""
+        return self._scatter_rows("Add", sparse_delta, name)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        """Subtract the rows of the IndexedSlices ``sparse_delta`` (``ResourceScatterSub``)."""
+        return self._scatter_rows("Sub", sparse_delta, name)
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        """Multiply by the rows of ``sparse_delta`` (op ``ResourceScatterMul``)."""
+        return self._scatter_rows("Mul", sparse_delta, name)
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        """Divide by the rows of ``sparse_delta`` (op ``ResourceScatterDiv``)."""
+        return self._scatter_rows("Div", sparse_delta, name)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        """The larger of each element and ``sparse_delta``'s (op ``ResourceScatterMax``)."""
+        return self._scatter_rows("Max", sparse_delta, name)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        """The smaller of each element and ``sparse_delta``'s (op ``ResourceScatterMin``)."""
+        return self._scatter_rows("Min", sparse_delta, name)
 
     def __bool__(self):
         return bool(self.read_value())

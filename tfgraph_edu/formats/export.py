@@ -34,7 +34,7 @@ def _enum(dtype) -> int:
     if not _TYPE_ENUM:
         types = protos().types_pb2
         for d in _dt.ALL + (_dt.resource, _dt.variant):
-            _TYPE_ENUM[d.name] = types.DataType.Value(d.as_datatype_enum)
+            _TYPE_ENUM[d.name] = types.DataType.Value(d.enum_name)
     try:
         return _TYPE_ENUM[dtype.name]
     except KeyError:

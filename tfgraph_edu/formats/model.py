@@ -36,7 +36,7 @@ class ReadOpDef:
 
 
 class ReadDType:
-    """A dtype tfgraph_edu does not compute with (``bfloat16``, ``qint8``, ``uint32``...),
+    """A dtype tfgraph_edu does not compute with (``bfloat16``, ``qint8``, ``quint16``...),
     kept by its TensorFlow name for display."""
 
     __slots__ = ("name",)

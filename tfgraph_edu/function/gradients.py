@@ -38,6 +38,7 @@ from ..graph.graph import FuncGraph, Tensor
 from ..ops import function_ops, identity_ops, math_ops
 from ..ops._core import bind, using_interpreter
 from ..ops.control_flow_ops import GraphFunction
+from ..ops.indexed_slices import IndexedSlices
 from ..ops.state_ops import ResourceHandle
 from ..optimize import optimize
 from ..runtime.compiled import CompiledGraph
@@ -98,8 +99,10 @@ class Backward:
     gradients of ``sources[k]`` for each ``k`` in ``source_index``.
     """
 
-    def __init__(self, function, captured, source_index, n_targets, error=None):
+    def __init__(self, function, captured, source_index, n_targets, error=None, layout=None):
         self.function = function
+        # per gradient: 0 for a tensor, else how many outputs hold its IndexedSlices' parts
+        self.layout = layout or [0] * len(source_index)
         self.captured = captured
         self.source_index = source_index
         self.n_targets = n_targets
@@ -135,12 +138,18 @@ def _build_backward(graph, sources, targets, name: str) -> Backward:
         for t, c in zip(targets, cotangents):
             _tape._accumulate(grads, id(t), c, math_ops)
         _tape.backprop(entries, grads)
-        source_index, outputs = [], []
+        source_index, outputs, layout = [], [], []
         for k, s in enumerate(sources):
             gk = grads.get(id(s))
             if gk is not None:
                 source_index.append(k)
-                outputs.append(identity_ops.identity(gk))
+                if isinstance(gk, IndexedSlices):  # returned as its parts, rebuilt outside
+                    parts = gk._ag_components()
+                    outputs.extend(identity_ops.identity(p) for p in parts)
+                    layout.append(len(parts))
+                else:
+                    outputs.append(identity_ops.identity(gk))
+                    layout.append(0)
     captures = g.captures
     inputs = [inner for _, inner in captures] + cotangents
     g.inputs, g.outputs = inputs, outputs
@@ -148,7 +157,7 @@ def _build_backward(graph, sources, targets, name: str) -> Backward:
     og, o_in, o_out, _ = optimize(g, inputs, outputs)
     fn = GraphFunction(og, o_in, o_out, name)
     fn.unoptimized_graph = g
-    return Backward(fn, [outer for outer, _ in captures], source_index, len(targets))
+    return Backward(fn, [outer for outer, _ in captures], source_index, len(targets), layout=layout)
 
 
 def _call_backward(bw: Backward, saved_value, cotangents, n_sources) -> list:
@@ -161,9 +170,15 @@ def _call_backward(bw: Backward, saved_value, cotangents, n_sources) -> list:
         return out
     args = [saved_value(c) if isinstance(c, Tensor) else c for c in bw.captured]
     result = bind(function_ops.PartitionedCall, tuple(args) + tuple(cotangents), bw.attrs)
-    result = [result] if len(bw.source_index) == 1 else result
-    for k, r in zip(bw.source_index, result):
-        out[k] = r
+    result = [result] if len(bw.function.outputs) == 1 else list(result)
+    i = 0
+    for k, n in zip(bw.source_index, bw.layout):
+        if n:  # an IndexedSlices leaves the function as itself, as in TF
+            out[k] = IndexedSlices(*result[i:i + n])
+            i += n
+        else:
+            out[k] = result[i]
+            i += 1
     return out
 
 

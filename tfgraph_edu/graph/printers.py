@@ -67,7 +67,7 @@ def _scalar_text(v, dtype) -> str:
 def _tensor_lines(value: np.ndarray, ind: str) -> list[str]:
     arr = np.asarray(value)
     dtype = _dt.NP_TO_DTYPE[arr.dtype]
-    lines = [f"{ind}dtype: {dtype.as_datatype_enum}", f"{ind}tensor_shape {{"]
+    lines = [f"{ind}dtype: {dtype.enum_name}", f"{ind}tensor_shape {{"]
     lines += _shape_lines(TensorShape(arr.shape), ind + "  ") + [f"{ind}}}"]
     if arr.ndim == 0:
         lines.append(f"{ind}{_val_field(dtype)}: {_scalar_text(arr[()], dtype)}")
@@ -80,7 +80,7 @@ def _tensor_lines(value: np.ndarray, ind: str) -> list[str]:
 
 def _attr_value_lines(value, ind: str) -> list[str]:
     if isinstance(value, _dt.DType):
-        return [f"{ind}type: {value.as_datatype_enum}"]
+        return [f"{ind}type: {value.enum_name}"]
     if isinstance(value, TensorShape):
         return [f"{ind}shape {{"] + _shape_lines(value, ind + "  ") + [f"{ind}}}"]
     if isinstance(value, (np.ndarray, np.generic)):  # a Const's value (a NumPy scalar too)
@@ -166,7 +166,7 @@ def function_def_text(fdef, ind: str = "") -> str:
     for kind, args in (("input_arg", fdef.input_args), ("output_arg", fdef.output_args)):
         for name, dtype in args:
             lines += [f"{i2}{kind} {{", f'{i2}  name: "{name}"',
-                      f"{i2}  type: {dtype.as_datatype_enum}", f"{i2}}}"]
+                      f"{i2}  type: {dtype.enum_name}", f"{i2}}}"]
     if fdef.is_stateful:
         lines.append(f"{i2}is_stateful: true")
     lines += [f'{i2}control_output: "{name}"' for name in fdef.control_outputs]

@@ -1,7 +1,7 @@
 """``tf.keras.layers.Embedding``: a lookup table of learned vectors (layer 10, models).
 
-Its gradient reaches the table through ``tf.gather``'s, as a dense tensor: TF 2.21 gives an
-``IndexedSlices`` there (the same values, only the touched rows stored). With
+Its gradient reaches the table through ``tf.gather``'s: an ``IndexedSlices`` of the rows
+looked up, as TF 2.21 gives (the optimizers apply it as Keras 3's do). With
 ``mask_zero=True`` its output carries ``_keras_mask`` (index != 0), which the layers after it
 use or pass on as in Keras 3.
 """

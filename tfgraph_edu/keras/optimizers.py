@@ -6,6 +6,8 @@ from types import SimpleNamespace
 
 from ..eager.context import init_scope, name_scope
 from ..ops import creation_ops, indexing_ops, math_ops
+from ..ops.convert import to_tensor
+from ..ops.indexed_slices import IndexedSlices
 from .layers import keras_snake
 from .module import AutoTrackable
 from .variables import Variable, auto_name
@@ -83,12 +85,17 @@ class Optimizer(AutoTrackable):
         dtype = var._dtype  # the DType (a Keras weight's ``dtype`` is its name)
         return lr if dtype is lr.dtype else math_ops.cast(lr, dtype)
 
+    def _gradient(self, g):
+        """A gradient as this optimizer's update takes it (an IndexedSlices stays one: each
+        update densifies it where Keras 3's does, see ``_dense_and_squared``)."""
+        return g
+
     def _step(self):
         self.iterations.assign_add(1)
         return self.iterations.read_value()
 
     def apply_gradients(self, grads_and_vars):
-        pairs = [(g, v) for g, v in grads_and_vars if g is not None]
+        pairs = [(self._gradient(g), v) for g, v in grads_and_vars if g is not None]
         for _, v in pairs:  # Keras 3 builds every slot before the first update
             for slot in self._slot_names:
                 self._slot(v, slot)
@@ -98,6 +105,16 @@ class Optimizer(AutoTrackable):
             for g, v in pairs:
                 self._apply(g, v, t)
         return t
+
+
+def _dense_and_squared(g):
+    """``(g, g * g)`` dense. Of an IndexedSlices, as Keras 3's TF backend computes them: the
+    square is taken of its values, so a row named twice adds two squares (``1 + 9``, not
+    ``(1 + 3) ** 2``) before it is made dense."""
+    if not isinstance(g, IndexedSlices):
+        return g, math_ops.square(g)
+    squares = IndexedSlices(math_ops.square(g.values), g.indices, g.dense_shape)
+    return to_tensor(g), to_tensor(squares)
 
 
 class SGD(Optimizer):
@@ -110,11 +127,18 @@ class SGD(Optimizer):
         self.momentum = float(momentum)
         self._slot_names = ("momentum",) if self.momentum else ()
 
+    def _gradient(self, g):
+        if isinstance(g, IndexedSlices) and self.momentum:
+            return to_tensor(g)  # mixed with the dense momentum
+        return g  # an IndexedSlices is applied row by row (``scatter_sub``), as Keras 3's
+
     def _apply(self, g, v, t):
         if self.momentum:
             m = self._slot(v, "momentum")
             m.assign(m * self.momentum - self._lr(v) * g)
             v.assign_add(m)
+        elif isinstance(g, IndexedSlices):  # Keras 3: only the rows touched, one by one
+            v.scatter_sub(IndexedSlices(self._lr(v) * g.values, g.indices, g.dense_shape))
         else:
             v.assign_sub(self._lr(v) * g)
 
@@ -131,9 +155,10 @@ class Adam(Optimizer):
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
 
     def _apply(self, g, v, t):
+        g, g2 = _dense_and_squared(g)
         m, s = self._slot(v, "momentum"), self._slot(v, "velocity")
         m.assign(self.beta_1 * m + (1.0 - self.beta_1) * g)
-        s.assign(self.beta_2 * s + (1.0 - self.beta_2) * math_ops.square(g))
+        s.assign(self.beta_2 * s + (1.0 - self.beta_2) * g2)
         tf_t = math_ops.cast(t, v.dtype)
         lr = self._lr(v) * math_ops.sqrt(1.0 - math_ops.pow(
             math_ops.cast(self.beta_2, v.dtype), tf_t)) / (1.0 - math_ops.pow(
@@ -156,7 +181,7 @@ class Nadam(Optimizer):
         self._u_product = None
 
     def apply_gradients(self, grads_and_vars):
-        pairs = [(g, v) for g, v in grads_and_vars if g is not None]
+        pairs = [(self._gradient(g), v) for g, v in grads_and_vars if g is not None]
         for _, v in pairs:
             for slot in self._slot_names:
                 self._slot(v, slot)
@@ -179,6 +204,7 @@ class Nadam(Optimizer):
         return t
 
     def _apply(self, g, v, t):
+        g, g2 = _dense_and_squared(g)
         dt = v._dtype
         m, s = self._slot(v, "momentum"), self._slot(v, "velocity")
         local_step = math_ops.cast(t, dt)
@@ -192,7 +218,7 @@ class Nadam(Optimizer):
         u_product_t_1 = u_product_t * u_t_1
         beta_2_power = math_ops.pow(beta_2, local_step)
         m.assign_add((g - m) * (1.0 - beta_1))
-        s.assign_add((math_ops.square(g) - s) * (1.0 - beta_2))
+        s.assign_add((g2 - s) * (1.0 - beta_2))
         m_hat = u_t_1 * m / (1.0 - u_product_t_1) + (1.0 - u_t) * g / (1.0 - u_product_t)
         v_hat = s / (1.0 - beta_2_power)
         v.assign_sub(m_hat * self._lr(v) / (math_ops.sqrt(v_hat) + self.epsilon))
@@ -213,8 +239,9 @@ class RMSprop(Optimizer):
         self._slot_names = ("velocity", "momentum") if self.momentum else ("velocity",)
 
     def _apply(self, g, v, t):
+        g, g2 = _dense_and_squared(g)
         vel = self._slot(v, "velocity")
-        vel.assign(self.rho * vel + (1.0 - self.rho) * math_ops.square(g))
+        vel.assign(self.rho * vel + (1.0 - self.rho) * g2)
         increment = self._lr(v) * g / math_ops.sqrt(vel + self.epsilon)
         if self.momentum:
             m = self._slot(v, "momentum")
@@ -280,7 +307,7 @@ class LossScaleOptimizer(Optimizer):
     def apply_gradients(self, grads_and_vars):
         from ..control_flow.cond_while import cond
         from ..ops import concat_ops, reduction_ops, shape_ops
-        pairs = [(g, v) for g, v in grads_and_vars if g is not None]
+        pairs = [(self._gradient(g), v) for g, v in grads_and_vars if g is not None]
         self._build_scale()
         # finite: |g| < inf is False for an inf and for a NaN
         finite = reduction_ops.reduce_all(concat_ops.concat(

@@ -101,3 +101,38 @@ def vector_len(t):
     """The length of a 1-D tensor if known, else None."""
     s = t.shape
     return s.dims[0] if s.rank == 1 else None
+
+
+# -- ops whose TF 2.21 CPU kernels are registered for some dtypes only ------------------------
+NO_KERNEL_PREFIX = "Could not find device for node: "
+
+
+def no_cpu_kernel(op_name: str, np_dtype, cpu_dtypes, attr: str = "T"):
+    """TF's NotFoundError for an op its OpDef allows for ``np_dtype`` but no CPU kernel runs
+    (``MatMul`` of uint32). Eagerly TF says it found no device; in a graph the runtime turns
+    this into TF's InvalidArgumentError "No OpKernel was registered" (``runtime/errors.py``)."""
+    from ..errors import NotFoundError
+    got = _dt.NP_TO_DTYPE[np.dtype(np_dtype)].enum_name
+    kernels = "".join(f"\n  device='CPU'; {attr} in [{d.enum_name}]" for d in cpu_dtypes)
+    return NotFoundError(None, None,
+                         f"{NO_KERNEL_PREFIX}{{{{node {op_name}}}}} = {op_name}[{attr}={got}]\n"
+                         f"All kernels registered for op {op_name}:{kernels}\n")
+
+
+def attr_not_allowed(op_name: str, attr: str, dtype, allowed):
+    """TF's InvalidArgumentError (eagerly) for a dtype attr outside the op's list."""
+    from ..errors import InvalidArgumentError
+    names = ", ".join(_ATTR_NAMES.get(d.name, d.name) for d in allowed)
+    return InvalidArgumentError(
+        None, None, f"Value for attr '{attr}' of {_dt.as_dtype(dtype).name} is not in the list "
+        f"of allowed values: {names}\n\t; NodeDef: {{{{node {op_name}}}}} [Op:{op_name}]")
+
+
+def param_not_allowed(param: str, dtype, allowed):
+    """TF's TypeError while building a graph for an input dtype outside the op's list."""
+    names = ", ".join(d.name for d in allowed)
+    return TypeError(f"Value passed to parameter '{param}' has DataType "
+                     f"{_dt.as_dtype(dtype).name} not in list of allowed values: {names}")
+
+
+_ATTR_NAMES = {"float32": "float", "float64": "double", "float16": "half"}

@@ -200,6 +200,23 @@ INT_BOUNDS = {np.dtype(t): (int(np.iinfo(t).min), int(np.iinfo(t).max))
                         np.uint8, np.uint16, np.uint32, np.uint64)}
 
 
+def _uint64_list(value):
+    """A nested list of Python ints as uint64 when one is above int64's range and all fit
+    uint64 (TF converts ``[3, 2**63]`` with ``dtype=tf.uint64``), else None."""
+    flat = list(value)
+    i = 0
+    while i < len(flat):
+        if isinstance(flat[i], (list, tuple)):
+            flat[i:i + 1] = list(flat[i])
+            continue
+        if type(flat[i]) is not int:
+            return None
+        i += 1
+    if not flat or max(flat) <= _INT64_MAX or min(flat) < 0 or max(flat) >= 2 ** 64:
+        return None
+    return np.array(value, dtype=np.uint64)
+
+
 def to_numpy(value, dtype=None) -> np.ndarray:
     """``value`` as a numpy array by TF's conversion rules, optionally cast to ``dtype``."""
     t = type(value)
@@ -220,6 +237,10 @@ def to_numpy(value, dtype=None) -> np.ndarray:
             value = np.array(value.tolist())
         except ValueError:
             pass  # _infer's error below
+    if dtype is not None and (t is list or t is tuple) and _dt.as_dtype(dtype) is _dt.uint64:
+        big = _uint64_list(value)  # ints above int64's range, which only uint64 holds
+        if big is not None:
+            return big
     arr = _infer(value)
     if dtype is not None and (t is list or t is tuple) and arr.dtype in _WIDE:
         # Python floats read straight into the wider dtype asked for (TF: 0.1 in float64 is

@@ -19,7 +19,16 @@ from . import (
     shape_ops,
 )
 from ._core import bind, constant_value, define, interpreter, shape_error, type_name
-from ._rules import fmt, ints, known_ints, partial_ints, same
+from ._rules import (
+    attr_not_allowed,
+    fmt,
+    ints,
+    known_ints,
+    no_cpu_kernel,
+    param_not_allowed,
+    partial_ints,
+    same,
+)
 
 I32 = _dt.int32
 
@@ -205,7 +214,15 @@ def _range_direction_error(s, lim, d):
     return None
 
 
+# TF 2.21's CPU kernels of Range; its OpDef also allows these, which find no kernel
+RANGE_KERNELS = (_dt.int64, _dt.int32, _dt.float64, _dt.float32, _dt.float16)
+_RANGE_NO_KERNEL = frozenset({_dt.int8, _dt.int16, _dt.uint16, _dt.uint32, _dt.uint64})
+_RANGE_NP = frozenset(d.np_dtype for d in RANGE_KERNELS)
+
+
 def _range_kernel(start, limit, delta, Tidx=None):
+    if np.asarray(start).dtype not in _RANGE_NP:
+        raise no_cpu_kernel("Range", np.asarray(start).dtype, RANGE_KERNELS, "Tidx")
     if delta == 0:
         raise InvalidArgumentError(None, None, "Requires delta != 0: 0")
     wrong_way = _range_direction_error(start, limit, delta)
@@ -228,7 +245,12 @@ def _range_shape(start, limit, delta, Tidx=None):
 
 
 Range = define("Range", ("start", "limit", "delta"), _range_kernel, _range_shape, None,
-               T=(0, 1, 2), dtypes=frozenset({_dt.float32, _dt.float64, _dt.int32, _dt.int64}))
+               T=(0, 1, 2), dtypes=frozenset(RANGE_KERNELS) | _RANGE_NO_KERNEL)
+
+
+# the dtypes TF 2.21's Range OpDef lists (bfloat16 aside), in its order
+_RANGE_OPDEF = (_dt.float16, _dt.float32, _dt.float64, _dt.int8, _dt.int16, _dt.int32, _dt.int64,
+                _dt.uint16, _dt.uint32, _dt.uint64)
 
 
 def range_(start, limit=None, delta=1, dtype=None, name="range"):
@@ -240,10 +262,16 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
         dts = [v.dtype if convert.is_tensor(v) else convert.to_numpy(v).dtype for v in vals]
         order = [np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32),
                  np.dtype(np.float64)]
-        best = builtins.max((order.index(np.dtype(getattr(d, "np_dtype", d))) for d in dts),
-                            default=0)
+        nps = [np.dtype(getattr(d, "np_dtype", d)) for d in dts]
+        if any(d not in order for d in nps):
+            raise AssertionError()  # TF's tf.range asserts its inferred dtypes so, wordless
+        best = builtins.max((order.index(d) for d in nps), default=0)
         dtype = _dt.NP_TO_DTYPE[order[best]]
     dtype = _dt.as_dtype(dtype)
+    if dtype not in Range.dtypes:
+        if interpreter().executing_eagerly:
+            raise attr_not_allowed("Range", "Tidx", dtype, _RANGE_OPDEF)
+        raise param_not_allowed("start", dtype, _RANGE_OPDEF)
     interp = interpreter()
     graph = None if interp.executing_eagerly else getattr(interp, "graph", None)
     if graph is None:
@@ -281,6 +309,9 @@ OneHot = define("OneHot", ("indices", "depth", "on_value", "off_value"), _one_ho
                 input_dtypes={1: I32})
 
 
+_ONE_HOT_INDICES = (_dt.uint8, _dt.int8, _dt.int32, _dt.int64)  # TF 2.21's OneHot TI
+
+
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """One-hot vectors of length ``depth`` (op ``OneHot``).  The dtype is TF's: ``dtype``, else
     ``on_value``'s, else ``off_value``'s (so ``on_value=5`` gives int32, strings a string
@@ -311,6 +342,10 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
                         "off_value")
     on = convert.to_tensor(1, want) if on is None else on
     off = convert.to_tensor(0, want) if off is None else off
+    if convert.is_tensor(indices) and indices.dtype not in _ONE_HOT_INDICES:
+        if interpreter().executing_eagerly:
+            raise attr_not_allowed("OneHot", "TI", indices.dtype, _ONE_HOT_INDICES)
+        raise param_not_allowed("indices", indices.dtype, _ONE_HOT_INDICES)
     return bind(OneHot, (indices, depth, on, off), {"axis": -1 if axis is None else int(axis)},
                 name)
 

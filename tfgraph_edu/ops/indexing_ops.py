@@ -332,7 +332,25 @@ def _gather_grad(op, g):
         gm = shape_ops.transpose(g, _gather_grad_perm(ax, indices.shape.rank, g.shape.rank))
         inner = _segment_grad(moved, indices, gm)
         return shape_ops.transpose(inner, shape_ops.invert_permutation(perm)), None, None
-    return _segment_grad(params, indices, g), None, None
+    return _rows_grad(params, indices, g), None, None
+
+
+def _rows_grad(params, indices, g):
+    """The gradient of a gather along axis 0: as TF, an IndexedSlices of the rows touched
+    (``g`` reshaped to one row per index, the flat indices, the params' shape as int32);
+    whoever needs it dense makes it so (``indexed_slices.densify``)."""
+    from .indexed_slices import IndexedSlices
+    n = indices.shape.num_elements() if indices.shape.is_fully_defined() else None
+    tail = params.shape.dims[1:]
+    if n is not None and None not in tail:  # static shapes: plain lists, as TF folds them
+        rows = shape_ops.reshape(g, [n] + tail)
+        flat_i = shape_ops.reshape(indices, [n])
+    else:
+        size = shape_ops.reshape(shape_ops.size(indices), [1])
+        rows = shape_ops.reshape(g, concat_ops.concat([size, shape_ops.shape(params)[1:]], 0)
+                                 if params.shape.rank > 1 else [-1])
+        flat_i = shape_ops.reshape(indices, size)
+    return IndexedSlices(rows, flat_i, shape_ops.shape(params))
 
 
 def _gather_grad_perm(ax, ri, rg):

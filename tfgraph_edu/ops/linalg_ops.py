@@ -14,7 +14,7 @@ from ..errors import InvalidArgumentError
 from ..shapes import TensorShape
 from . import convert, creation_ops, jacobi_svd, math_ops, pad_ops, reduction_ops, shape_ops
 from ._core import bind, define, shape_error
-from ._rules import fmt
+from ._rules import fmt, no_cpu_kernel
 
 F = _dt.FLOATS
 
@@ -169,9 +169,20 @@ def _einsum_grad(op, g):
     return tuple(grads)
 
 
-Einsum = define("Einsum", ("inputs*",),
-                lambda *xs, equation, N=1: np.asarray(np.einsum(equation, *xs)),
-                _einsum_shape, _einsum_grad, dtypes=_dt.NUMERIC)
+# TF 2.21's CPU kernels of Einsum (its OpDef allows every number type)
+EINSUM_KERNELS = (_dt.int64, _dt.int32, _dt.float16, _dt.float32, _dt.float64, _dt.complex64,
+                  _dt.complex128)
+_EINSUM_NP = frozenset(d.np_dtype for d in EINSUM_KERNELS)
+
+
+def _einsum_kernel(*xs, equation, N=1):
+    if xs and xs[0].dtype not in _EINSUM_NP:
+        raise no_cpu_kernel("Einsum", xs[0].dtype, EINSUM_KERNELS)
+    return np.asarray(np.einsum(equation, *xs))
+
+
+Einsum = define("Einsum", ("inputs*",), _einsum_kernel, _einsum_shape, _einsum_grad,
+                dtypes=_dt.NUMERIC)
 
 
 def _expand_ellipsis(equation: str, inputs) -> str:

@@ -108,7 +108,12 @@ def is_nan(x, name=None):
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):
-    """Scales ``t`` so its L2 norm over ``axes`` is at most ``clip_norm`` (public ops only)."""
+    """Scales ``t`` so its L2 norm over ``axes`` is at most ``clip_norm`` (public ops only);
+    of an IndexedSlices, as TF, its values (rows named twice count twice)."""
+    from .indexed_slices import IndexedSlices
+    if isinstance(t, IndexedSlices):
+        return IndexedSlices(clip_by_norm(t.values, clip_norm, axes, name), t.indices,
+                             t.dense_shape)
     t = convert.to_tensor(t)
     l2sum = reduction_ops.reduce_sum(math_ops.multiply(t, t), axis=axes, keepdims=True)
     positive = math_ops.greater(l2sum, 0)
@@ -156,6 +161,12 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_dt.int32,
     arr = convert.to_tensor(arr)
     if not arr.dtype.is_integer:
         arr = math_ops.cast(arr, _dt.int32)
+    if arr.dtype not in (_dt.int32, _dt.int64):  # TF's DenseBincount Tidx
+        from . import _core
+        from ._rules import attr_not_allowed, param_not_allowed
+        if _core.interpreter().executing_eagerly:
+            raise attr_not_allowed("DenseBincount", "Tidx", arr.dtype, (_dt.int32, _dt.int64))
+        raise param_not_allowed("input", arr.dtype, (_dt.int32, _dt.int64))
     if axis not in (None, -1):
         raise ValueError(f"Unsupported value for argument axis={axis}. Only 0 and -1 are "
                          "currently supported.")
@@ -201,7 +212,9 @@ def global_norm(t_list, name=None):
     """``tf.linalg.global_norm``: the L2 norm of all the tensors of ``t_list`` together
     (``None`` entries are skipped), as ``sqrt(sum(2 * l2_loss(t)))``."""
     _check_list(t_list)
-    ts = [convert.to_tensor(t) for t in t_list if t is not None]
+    from .indexed_slices import IndexedSlices
+    ts = [convert.to_tensor(t.values if isinstance(t, IndexedSlices) else t)
+          for t in t_list if t is not None]  # of an IndexedSlices its values, as TF
     if not ts:
         raise ValueError("`t_list` has no tensors to take the norm of.")
     half_squares = [l2_loss(t) for t in ts]
@@ -215,6 +228,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     clip_norm)``; returns ``(list_clipped, global_norm)`` (``None`` entries stay None; an
     infinite or NaN norm makes every entry NaN, as in TF)."""
     _check_list(t_list)
+    from .indexed_slices import IndexedSlices
     norm = global_norm(t_list) if use_norm is None else convert.to_tensor(use_norm)
     clip = math_ops.cast(clip_norm, norm.dtype)
     one = convert.to_tensor(1.0, norm.dtype)
@@ -224,6 +238,12 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     scale = math_ops.add(scale, math_ops.subtract(norm, norm))
     out = []
     for t in t_list:
+        if isinstance(t, IndexedSlices):  # its values scaled, still an IndexedSlices
+            values = convert.to_tensor(t.values)
+            out.append(IndexedSlices(math_ops.multiply(values, math_ops.cast(scale,
+                                                                            values.dtype)),
+                                     t.indices, t.dense_shape))
+            continue
         t = None if t is None else convert.to_tensor(t)
         out.append(None if t is None else math_ops.multiply(t, math_ops.cast(scale, t.dtype)))
     return out, norm

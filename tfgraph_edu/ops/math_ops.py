@@ -8,7 +8,7 @@ from .. import dtypes as _dt
 from ..shapes import TensorShape
 from . import complex_ops, creation_ops, indexing_ops, numpy_behavior, reduction_ops, shape_ops
 from ._core import bind, const_input, define, ignoring_float_errors, shape_error
-from ._rules import binary, broadcast_shapes, compare, fmt, same
+from ._rules import binary, broadcast_shapes, compare, fmt, no_cpu_kernel, same
 
 _NUMPY = numpy_behavior.STATE  # tnp's dtype conversion mode ('all'/'safe': weak tensors)
 _NUMPY_VALUES = (np.ndarray, np.generic)
@@ -173,7 +173,8 @@ _int_mod = _int_checked(np.mod)
 FloorMod = define("FloorMod", ("x", "y"), _mod_kernel, binary,
                   lambda op, g: (reduce_to(g, op.inputs[0]), None), T=(0, 1), dtypes=N,
                   specialize=_int_by_constant(np.mod), operator=_safe_int_operator("%"))
-Pow = define("Pow", ("x", "y"), _pow_kernel, binary, _pow_grad, T=(0, 1), dtypes=N)
+Pow = define("Pow", ("x", "y"), _pow_kernel, binary, _pow_grad, T=(0, 1),
+             dtypes=N - _dt.UNSIGNED)
 Maximum = define("Maximum", ("x", "y"), np.maximum, binary,
                  _minmax_grad(lambda x, y: greater_equal(x, y)), T=(0, 1), dtypes=N)
 Minimum = define("Minimum", ("x", "y"), np.minimum, binary,
@@ -269,11 +270,12 @@ def _unary(name, kernel, grad, dtypes=N):
     return define(name, ("x",), kernel, same, grad, T=(0,), dtypes=dtypes)
 
 
-SIGNED = N - {_dt.uint8}  # TF's Neg and Abs refuse unsigned integers
+SIGNED = N - _dt.UNSIGNED  # TF's Neg, Abs, Sign and Pow refuse unsigned integers
 Neg = _unary("Neg", np.negative, lambda op, g: (negative(g),), SIGNED | _C)
 Neg.operator = "neg"
 Abs = _unary("Abs", np.abs, lambda op, g: (multiply(g, sign(op.inputs[0])),), SIGNED)
-Sign = _unary("Sign", np.sign, lambda op, g: (creation_ops.zeros_like(op.inputs[0]),))
+Sign = _unary("Sign", np.sign, lambda op, g: (creation_ops.zeros_like(op.inputs[0]),),
+              SIGNED)
 Square = _unary("Square", np.square,
                 lambda op, g: (multiply(g, multiply(op.inputs[0], 2)),))
 Sqrt = _unary("Sqrt", ignoring_float_errors(np.sqrt, 1),
@@ -450,7 +452,15 @@ def logical_xor(x, y, name="LogicalXor"):
 
 
 # -- matmul ---------------------------------------------------------------------------------
+# TF 2.21's CPU kernels of MatMul and BatchMatMulV2 (their OpDefs also allow unsigned ints)
+MATMUL_KERNELS = (_dt.int64, _dt.int32, _dt.int16, _dt.float64, _dt.float32, _dt.float16,
+                  _dt.complex128, _dt.complex64)
+_MATMUL_NP = frozenset(d.np_dtype for d in MATMUL_KERNELS)
+
+
 def _matmul_kernel(a, b, transpose_a=False, transpose_b=False):
+    if a.dtype not in _MATMUL_NP:
+        raise no_cpu_kernel("MatMul", a.dtype, MATMUL_KERNELS)
     if np.ndim(a) != 2 or np.ndim(b) != 2:  # np.matmul would take vectors: TF does not
         from ..errors import InvalidArgumentError
         raise InvalidArgumentError(None, None, _matmul_rank_message(np.shape(a), np.shape(b)))
@@ -508,7 +518,7 @@ def _matmul_special(op):
     """``np.matmul`` itself (transposes as views), for inputs known to be matrices: an input
     of unknown rank keeps the kernel, whose rank check is TF's error for a vector."""
     a, b = op.inputs
-    if a.shape.rank != 2 or b.shape.rank != 2:
+    if a.shape.rank != 2 or b.shape.rank != 2 or a.dtype.np_dtype not in _MATMUL_NP:
         return None
     ta, tb = op.attrs.get("transpose_a"), op.attrs.get("transpose_b")
     mm = np.matmul
@@ -522,10 +532,12 @@ def _matmul_special(op):
 
 
 MatMul = define("MatMul", ("a", "b"), _matmul_kernel, _matmul_shape, _matmul_grad,
-                T=(0, 1), dtypes=N, specialize=_matmul_special)
+                T=(0, 1), dtypes=N - {_dt.int8, _dt.int16}, specialize=_matmul_special)
 
 
 def _bmm_kernel(x, y, adj_x=False, adj_y=False):
+    if x.dtype not in _MATMUL_NP:
+        raise no_cpu_kernel("BatchMatMulV2", x.dtype, MATMUL_KERNELS)
     for i, v in enumerate((x, y)):
         if np.ndim(v) < 2:  # np.matmul would take a vector: TF does not
             from ..errors import InvalidArgumentError
@@ -569,7 +581,7 @@ def _bmm_grad(op, g):
 
 
 BatchMatMulV2 = define("BatchMatMulV2", ("x", "y"), _bmm_kernel, _bmm_shape, _bmm_grad,
-                       T=(0, 1), dtypes=N)
+                       T=(0, 1), dtypes=N - {_dt.int8})
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,

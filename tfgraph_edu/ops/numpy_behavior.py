@@ -184,39 +184,49 @@ def getitem(tensor, key):
 # -- the 'all' and 'safe' modes: TF's flexible type promotion with weak tensors ----------------
 # A Python number (or list of them) made a tensor without a dtype is "weak": its dtype gives
 # way to the other operand's. The lattice below is TF 2.21's result of tf.add for every pair
-# (recorded under TF; `*` marks a weak dtype, `X` a TypeError), one row per left operand.
-_ORDER = ("b u8 i8 i16 i32 i64 f16 f32 f64 c64 c128 i32* i64* f32* f64* c64* c128*").split()
+# (recorded under TF; `*` marks a weak dtype, `X` a TypeError), one row per left operand
+# (a long row goes on over the next line).
+_ORDER = ("b u8 u16 u32 u64 i8 i16 i32 i64 f16 f32 f64 c64 c128 i32* i64* f32* f64* c64* "
+          "c128*").split()
 _ALL = """
-b    b    u8   i8   i16  i32  i64  f16  f32  f64  c64  c128 i32* i64* f32* f64* X    c128*
-u8   u8   u8   i16  i16  i32  i64  f16  f32  f64  c64  c128 u8   u8   f64* f64* X    c128*
-i8   i8   i16  i8   i16  i32  i64  f16  f32  f64  c64  c128 i8   i8   f64* f64* X    c128*
-i16  i16  i16  i16  i16  i32  i64  f16  f32  f64  c64  c128 i16  i16  f64* f64* X    c128*
-i32  i32  i32  i32  i32  i32  i64  f16  f32  f64  c64  c128 i32  i32  f64* f64* X    c128*
-i64  i64  i64  i64  i64  i64  i64  f16  f32  f64  c64  c128 i64  i64  f64* f64* X    c128*
-f16  f16  f16  f16  f16  f16  f16  f16  f32  f64  c64  c128 f16  f16  f16  f16  X    c64
-f32  f32  f32  f32  f32  f32  f32  f32  f32  f64  c64  c128 f32  f32  f32  f32  X    c64
-f64  f64  f64  f64  f64  f64  f64  f64  f64  f64  c128 c128 f64  f64  f64  f64  X    c128
-c64  c64  c64  c64  c64  c64  c64  c64  c64  c128 c64  c128 c64  c64  c64  c64  X    c64
-c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 X    c128
-i32* i32* u8   i8   i16  i32  i64  f16  f32  f64  c64  c128 i32* i64* f32* f64* X    c128*
-i64* i64* u8   i8   i16  i32  i64  f16  f32  f64  c64  c128 i64* i64* f32* f64* X    c128*
-f32* f32* f64* f64* f64* f64* f64* f16  f32  f64  c64  c128 f32* f32* f32* f64* X    c128*
-f64* f64* f64* f64* f64* f64* f64* f16  f32  f64  c64  c128 f64* f64* f64* f64* X    c128*
-c64* X    X    X    X    X    X    X    X    X    X    X    X    X    X    X    X    X
-c128* c128* c128* c128* c128* c128* c128* c64 c64 c128 c64 c128 c128* c128* c128* c128* X c128*
+b b u8 u16 u32 u64 i8 i16 i32 i64 f16 f32 f64 c64 c128 i32* i64* f32* f64* X c128*
+u8 u8 u8 u16 u32 u64 i16 i16 i32 i64 f16 f32 f64 c64 c128 u8 u8 f64* f64* X c128*
+u16 u16 u16 u16 u32 u64 i32 i32 i32 i64 f16 f32 f64 c64 c128 u16 u16 f64* f64* X c128*
+u32 u32 u32 u32 u32 u64 i64 i64 i64 i64 f16 f32 f64 c64 c128 u32 u32 f64* f64* X c128*
+u64 u64 u64 u64 u64 u64 f64* f64* f64* f64* f16 f32 f64 c64 c128 u64 u64 f64* f64* X c128*
+i8 i8 i16 i32 i64 f64* i8 i16 i32 i64 f16 f32 f64 c64 c128 i8 i8 f64* f64* X c128*
+i16 i16 i16 i32 i64 f64* i16 i16 i32 i64 f16 f32 f64 c64 c128 i16 i16 f64* f64* X c128*
+i32 i32 i32 i32 i64 f64* i32 i32 i32 i64 f16 f32 f64 c64 c128 i32 i32 f64* f64* X c128*
+i64 i64 i64 i64 i64 f64* i64 i64 i64 i64 f16 f32 f64 c64 c128 i64 i64 f64* f64* X c128*
+f16 f16 f16 f16 f16 f16 f16 f16 f16 f16 f16 f32 f64 c64 c128 f16 f16 f16 f16 X c64
+f32 f32 f32 f32 f32 f32 f32 f32 f32 f32 f32 f32 f64 c64 c128 f32 f32 f32 f32 X c64
+f64 f64 f64 f64 f64 f64 f64 f64 f64 f64 f64 f64 f64 c128 c128 f64 f64 f64 f64 X c128
+c64 c64 c64 c64 c64 c64 c64 c64 c64 c64 c64 c64 c128 c64 c128 c64 c64 c64 c64 X c64
+c128 c128 c128 c128 c128 c128 c128 c128 c128 c128 c128
+    c128 c128 c128 c128 c128 c128 c128 c128 X c128
+i32* i32* u8 u16 u32 u64 i8 i16 i32 i64 f16 f32 f64 c64 c128 i32* i64* f32* f64* X c128*
+i64* i64* u8 u16 u32 u64 i8 i16 i32 i64 f16 f32 f64 c64 c128 i64* i64* f32* f64* X c128*
+f32* f32* f64* f64* f64* f64* f64* f64* f64* f64* f16 f32 f64 c64 c128 f32* f32* f32* f64* X c128*
+f64* f64* f64* f64* f64* f64* f64* f64* f64* f64* f16 f32 f64 c64 c128 f64* f64* f64* f64* X c128*
+c64* X X X X X X X X X X X X X X X X X X X X
+c128* c128* c128* c128* c128* c128* c128* c128* c128* c128* c64
+    c64 c128 c64 c128 c128* c128* c128* c128* X c128*
 """
 # the pairs SAFE mode refuses on top of those (left, right; both orders are refused)
-_UNSAFE = """c128+i64 c128*+f16 c128*+f32 c128*+i64 c64+f64 c64+i32 c64+i64 f16+i16 f16+i32
-f16+i64 f32+i32 f32+i64 f32*+i16 f32*+i32 f32*+i64 f32*+i8 f32*+u8 f64+i64 f64*+i64 i8+u8"""
-_NAMES = {"b": "bool", "u8": "uint8", "i8": "int8", "i16": "int16", "i32": "int32",
-          "i64": "int64", "f16": "float16", "f32": "float32", "f64": "float64",
-          "c64": "complex64", "c128": "complex128"}
+_UNSAFE = """u8+i8 u8+f32* u16+i8 u16+i16 u16+f16 u16+f32* u32+i8 u32+i16 u32+i32 u32+f16 u32+f32
+u32+c64 u32+f32* u64+i8 u64+i16 u64+i32 u64+i64 u64+f16 u64+f32 u64+f64 u64+c64 u64+c128 u64+f32*
+u64+f64* u64+c128* i8+f32* i16+f16 i16+f32* i32+f16 i32+f32 i32+c64 i32+f32* i64+f16 i64+f32
+i64+f64 i64+c64 i64+c128 i64+f32* i64+f64* i64+c128* f16+c128* f32+c128* f64+c64"""
+_NAMES = {"b": "bool", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+          "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "f16": "float16",
+          "f32": "float32", "f64": "float64", "c64": "complex64", "c128": "complex128"}
 _TABLES: dict = {}
 
 
 def _tables():
     if not _TABLES:
-        rows = [line.split() for line in _ALL.strip().splitlines()]
+        cells = _ALL.split()  # a long row continues on the next line
+        rows = [cells[i:i + len(_ORDER) + 1] for i in range(0, len(cells), len(_ORDER) + 1)]
         table = {(a, b): cell for row in rows for a, b, cell in
                  ((row[0], b, c) for b, c in zip(_ORDER, row[1:]))}
         _TABLES["all"] = table

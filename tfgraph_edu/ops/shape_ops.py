@@ -23,8 +23,17 @@ from . import (
     math_ops,
     reduction_ops,
 )
-from ._core import bind, const_input, constant_value, define, shape_error
-from ._rules import broadcast_shapes, fmt, ints, known_ints, partial_ints, same, vector_len
+from ._core import bind, const_input, constant_value, define, interpreter, shape_error
+from ._rules import (
+    attr_not_allowed,
+    broadcast_shapes,
+    fmt,
+    ints,
+    known_ints,
+    partial_ints,
+    same,
+    vector_len,
+)
 
 I32 = _dt.int32
 _INT_ARG = {1: I32}
@@ -46,6 +55,10 @@ Rank = define("Rank", ("input",), lambda x: np.int32(np.ndim(x)),
 
 def shape(input, out_type=I32, name=None):  # noqa: A002
     """The shape of ``input`` as a 1-D int32 tensor (op ``Shape``)."""
+    out_type = _dt.as_dtype(out_type)
+    if out_type not in (I32, _dt.int64) and interpreter().executing_eagerly:
+        # eagerly TF refuses another out_type (in a graph it folds the shape and gives it)
+        raise attr_not_allowed("Shape", "out_type", out_type, (I32, _dt.int64))
     return bind(Shape, (input,), {"out_type": _dt.as_dtype(out_type)}, name)
 
 
@@ -251,7 +264,16 @@ def _tile_grad(op, g):
     return reduction_ops.reduce_sum(reshape(g, split_shape), axis=axes), None
 
 
-Tile = define("Tile", ("input", "multiples"), lambda x, m: np.tile(x, ints(m)), _tile_shape,
+def _tile_kernel(x, m):
+    if x.dtype == np.uint16 and x.ndim and any(k != 1 for k in ints(m)):
+        # TF 2.21's CPU Tile has no uint16 case (rank >= 1, something to repeat)
+        from ..errors import UnimplementedError
+        raise UnimplementedError(None, None, "TileOp : The input data type is not supported, "
+                                 f"DataType : uint16, Dimension : {x.ndim}")
+    return np.tile(x, ints(m))
+
+
+Tile = define("Tile", ("input", "multiples"), _tile_kernel, _tile_shape,
               _tile_grad, input_dtypes=_INT_ARG)
 
 

@@ -107,9 +107,9 @@ def _check_direction(direction):
 
 def _flip(x):
     """An order-reversing map that is its own inverse: ``-x`` for floats, ``-x - 1`` (no
-    overflow) for signed integers, ``255 - x`` for uint8."""
-    if x.dtype is _dt.uint8:
-        return math_ops.subtract(convert.to_tensor(255, _dt.uint8), x)
+    overflow) for signed integers, ``max - x`` for unsigned ones."""
+    if x.dtype.is_unsigned:
+        return math_ops.subtract(convert.to_tensor(x.dtype.max, x.dtype), x)
     neg = math_ops.negative(x)
     return math_ops.subtract(neg, 1) if x.dtype.is_integer else neg
 

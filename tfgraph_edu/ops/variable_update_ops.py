@@ -71,3 +71,35 @@ ResourceScatterNdUpdate, ResourceScatterNdAdd, ResourceScatterNdSub = (
            state="variable", num_outputs=0, attrs=(), input_dtypes={1: _dt.int32},
            doc=f"v.scatter_nd_{how}: in place.")
     for how in ("update", "add", "sub"))
+
+
+def _scatter_rows_kernel(how):
+    """``v.scatter_add``/``scatter_sub`` of an IndexedSlices: whole rows, one per index, applied
+    one after another (a row named twice changes twice, as TF's kernel does)."""
+    def kernel(h, indices, updates, **attrs):
+        target = np.array(h.value)
+        idx = np.asarray(indices).reshape(-1)
+        n = target.shape[0] if target.ndim else 0
+        for i, j in enumerate(idx.tolist()):
+            if not 0 <= j < n:
+                raise InvalidArgumentError(None, None, f"indices[{i}] = {j} is not in [0, {n})")
+        ups = np.asarray(updates).reshape((idx.shape[0],) + target.shape[1:])
+        if how == "update":
+            target[idx] = ups  # a row named twice: the last one stays
+        else:
+            with np.errstate(all="ignore"):
+                _ROW_UFUNCS[how].at(target, idx, ups)
+        h.value = target
+        return ()
+    return kernel
+
+
+_ROW_UFUNCS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
+               "max": np.maximum, "min": np.minimum}
+(ResourceScatterUpdate, ResourceScatterAdd, ResourceScatterSub, ResourceScatterMul,
+ ResourceScatterDiv, ResourceScatterMax, ResourceScatterMin) = (
+    define(f"ResourceScatter{how.title()}", ("resource", "indices", "updates"),
+           _scatter_rows_kernel(how), lambda *inputs, **attrs: [], None, stateful=True,
+           state="variable", num_outputs=0, attrs=(), input_dtypes={1: _dt.int32},
+           doc=f"v.scatter_{how}(IndexedSlices): rows changed in place.")
+    for how in ("update", "add", "sub", "mul", "div", "max", "min"))

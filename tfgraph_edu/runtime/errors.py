@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..errors import InvalidArgumentError, OpError
 from ..graph.graph import op_stack
+from ..ops._rules import NO_KERNEL_PREFIX
 
 
 class _Value:
@@ -28,9 +29,21 @@ class _Value:
         return self._v
 
 
+def _no_kernel_in_graph(op, eager_message: str) -> str:
+    """TF's words for a node whose dtype has no CPU kernel, met while running a graph."""
+    head, _, kernels = eager_message.partition("\n")
+    attrs = head[head.index("[") + 1:head.rindex("]")] if "[" in head else ""
+    registered = kernels.partition("\n")[2]
+    return (f"No OpKernel was registered to support Op '{op.opdef.name}' used by "
+            f"{{{{node {op.name}}}}} with these attrs: [{attrs}]\nRegistered devices: [CPU]\n"
+            f"Registered kernels:\n{registered}")
+
+
 def kernel_message(op, values, exc) -> tuple[type, str]:
     """(error class, message) for ``exc`` raised by ``op``'s kernel on ``values``."""
     if isinstance(exc, OpError):
+        if exc.message.startswith(NO_KERNEL_PREFIX):  # no CPU kernel for this dtype
+            return InvalidArgumentError, _no_kernel_in_graph(op, exc.message)
         return type(exc), exc.message
     try:
         op.opdef.shape(*[_Value(v) for v in values], **op.attrs)
