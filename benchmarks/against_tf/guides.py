@@ -404,7 +404,12 @@ def _spawn(side: str, cells: list[str | None], out: Path, wall: int) -> str | No
         json.dump(cells, f)
     # GUIDES_OURS_ROOT: another checkout's tfgraph_edu on our side (e.g. main, for a "before")
     root = os.environ.get("GUIDES_OURS_ROOT", str(ROOT)) if side == "ours" else str(ROOT)
-    env = dict(os.environ, PYTHONPATH=root, TF_CPP_MIN_LOG_LEVEL="3", MPLBACKEND="Agg",
+    # the caller's other PYTHONPATH entries follow (a folder of packages this venv lacks, as
+    # the README's pytest links), after the tfgraph_edu tree chosen
+    extra = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+             if p and Path(p).resolve() not in (ROOT, Path(root).resolve())]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, *extra]), TF_CPP_MIN_LOG_LEVEL="3",
+               MPLBACKEND="Agg",
                PYTHONHASHSEED="0", CUDA_VISIBLE_DEVICES="")
     try:
         proc = subprocess.run(["nice", "-n", "10", sys.executable, str(Path(__file__)),
