@@ -1,5 +1,5 @@
-"""``tf.keras.losses``: MeanSquaredError, SparseCategoricalCrossentropy and
-CategoricalCrossentropy (layer 10)."""
+"""``tf.keras.losses``: MeanSquaredError, SparseCategoricalCrossentropy,
+CategoricalCrossentropy and BinaryCrossentropy, and their functions (layer 10)."""
 
 from __future__ import annotations
 
@@ -95,7 +95,81 @@ class CategoricalCrossentropy(Loss):
                                                                    axis=-1))
 
 
-_BY_NAME = {"mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
+_EPSILON = 1e-7  # Keras's backend.epsilon()
+
+
+def _same_shape(y_true, y_pred):
+    """Keras 3's check before a binary crossentropy: same rank, and no two known sizes
+    that differ (ValueError otherwise)."""
+    a, b = y_true.shape, y_pred.shape
+    if a.rank is not None and b.rank is not None:
+        if a.rank != b.rank:
+            raise ValueError("Arguments `target` and `output` must have the same rank (ndim). "
+                             f"Received: target.shape={a}, output.shape={b}")
+        for x, y in zip(a.dims, b.dims):
+            if x is not None and y is not None and x != y:
+                raise ValueError("Arguments `target` and `output` must have the same shape. "
+                                 f"Received: target.shape={a}, output.shape={b}")
+
+
+def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
+    """Per-example binary crossentropy, the mean over ``axis`` (Keras 3): probabilities are
+    clipped to [1e-7, 1 - 1e-7]; logits go through the stable sigmoid cross entropy."""
+    from ..ops import nn_ops
+    y_pred = to_tensor(y_pred)
+    y_true = math_ops.cast(to_tensor(y_true), y_pred.dtype)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    _same_shape(y_true, y_pred)
+    if from_logits:
+        per_value = nn_ops.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+    else:
+        p = math_ops.clip_by_value(y_pred, _EPSILON, 1.0 - _EPSILON)
+        per_value = -(y_true * math_ops.log(p) + (1.0 - y_true) * math_ops.log(1.0 - p))
+    return reduction_ops.reduce_mean(per_value, axis=axis)
+
+
+def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0,
+                             axis=-1):
+    """Per-example categorical crossentropy over ``axis`` (Keras 3): probabilities rescaled
+    to sum to 1 and clipped to [1e-7, 1 - 1e-7], or logits through log-softmax."""
+    if axis != -1:
+        raise NotImplementedError("tfgraph_edu's categorical_crossentropy takes axis=-1 only "
+                                  "yet.")
+    y_pred = to_tensor(y_pred)
+    y_true = math_ops.cast(to_tensor(y_true), y_pred.dtype)
+    if label_smoothing:
+        n = math_ops.cast(shape_ops.shape(y_true)[-1], y_pred.dtype)
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / n
+    if from_logits:
+        log_probs = math_ops.log_softmax(y_pred)
+    else:
+        probs = y_pred / reduction_ops.reduce_sum(y_pred, axis=-1, keepdims=True)
+        log_probs = math_ops.log(math_ops.clip_by_value(probs, _EPSILON, 1.0 - _EPSILON))
+    return -reduction_ops.reduce_sum(y_true * log_probs, axis=-1)
+
+
+class BinaryCrossentropy(Loss):
+    """0/1 (or soft) labels against probabilities or logits (``from_logits=True``): the
+    per-example mean over the last axis, then the mean over the batch."""
+
+    name = "binary_crossentropy"
+
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
+                 reduction="sum_over_batch_size", name="binary_crossentropy", dtype=None):
+        if reduction != "sum_over_batch_size" or dtype is not None:
+            raise NotImplementedError("tfgraph_edu's BinaryCrossentropy takes the default "
+                                      "reduction and dtype only yet.")
+        self.from_logits, self.label_smoothing = from_logits, float(label_smoothing)
+        self.axis, self.name = axis, name
+
+    def call(self, y_true, y_pred):
+        y_true, y_pred = _match_rank(y_true, y_pred)
+        return reduction_ops.reduce_mean(binary_crossentropy(
+            y_true, y_pred, self.from_logits, self.label_smoothing, self.axis))
+
+
+_BY_NAME = {"mse": MeanSquaredError, "binary_crossentropy": BinaryCrossentropy, "mean_squared_error": MeanSquaredError,
             "mae": lambda: _FunctionLoss(_mean_absolute_error),
             "mean_absolute_error": lambda: _FunctionLoss(_mean_absolute_error),
             "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,

@@ -1,5 +1,6 @@
-"""``tf.keras.metrics``: the ``Metric`` base (``add_weight``), Mean,
-SparseCategoricalAccuracy, Precision and Recall (layer 10).
+"""``tf.keras.metrics``: the ``Metric`` base (``add_weight``), Mean, the accuracies
+(binary, categorical, sparse categorical; ``"accuracy"`` in ``compile`` picks one from the
+shapes, as Keras 3 does), Precision and Recall (layer 10).
 
 A metric keeps running sums in variables made with ``add_weight``: ``update_state`` adds to
 them, ``result`` reads them, ``reset_state`` zeroes them; calling the metric does the first
@@ -117,6 +118,98 @@ class SparseCategoricalAccuracy(_Reduce):
         _add_values(self, math_ops.cast(hits, self.dtype), sample_weight)
 
 
+def _same_rank(a, b):
+    """Keras's squeeze_or_expand_to_same_rank: when the ranks differ by one and the longer
+    one ends in a size-1 axis, that axis is squeezed (or, against a rank-1 tensor, the
+    rank-1 tensor is expanded)."""
+    ra, rb = a.shape.rank, b.shape.rank
+    if ra is None or rb is None or ra == rb:
+        return a, b
+    if ra == rb + 1 and a.shape.dims[-1] == 1:
+        return (a, shape_ops.expand_dims(b, -1)) if rb == 1 else (
+            shape_ops.squeeze(a, axis=[-1]), b)
+    if rb == ra + 1 and b.shape.dims[-1] == 1:
+        return (shape_ops.expand_dims(a, -1), b) if ra == 1 else (
+            a, shape_ops.squeeze(b, axis=[-1]))
+    return a, b
+
+
+def binary_accuracy(y_true, y_pred, threshold=0.5):
+    """1.0 where ``y_pred > threshold`` equals the 0/1 label, per value (not averaged)."""
+    y_true, y_pred = _same_rank(to_tensor(y_true), to_tensor(y_pred))
+    predicted = math_ops.cast(math_ops.greater(y_pred, math_ops.cast(threshold, y_pred.dtype)),
+                              y_true.dtype)
+    return math_ops.cast(math_ops.equal(y_true, predicted), _dt.float32)
+
+
+def categorical_accuracy(y_true, y_pred):
+    """1.0 where the argmax of the one-hot label equals the argmax of ``y_pred``."""
+    y_pred = to_tensor(y_pred)
+    labels = reduction_ops.argmax(to_tensor(y_true), axis=-1)
+    predicted = reduction_ops.argmax(y_pred, axis=-1)
+    return math_ops.cast(math_ops.equal(labels, predicted), _dt.float32)
+
+
+def sparse_categorical_accuracy(y_true, y_pred):
+    """1.0 where the integer label equals the argmax of ``y_pred`` (labels of shape (n, 1)
+    squeezed)."""
+    y_pred = to_tensor(y_pred)
+    y_true = math_ops.cast(to_tensor(y_true), y_pred.dtype)
+    if y_true.shape.rank is not None and y_true.shape.rank == y_pred.shape.rank and \
+            y_true.shape.dims[-1] == 1:
+        y_true = shape_ops.squeeze(y_true, axis=[-1])
+    predicted = math_ops.cast(reduction_ops.argmax(y_pred, axis=-1), y_true.dtype)
+    return math_ops.cast(math_ops.equal(y_true, predicted), _dt.float32)
+
+
+class _Wrapper(_Reduce):
+    """The mean of a per-example function (Keras's MeanMetricWrapper)."""
+
+    _fn = None
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        _add_values(self, self._values(to_tensor(y_true), to_tensor(y_pred)), sample_weight)
+
+    def _values(self, y_true, y_pred):
+        return type(self)._fn(y_true, y_pred)
+
+
+class BinaryAccuracy(_Wrapper):
+    """How often ``y_pred > threshold`` matches the 0/1 label."""
+
+    def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
+        super().__init__(name=name, dtype=dtype)
+        self.threshold = threshold
+
+    def _values(self, y_true, y_pred):
+        return binary_accuracy(y_true, y_pred, self.threshold)
+
+
+class CategoricalAccuracy(_Wrapper):
+    """How often the argmax of ``y_pred`` matches the one-hot label's."""
+
+    _fn = staticmethod(categorical_accuracy)
+
+
+class _Accuracy(_Wrapper):
+    """``compile(metrics=["accuracy"])``: as Keras 3, binary accuracy when predictions end
+    in a size-1 axis, sparse categorical when labels have a lower rank (or end in a size-1
+    axis against several classes), categorical otherwise; decided from the shapes given."""
+
+    def _values(self, y_true, y_pred):
+        rt, rp = y_true.shape.rank, y_pred.shape.rank
+        if rt is None or rp is None:
+            raise NotImplementedError("tfgraph_edu picks the accuracy of compile(metrics="
+                                      "['accuracy']) from known ranks only.")
+        last_t = y_true.shape.dims[-1] if rt else None
+        last_p = y_pred.shape.dims[-1] if rp else None
+        if last_p == 1:
+            return binary_accuracy(y_true, y_pred)
+        if rt < rp or (last_t == 1 and last_p is not None and last_p > 1):
+            return sparse_categorical_accuracy(y_true, y_pred)
+        return categorical_accuracy(y_true, y_pred)
+
+
 # -- Precision, Recall -----------------------------------------------------------------------
 _NEG_INF = -1e10  # Keras's "no threshold" with top_k
 
@@ -200,8 +293,9 @@ class Recall(_Confusion):
         return self._ratio(self.true_positives, self.false_negatives)
 
 
-_BY_NAME = {"accuracy": SparseCategoricalAccuracy, "acc": SparseCategoricalAccuracy,
+_BY_NAME = {"accuracy": _Accuracy, "acc": _Accuracy,
             "sparse_categorical_accuracy": SparseCategoricalAccuracy,
+            "binary_accuracy": BinaryAccuracy, "categorical_accuracy": CategoricalAccuracy,
             "precision": Precision, "recall": Recall}
 
 
