@@ -169,7 +169,8 @@ class BinaryCrossentropy(Loss):
             y_true, y_pred, self.from_logits, self.label_smoothing, self.axis))
 
 
-_BY_NAME = {"mse": MeanSquaredError, "binary_crossentropy": BinaryCrossentropy, "mean_squared_error": MeanSquaredError,
+_BY_NAME = {"mse": MeanSquaredError, "binary_crossentropy": BinaryCrossentropy,
+            "mean_squared_error": MeanSquaredError,
             "mae": lambda: _FunctionLoss(_mean_absolute_error),
             "mean_absolute_error": lambda: _FunctionLoss(_mean_absolute_error),
             "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
