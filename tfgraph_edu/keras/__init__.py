@@ -5,6 +5,7 @@ from types import SimpleNamespace
 from . import (  # noqa: F401
     backend,
     callbacks,
+    constraints,
     datasets,
     initializers,
     losses,
