@@ -65,3 +65,29 @@ def test_options_not_implemented_are_refused(option):
 def test_an_unknown_option_is_a_type_error():
     with pytest.raises(TypeError):
         _model(["mae"]).fit(X, Y, verbose=0, workers=2)
+
+
+def test_learning_rate_scheduler(capsys):
+    model = _model(["mae"])
+    schedule = tf.keras.callbacks.LearningRateScheduler(lambda epoch: 1e-4 * 10 ** (epoch / 20))
+    capsys.readouterr()
+    history = model.fit(X, Y, verbose=2, epochs=3, callbacks=[schedule])
+    # recorded from TF 2.21 (times masked): the learning rate is logged after the metrics
+    assert _steps(capsys.readouterr().out).splitlines() == [
+        "Epoch 1/3", "1/1 - #s - #/step - loss: 1.0000 - mae: 1.0000 - learning_rate: 1.0000e-04",
+        "Epoch 2/3", "1/1 - #s - #/step - loss: 0.9988 - mae: 0.9994 - learning_rate: 1.1220e-04",
+        "Epoch 3/3", "1/1 - #s - #/step - loss: 0.9975 - mae: 0.9987 - learning_rate: 1.2589e-04"]
+    assert list(history.history) == ["loss", "mae", "learning_rate"]
+    np.testing.assert_allclose(history.history["learning_rate"],
+                               [9.999999747378752e-05, 0.00011220184387639165,
+                                0.0001258925476577133], rtol=1e-6)
+    halve = tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr * 0.5, verbose=1)
+    history = model.fit(X, Y, verbose=0, epochs=2, callbacks=[halve])
+    assert capsys.readouterr().out == (
+        "\nEpoch 1: LearningRateScheduler setting learning rate to 6.294627382885665e-05.\n"
+        "\nEpoch 2: LearningRateScheduler setting learning rate to 3.1473136914428324e-05.\n")
+    np.testing.assert_allclose(history.history["learning_rate"],
+                               [6.294627382885665e-05, 3.1473136914428324e-05], rtol=1e-6)
+    with pytest.raises(ValueError, match="should be a float. Got: 1"):
+        model.fit(X, Y, verbose=0, callbacks=[
+            tf.keras.callbacks.LearningRateScheduler(lambda epoch: 1)])

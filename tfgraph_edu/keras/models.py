@@ -243,7 +243,10 @@ class Model(Layer):
         batch_size = 32 if batch_size is None else int(batch_size)
         step_fn = None
         history = callbacks_mod.History()
-        cbs = [history] + list(callbacks or [])
+        # Keras 3's order: the learner's callbacks, then History, then the progress bar (so
+        # what a callback adds to the logs, as LearningRateScheduler's learning_rate, is
+        # recorded and shown)
+        cbs = list(callbacks or []) + [history]
         steps_hint = (len(x) if hasattr(x, "_flat_iter") else
                       max(1, -(-len(_numpy(x)) // batch_size)))
         for cb in cbs:
@@ -254,6 +257,8 @@ class Model(Layer):
         for epoch in range(epochs):
             for cb in cbs:
                 cb.on_epoch_begin(epoch)
+            if verbose and epochs > 1:  # Keras 3 names the epoch only when there are several
+                print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
             for m in self.compiled_metrics:
                 m.reset_state()
             start = time.perf_counter()
@@ -278,13 +283,11 @@ class Model(Layer):
                 yt, pt = convert.constant(np.asarray(_numpy(val_y))), convert.constant(val_pred)
                 val = self._results(self._with_penalties(self.loss(yt, pt)), yt, pt, True)
                 logs.update({f"val_{k}": v for k, v in val.items()})
-            if verbose:
-                elapsed = time.perf_counter() - start
-                if epochs > 1:  # Keras 3 names the epoch only when there are several
-                    print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
-                print(_progress_line(steps, elapsed, logs, verbose), file=sys.stdout)
+            elapsed = time.perf_counter() - start
             for cb in cbs:
                 cb.on_epoch_end(epoch, logs)
+            if verbose:
+                print(_progress_line(steps, elapsed, logs, verbose), file=sys.stdout)
         for cb in cbs:
             cb.on_train_end()
         return history
