@@ -117,3 +117,21 @@ def test_compile_accuracy_is_picked_from_the_shapes(loss, units, act, one_hot, e
     assert sorted(result) == sorted(expected)
     for key, value in expected.items():
         assert abs(result[key] - value) < 1e-4
+
+
+def test_a_loss_function_in_compile_matches_ranks_first():
+    # compile(loss=tf.keras.losses.binary_crossentropy) with labels (n,) and outputs (n, 1):
+    # recorded from TF 2.21
+    x = np.array([[1.0, 2.0], [3.0, -1.0], [-2.0, 0.5], [0.5, 0.4]], "float32")
+    y = np.array([0, 1, 0, 1])
+    model = tf.keras.Sequential([tf.keras.Input((2,)),
+                                 tf.keras.layers.Dense(1, activation="sigmoid")])
+    model.layers[0].set_weights([np.array([[0.5], [-0.25]], "float32"), np.zeros(1, "float32")])
+    model.compile(loss=L.binary_crossentropy, optimizer="sgd", metrics=["accuracy"])
+    result = model.evaluate(x, y, verbose=0, return_dict=True)
+    assert list(result) == ["accuracy", "loss"]
+    assert result["accuracy"] == 1.0 and abs(result["loss"] - 0.4388696551322937) < 1e-6
+    history = model.fit(x, y, epochs=2, verbose=0)
+    np.testing.assert_allclose(history.history["loss"], [0.43887, 0.43785], atol=1e-5)
+    model.compile(loss=L.mae, optimizer="sgd")
+    assert abs(model.evaluate(x, y, verbose=0) - 0.33756348490715027) < 1e-6

@@ -23,6 +23,22 @@ def _match_rank(y_true, y_pred):
     return y_true, y_pred
 
 
+def _same_rank(a, b):
+    """Keras's squeeze_or_expand_to_same_rank: when the ranks differ by one and the longer
+    one ends in a size-1 axis, that axis is squeezed (or, against a rank-1 tensor, the
+    rank-1 tensor is expanded)."""
+    ra, rb = a.shape.rank, b.shape.rank
+    if ra is None or rb is None or ra == rb:
+        return a, b
+    if ra == rb + 1 and a.shape.dims[-1] == 1:
+        return (a, shape_ops.expand_dims(b, -1)) if rb == 1 else (
+            shape_ops.squeeze(a, axis=[-1]), b)
+    if rb == ra + 1 and b.shape.dims[-1] == 1:
+        return (shape_ops.expand_dims(a, -1), b) if ra == 1 else (
+            a, shape_ops.squeeze(b, axis=[-1]))
+    return a, b
+
+
 class Loss:
     name = "loss"
 
@@ -228,6 +244,9 @@ class _FunctionLoss(Loss):
         self.name = getattr(fn, "__name__", "loss")
 
     def call(self, y_true, y_pred):
+        # Keras 3's LossFunctionWrapper matches the ranks first: labels (n,) against
+        # predictions (n, 1) are expanded
+        y_true, y_pred = _same_rank(to_tensor(y_true), to_tensor(y_pred))
         return reduction_ops.reduce_mean(self.fn(y_true, y_pred))
 
 

@@ -13,6 +13,7 @@ from .. import dtypes as _dt
 from ..eager.context import init_scope
 from ..ops import creation_ops, indexing_ops, math_ops, reduction_ops, shape_ops, sort_ops
 from ..ops.convert import to_tensor
+from .losses import _same_rank
 from .module import _snake
 from .variables import DTypeName, Variable
 
@@ -116,22 +117,6 @@ class SparseCategoricalAccuracy(_Reduce):
         predicted = reduction_ops.argmax(y_pred, axis=-1)
         hits = math_ops.equal(math_ops.cast(y_true, predicted.dtype), predicted)
         _add_values(self, math_ops.cast(hits, self.dtype), sample_weight)
-
-
-def _same_rank(a, b):
-    """Keras's squeeze_or_expand_to_same_rank: when the ranks differ by one and the longer
-    one ends in a size-1 axis, that axis is squeezed (or, against a rank-1 tensor, the
-    rank-1 tensor is expanded)."""
-    ra, rb = a.shape.rank, b.shape.rank
-    if ra is None or rb is None or ra == rb:
-        return a, b
-    if ra == rb + 1 and a.shape.dims[-1] == 1:
-        return (a, shape_ops.expand_dims(b, -1)) if rb == 1 else (
-            shape_ops.squeeze(a, axis=[-1]), b)
-    if rb == ra + 1 and b.shape.dims[-1] == 1:
-        return (shape_ops.expand_dims(a, -1), b) if ra == 1 else (
-            a, shape_ops.squeeze(b, axis=[-1]))
-    return a, b
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
