@@ -23,7 +23,7 @@ def _model(metrics):
 
 
 def _steps(text):
-    return re.sub(r"\d+m?s/step", "#/step", re.sub(r" - \d+s - ", " - #s - ", text))
+    return re.sub(r"\d+(?:m|u|µ)?s/step", "#/step", re.sub(r" - \d+s - ", " - #s - ", text))
 
 
 def test_logs_are_sorted_and_validation_follows(capsys):
