@@ -275,15 +275,28 @@ class Layer(AutoTrackable):
         raise NotImplementedError(f"Layer {type(self).__name__} does not have a `call` method "
                                   "implemented.")
 
-    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
+    def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True,
                    autocast=True, regularizer=None, constraint=None, aggregation="none",
                    overwrite_with_gradient=False, name=None):
-        """A new weight, tracked by the layer, as Keras 3's ``add_weight`` (its argument
-        order: ``shape`` first; ``initializer`` defaults to ``"glorot_uniform"`` for float
-        weights and ``"zeros"`` otherwise)."""
-        if isinstance(shape, str):
-            raise TypeError(f"add_weight() takes the shape first in Keras 3 (got the string "
-                            f"{shape!r}): pass the weight's name as name={shape!r}.")
+        """A new weight, tracked by the layer, as Keras 3's ``add_weight`` (up to three
+        positional arguments: shape, initializer, dtype; a name given first is Keras 3's
+        ValueError; ``initializer`` defaults to ``"glorot_uniform"`` for float weights and
+        ``"zeros"`` otherwise)."""
+        if args:
+            if len(args) > 3:
+                raise TypeError("add_weight() takes at most 3 positional arguments but "
+                                f"{len(args)} were given.")
+            if isinstance(args[0], str):
+                raise ValueError(
+                    "`name` must be passed as a keyword argument. Received: add_weight("
+                    f"'{args[0]}', ...). Use: add_weight(shape=..., name='{args[0]}'). "
+                    "(Keras 2 took the name first; Keras 3 takes the shape first.)")
+            for what, given in (("shape", shape), ("initializer", initializer),
+                                ("dtype", dtype))[:len(args)]:
+                if given is not None:
+                    raise ValueError(f"`{what}` was passed both positionally and as a "
+                                     "keyword argument.")
+            shape, initializer, dtype = (list(args) + [shape, initializer, dtype][len(args):])
         regularizer = regularizers.get(regularizer)
         with init_scope():  # weights are state: created once, outside any trace
             shape = [int(d) for d in (shape or ())]
