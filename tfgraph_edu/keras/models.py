@@ -190,6 +190,7 @@ class Model(Layer):
         variables = list(self.trainable_variables)
         if not variables:  # Keras 3's warning (raw tf.Variables are not a model's weights)
             warnings.warn("The model does not have any trainable weights.", stacklevel=2)
+            return loss, pred  # and no update
         grads = tape.gradient(loss, variables)
         self.optimizer.apply_gradients(zip(grads, variables))
         return loss, pred
