@@ -135,3 +135,12 @@ def test_a_loss_function_in_compile_matches_ranks_first():
     np.testing.assert_allclose(history.history["loss"], [0.43887, 0.43785], atol=1e-5)
     model.compile(loss=L.mae, optimizer="sgd")
     assert abs(model.evaluate(x, y, verbose=0) - 0.33756348490715027) < 1e-6
+
+
+def test_reset_states_is_gone_as_in_keras_3():
+    # recorded from TF 2.21: hasattr(metric, "reset_states") is False for Mean,
+    # BinaryAccuracy and Precision; train_loss.reset_states() is an AttributeError
+    for metric in (M.Mean(), M.BinaryAccuracy(), M.Precision()):
+        assert not hasattr(metric, "reset_states") and hasattr(metric, "reset_state")
+    with pytest.raises(AttributeError, match="'Mean' object has no attribute 'reset_states'"):
+        M.Mean(name="train_loss").reset_states()

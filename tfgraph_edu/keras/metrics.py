@@ -57,7 +57,11 @@ class Metric:
         for v in self.variables:
             v.assign(creation_ops.zeros_like(v))
 
-    reset_states = reset_state
+    @property
+    def reset_states(self):
+        """Keras 2's name: Keras 3 (TF 2.21) has none (``hasattr`` is False there too)."""
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute 'reset_states'"
+                             " (Keras 3 renamed it reset_state)")
 
     def __call__(self, *args, **kwargs):
         self.update_state(*args, **kwargs)
