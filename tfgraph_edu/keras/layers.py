@@ -25,10 +25,55 @@ def linear(x):
     return x
 
 
+def elu(x, alpha=1.0):
+    """x if x > 0 else alpha * (exp(x) - 1) (Keras 3: the Elu op, scaled for alpha != 1)."""
+    from ..ops import indexing_ops, nn_ops
+    out = nn_ops.elu(x)
+    return out if alpha == 1 else indexing_ops.where(math_ops.greater(out, 0), out, alpha * out)
+
+
+# TF's Selu kernel: scale * x for x > 0, scale * alpha * (exp(x) - 1) otherwise
+_SELU_SCALE, _SELU_SCALE_ALPHA = 1.0507009873554805, 1.7580993408473766
+
+
+def selu(x):
+    """Scaled ELU with the constants of Klambauer et al. (TF's Selu kernel)."""
+    from ..ops import indexing_ops
+    x = to_tensor(x)
+    negative = math_ops.cast(_SELU_SCALE_ALPHA, x.dtype) * (math_ops.exp(x) - 1)
+    return indexing_ops.where(math_ops.greater(x, 0), math_ops.cast(_SELU_SCALE, x.dtype) * x,
+                              negative)
+
+
+def silu(x):
+    """x * sigmoid(x) (Keras 3's ``silu``, also named ``swish``)."""
+    x = to_tensor(x)
+    return x * math_ops.sigmoid(x)
+
+
+def softsign(x):
+    """x / (1 + |x|)."""
+    x = to_tensor(x)
+    return x / (math_ops.abs(x) + 1)
+
+
+def softplus(x):
+    """log(1 + exp(x)) (the Softplus op)."""
+    from ..ops import nn_ops
+    return nn_ops.softplus(x)
+
+
+def exponential(x):
+    """exp(x)."""
+    return math_ops.exp(x)
+
+
 ACTIVATIONS = {
     None: linear, "linear": linear, "relu": math_ops.relu,
     "sigmoid": math_ops.sigmoid, "tanh": math_ops.tanh,
     "softmax": lambda x: math_ops.softmax(x),
+    "elu": elu, "selu": selu, "silu": silu, "swish": silu, "softsign": softsign,
+    "softplus": softplus, "exponential": exponential,
 }
 
 
