@@ -23,6 +23,7 @@ from .core_layers import (
     Conv2D,
     InputLayer,
     Lambda,
+    LeakyReLU,
     MaxPooling2D,
     Reshape,
 )
@@ -58,7 +59,7 @@ layers = _Namespace("layers", Layer=Layer, Dense=Dense, Flatten=Flatten, Dropout
                          Activation=Activation, Conv2D=Conv2D, MaxPooling2D=MaxPooling2D,
                          MaxPool2D=MaxPooling2D, BatchNormalization=BatchNormalization,
                          LSTMCell=LSTMCell, RNN=RNN, LSTM=LSTM, InputSpec=InputSpec,
-                         Embedding=Embedding)
+                         Embedding=Embedding, LeakyReLU=LeakyReLU)
 activations = _Namespace("activations", **{k: v for k, v in ACTIVATIONS.items()
                                  if isinstance(k, str) and k != "linear"},
                               linear=ACTIVATIONS["linear"])
