@@ -107,7 +107,7 @@ classroom: setup
 check-tf:
 	@test -x .venv-tf/bin/python || $(PY) -m venv .venv-tf
 	.venv-tf/bin/python -m pip install --quiet --upgrade pip
-	.venv-tf/bin/python -m pip install --quiet tensorflow-cpu jax hypothesis pytest jupytext matplotlib ipython -e '.[tf-files,jupyter]'
+	.venv-tf/bin/python -m pip install --quiet tensorflow-cpu jax hypothesis pytest jupytext matplotlib ipython pandas scikit-learn -e '.[tf-files,jupyter]'
 	PYTHONPATH=$(CURDIR) .venv-tf/bin/python benchmarks/against_tf/differential.py $(ARGS)
 	PYTHONPATH=$(CURDIR) .venv-tf/bin/python benchmarks/against_tf/graph_files.py
 	PYTHONPATH=$(CURDIR) .venv-tf/bin/python -m pytest -o addopts="" tests/formats/test_live_tf.py \

@@ -55,6 +55,7 @@ from .ops.identity_ops import identity, stop_gradient  # noqa: F401
 from .ops.indexing_ops import gather, strided_slice, where  # noqa: F401
 from .ops.indexing_ops import slice_ as slice  # noqa: F401
 from .ops.io_ops import print_ as print  # noqa: F401
+from .ops.io_ops import timestamp  # noqa: F401
 from .ops.linalg_ops import eye  # noqa: F401
 from .ops.math_ops import (  # noqa: F401
     abs,
@@ -156,6 +157,7 @@ from .ops.mask_ops import boolean_mask  # noqa: F401,E402
 from .ops.math_extra_ops import (  # noqa: F401,E402
     clip_by_global_norm,
     clip_by_norm,
+    floor,
     linspace,
     round,
 )

@@ -252,6 +252,47 @@ def prepare(source: str) -> tuple[str | None, str, int, str | None]:
     return text, "run", removed, None
 
 
+def _absent(module: str) -> bool:
+    """A module this interpreter cannot import (both sides run in it, so it is absent on both)."""
+    import importlib.util
+    if module.split(".")[0] in ("tensorflow", "keras", "tfgraph_edu"):
+        return False
+    try:
+        return importlib.util.find_spec(module) is None
+    except (ImportError, ValueError):  # a parent package absent, or a module with no spec
+        return True
+
+
+def drop_absent_imports(source: str) -> tuple[str, int]:
+    """(``source`` without its top-level import statements of packages this interpreter lacks,
+    how many were removed): the courses source's rule.  Both sides run in one interpreter, so a
+    lacking package (``pandas``, ``sklearn`` in a venv without them) fails on both; removing its
+    import keeps the cell's other imports (``import tensorflow as tf`` is often beside it), and
+    the cells that use the missing name then raise ``NameError`` on both sides (TF's errors,
+    never counted against tfgraph_edu)."""
+    try:
+        tree = ast.parse("\n".join("" if ln.strip().startswith(("!", "%")) else ln
+                                   for ln in source.splitlines()))
+    except SyntaxError:
+        return source, 0
+    drop: set[int] = set()
+    statements = 0
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        else:
+            continue
+        if any(_absent(n) for n in names):
+            drop.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+            statements += 1
+    if not drop:
+        return source, 0
+    lines = source.splitlines()
+    return "\n".join(ln for i, ln in enumerate(lines, 1) if i not in drop), statements
+
+
 def _imports_only(source: str) -> str | None:
     """The top-level imports of a cell left out (so later cells still have their names):
     run on both sides, not counted."""
@@ -374,7 +415,12 @@ def _spawn(side: str, cells: list[str | None], out: Path, wall: int) -> str | No
         json.dump(cells, f)
     # GUIDES_OURS_ROOT: another checkout's tfgraph_edu on our side (e.g. main, for a "before")
     root = os.environ.get("GUIDES_OURS_ROOT", str(ROOT)) if side == "ours" else str(ROOT)
-    env = dict(os.environ, PYTHONPATH=root, TF_CPP_MIN_LOG_LEVEL="3", MPLBACKEND="Agg",
+    # the caller's other PYTHONPATH entries follow (a folder of packages this venv lacks, as
+    # the README's pytest links), after the tfgraph_edu tree chosen
+    extra = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+             if p and Path(p).resolve() not in (ROOT, Path(root).resolve())]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, *extra]), TF_CPP_MIN_LOG_LEVEL="3",
+               MPLBACKEND="Agg",
                PYTHONHASHSEED="0", CUDA_VISIBLE_DEVICES="")
     try:
         proc = subprocess.run(["nice", "-n", "10", sys.executable, str(Path(__file__)),
@@ -600,10 +646,12 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
         if reason:
             skipped_nb.append((name, reason, len(sources)))
             continue
-        prepared = [prepare(s) for s in sources]
+        absent = [(s, 0) if source == "guides" else drop_absent_imports(s) for s in sources]
+        prepared = [prepare(s) for s, _ in absent]
         cells = [p[0] for p in prepared]
         mask = masks(cells, RANDOM if source == "guides" else RANDOM_COURSES)
-        row = collections.Counter(cells=len(sources), magic=sum(p[2] for p in prepared))
+        row = collections.Counter(cells=len(sources), magic=sum(p[2] for p in prepared),
+                                  absent=sum(k for _, k in absent))
         out_cells = [p for p in prepared if p[1] in ("out of scope", "imports only")]
         row["download"] = sum(p[3].startswith("downloads") for p in out_cells)
         row["cells out"] = len(out_cells) - row["download"]
@@ -615,6 +663,8 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
             ours_cells = _read(ours_out)
         notes = [f"cell {n}: out of scope: {p[3]}" + (" (its imports run)" if p[0] else "")
                  for n, p in enumerate(prepared, 1) if p[1] in ("out of scope", "imports only")]
+        notes += [f"cell {n}: {k} import(s) of packages this Python lacks removed"
+                  for n, (_, k) in enumerate(absent, 1) if k]
         if tf_data.get("stopped"):
             notes.append(f"TF's process: {tf_data['stopped']}")
         if stopped:
@@ -691,7 +741,9 @@ def compare(tally, verbose, docs_path, tf_version, close_text, names=(), refresh
     print(f"\n{totals['notebooks']} notebooks run, {totals['cells']} code cells, "
           f"{totals['download']} download data (not run), {totals['cells out']} out of scope "
           f"(several devices, GPU or virtual devices), {totals['magic']} shell/magic lines "
-          f"removed, {totals['TF skip']} past the time limit or lost in TF")
+          f"removed, {totals['TF skip']} past the time limit or lost in TF"
+          + (f", {totals['absent']} imports of packages this Python lacks removed (their "
+             "names' cells fail on both sides)" if totals["absent"] else ""))
     print(f"cells TF runs: {totals['TF ok']}; ours ran {totals['ran']} "
           f"({100 * totals['ran'] / ok:.1f}%), same output {totals['same']} "
           f"({100 * totals['same'] / ok:.1f}%; numbers masked: random {random_same}, "

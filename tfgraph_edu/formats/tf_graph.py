@@ -55,7 +55,8 @@ _FIXED = {"Shape": "int32", "Size": "int32", "Rank": "int32", "Less": "bool",
           "Greater": "bool", "LessEqual": "bool", "GreaterEqual": "bool", "Equal": "bool",
           "NotEqual": "bool", "LogicalAnd": "bool", "LogicalOr": "bool", "LogicalNot": "bool",
           "VarHandleOp": "resource", "StringFormat": "string", "NoOp": None, "PrintV2": None,
-          "AssignVariableOp": None, "AssignAddVariableOp": None, "AssignSubVariableOp": None}
+          "Timestamp": "float64", "AssignVariableOp": None, "AssignAddVariableOp": None,
+          "AssignSubVariableOp": None}
 _DTYPE_ATTRS = ("T", "dtype", "out_type", "DstT", "output_type", "Tidx", "type")
 
 

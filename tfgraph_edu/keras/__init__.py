@@ -5,6 +5,7 @@ from types import SimpleNamespace
 from . import (  # noqa: F401
     backend,
     callbacks,
+    constraints,
     datasets,
     initializers,
     losses,
@@ -23,6 +24,7 @@ from .core_layers import (
     GlobalAveragePooling1D,
     InputLayer,
     Lambda,
+    LeakyReLU,
     Masking,
     MaxPooling2D,
     Reshape,
@@ -61,7 +63,8 @@ layers = _Namespace("layers", Layer=Layer, Dense=Dense, Flatten=Flatten, Dropout
                          MaxPool2D=MaxPooling2D, BatchNormalization=BatchNormalization,
                          LSTMCell=LSTMCell, RNN=RNN, LSTM=LSTM, InputSpec=InputSpec,
                          Embedding=Embedding, GlobalAveragePooling1D=GlobalAveragePooling1D,
-                         GlobalAvgPool1D=GlobalAveragePooling1D, Masking=Masking)
+                         GlobalAvgPool1D=GlobalAveragePooling1D, Masking=Masking,
+                         LeakyReLU=LeakyReLU)
 activations = _Namespace("activations", **{k: v for k, v in ACTIVATIONS.items()
                                  if isinstance(k, str) and k != "linear"},
                               linear=ACTIVATIONS["linear"])

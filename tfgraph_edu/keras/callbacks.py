@@ -1,4 +1,4 @@
-"""``tf.keras.callbacks``: Callback and History (layer 10)."""
+"""``tf.keras.callbacks``: Callback, History and LearningRateScheduler (layer 10)."""
 
 from __future__ import annotations
 
@@ -42,6 +42,36 @@ class History(Callback):
         self.epoch.append(epoch)
         for k, v in (logs or {}).items():
             self.history.setdefault(k, []).append(v)
+
+
+class LearningRateScheduler(Callback):
+    """Sets the optimizer's learning rate to ``schedule(epoch, lr)`` (or ``schedule(epoch)``)
+    at the start of every epoch, and logs it as ``learning_rate`` at its end (Keras 3)."""
+
+    def __init__(self, schedule, verbose=0):
+        super().__init__()
+        self.schedule, self.verbose = schedule, verbose
+
+    def on_epoch_begin(self, epoch, logs=None):
+        import numpy as np
+        optimizer = self.model.optimizer
+        lr = float(np.asarray(optimizer.learning_rate.numpy()))
+        try:
+            lr = self.schedule(epoch, lr)
+        except TypeError:  # a schedule of the epoch alone
+            lr = self.schedule(epoch)
+        if hasattr(lr, "numpy"):
+            lr = lr.numpy()
+        if not isinstance(lr, (float, np.float32, np.float64)):
+            raise ValueError(f"The output of the `schedule` function should be a float. "
+                             f"Got: {lr}")
+        optimizer.learning_rate = lr
+        if self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {lr}.")
+
+    def on_epoch_end(self, epoch, logs=None):
+        if logs is not None:
+            logs["learning_rate"] = float(self.model.optimizer.learning_rate.numpy())
 
 
 def __getattr__(name):

@@ -106,6 +106,32 @@ class Activation(Layer):
         return self.activation(to_tensor(inputs))
 
 
+class LeakyReLU(Layer):
+    """x for x > 0, ``negative_slope * x`` otherwise (Keras 3; ``alpha=`` is its deprecated
+    name, with Keras 3's warning)."""
+
+    compute_output_shape = _traced_output_shape
+
+    def __init__(self, negative_slope=0.3, **kwargs):
+        if "alpha" in kwargs:
+            import warnings
+            negative_slope = kwargs.pop("alpha")
+            warnings.warn("Argument `alpha` is deprecated. Use `negative_slope` instead.",
+                          stacklevel=2)
+        super().__init__(**kwargs)
+        if negative_slope is None or negative_slope < 0:
+            raise ValueError("The negative_slope value of a Leaky ReLU layer cannot be None or "
+                             f"negative value. Expected a float. Received: negative_slope="
+                             f"{negative_slope}")
+        self.negative_slope = negative_slope
+
+    def call(self, inputs):
+        from ..ops import indexing_ops
+        x = to_tensor(inputs)
+        slope = math_ops.cast(float(self.negative_slope), x.dtype)
+        return indexing_ops.where(math_ops.greater(x, 0), x, x * slope)
+
+
 def _pair(v):
     return (int(v), int(v)) if isinstance(v, int) else tuple(int(x) for x in v)
 

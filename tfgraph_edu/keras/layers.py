@@ -25,10 +25,55 @@ def linear(x):
     return x
 
 
+def elu(x, alpha=1.0):
+    """x if x > 0 else alpha * (exp(x) - 1) (Keras 3: the Elu op, scaled for alpha != 1)."""
+    from ..ops import indexing_ops, nn_ops
+    out = nn_ops.elu(x)
+    return out if alpha == 1 else indexing_ops.where(math_ops.greater(out, 0), out, alpha * out)
+
+
+# TF's Selu kernel: scale * x for x > 0, scale * alpha * (exp(x) - 1) otherwise
+_SELU_SCALE, _SELU_SCALE_ALPHA = 1.0507009873554805, 1.7580993408473766
+
+
+def selu(x):
+    """Scaled ELU with the constants of Klambauer et al. (TF's Selu kernel)."""
+    from ..ops import indexing_ops
+    x = to_tensor(x)
+    negative = math_ops.cast(_SELU_SCALE_ALPHA, x.dtype) * (math_ops.exp(x) - 1)
+    return indexing_ops.where(math_ops.greater(x, 0), math_ops.cast(_SELU_SCALE, x.dtype) * x,
+                              negative)
+
+
+def silu(x):
+    """x * sigmoid(x) (Keras 3's ``silu``, also named ``swish``)."""
+    x = to_tensor(x)
+    return x * math_ops.sigmoid(x)
+
+
+def softsign(x):
+    """x / (1 + |x|)."""
+    x = to_tensor(x)
+    return x / (math_ops.abs(x) + 1)
+
+
+def softplus(x):
+    """log(1 + exp(x)) (the Softplus op)."""
+    from ..ops import nn_ops
+    return nn_ops.softplus(x)
+
+
+def exponential(x):
+    """exp(x)."""
+    return math_ops.exp(x)
+
+
 ACTIVATIONS = {
     None: linear, "linear": linear, "relu": math_ops.relu,
     "sigmoid": math_ops.sigmoid, "tanh": math_ops.tanh,
     "softmax": lambda x: math_ops.softmax(x),
+    "elu": elu, "selu": selu, "silu": silu, "swish": silu, "softsign": softsign,
+    "softplus": softplus, "exponential": exponential,
 }
 
 
@@ -275,15 +320,28 @@ class Layer(AutoTrackable):
         raise NotImplementedError(f"Layer {type(self).__name__} does not have a `call` method "
                                   "implemented.")
 
-    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
+    def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True,
                    autocast=True, regularizer=None, constraint=None, aggregation="none",
                    overwrite_with_gradient=False, name=None):
-        """A new weight, tracked by the layer, as Keras 3's ``add_weight`` (its argument
-        order: ``shape`` first; ``initializer`` defaults to ``"glorot_uniform"`` for float
-        weights and ``"zeros"`` otherwise)."""
-        if isinstance(shape, str):
-            raise TypeError(f"add_weight() takes the shape first in Keras 3 (got the string "
-                            f"{shape!r}): pass the weight's name as name={shape!r}.")
+        """A new weight, tracked by the layer, as Keras 3's ``add_weight`` (up to three
+        positional arguments: shape, initializer, dtype; a name given first is Keras 3's
+        ValueError; ``initializer`` defaults to ``"glorot_uniform"`` for float weights and
+        ``"zeros"`` otherwise)."""
+        if args:
+            if len(args) > 3:
+                raise TypeError("add_weight() takes at most 3 positional arguments but "
+                                f"{len(args)} were given.")
+            if isinstance(args[0], str):
+                raise ValueError(
+                    "`name` must be passed as a keyword argument. Received: add_weight("
+                    f"'{args[0]}', ...). Use: add_weight(shape=..., name='{args[0]}'). "
+                    "(Keras 2 took the name first; Keras 3 takes the shape first.)")
+            for what, given in (("shape", shape), ("initializer", initializer),
+                                ("dtype", dtype))[:len(args)]:
+                if given is not None:
+                    raise ValueError(f"`{what}` was passed both positionally and as a "
+                                     "keyword argument.")
+            shape, initializer, dtype = (list(args) + [shape, initializer, dtype][len(args):])
         regularizer = regularizers.get(regularizer)
         with init_scope():  # weights are state: created once, outside any trace
             shape = [int(d) for d in (shape or ())]

@@ -1,5 +1,6 @@
-"""``tf.keras.metrics``: the ``Metric`` base (``add_weight``), Mean,
-SparseCategoricalAccuracy, Precision and Recall (layer 10).
+"""``tf.keras.metrics``: the ``Metric`` base (``add_weight``), Mean, the accuracies
+(binary, categorical, sparse categorical; ``"accuracy"`` in ``compile`` picks one from the
+shapes, as Keras 3 does), Precision and Recall (layer 10).
 
 A metric keeps running sums in variables made with ``add_weight``: ``update_state`` adds to
 them, ``result`` reads them, ``reset_state`` zeroes them; calling the metric does the first
@@ -12,6 +13,7 @@ from .. import dtypes as _dt
 from ..eager.context import init_scope
 from ..ops import creation_ops, indexing_ops, math_ops, reduction_ops, shape_ops, sort_ops
 from ..ops.convert import to_tensor
+from .losses import _same_rank
 from .module import _snake
 from .variables import DTypeName, Variable
 
@@ -55,7 +57,11 @@ class Metric:
         for v in self.variables:
             v.assign(creation_ops.zeros_like(v))
 
-    reset_states = reset_state
+    @property
+    def reset_states(self):
+        """Keras 2's name: Keras 3 (TF 2.21) has none (``hasattr`` is False there too)."""
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute 'reset_states'"
+                             " (Keras 3 renamed it reset_state)")
 
     def __call__(self, *args, **kwargs):
         self.update_state(*args, **kwargs)
@@ -115,6 +121,82 @@ class SparseCategoricalAccuracy(_Reduce):
         predicted = reduction_ops.argmax(y_pred, axis=-1)
         hits = math_ops.equal(math_ops.cast(y_true, predicted.dtype), predicted)
         _add_values(self, math_ops.cast(hits, self.dtype), sample_weight)
+
+
+def binary_accuracy(y_true, y_pred, threshold=0.5):
+    """1.0 where ``y_pred > threshold`` equals the 0/1 label, per value (not averaged)."""
+    y_true, y_pred = _same_rank(to_tensor(y_true), to_tensor(y_pred))
+    predicted = math_ops.cast(math_ops.greater(y_pred, math_ops.cast(threshold, y_pred.dtype)),
+                              y_true.dtype)
+    return math_ops.cast(math_ops.equal(y_true, predicted), _dt.float32)
+
+
+def categorical_accuracy(y_true, y_pred):
+    """1.0 where the argmax of the one-hot label equals the argmax of ``y_pred``."""
+    y_pred = to_tensor(y_pred)
+    labels = reduction_ops.argmax(to_tensor(y_true), axis=-1)
+    predicted = reduction_ops.argmax(y_pred, axis=-1)
+    return math_ops.cast(math_ops.equal(labels, predicted), _dt.float32)
+
+
+def sparse_categorical_accuracy(y_true, y_pred):
+    """1.0 where the integer label equals the argmax of ``y_pred`` (labels of shape (n, 1)
+    squeezed)."""
+    y_pred = to_tensor(y_pred)
+    y_true = math_ops.cast(to_tensor(y_true), y_pred.dtype)
+    if y_true.shape.rank is not None and y_true.shape.rank == y_pred.shape.rank and \
+            y_true.shape.dims[-1] == 1:
+        y_true = shape_ops.squeeze(y_true, axis=[-1])
+    predicted = math_ops.cast(reduction_ops.argmax(y_pred, axis=-1), y_true.dtype)
+    return math_ops.cast(math_ops.equal(y_true, predicted), _dt.float32)
+
+
+class _Wrapper(_Reduce):
+    """The mean of a per-example function (Keras's MeanMetricWrapper)."""
+
+    _fn = None
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        _add_values(self, self._values(to_tensor(y_true), to_tensor(y_pred)), sample_weight)
+
+    def _values(self, y_true, y_pred):
+        return type(self)._fn(y_true, y_pred)
+
+
+class BinaryAccuracy(_Wrapper):
+    """How often ``y_pred > threshold`` matches the 0/1 label."""
+
+    def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
+        super().__init__(name=name, dtype=dtype)
+        self.threshold = threshold
+
+    def _values(self, y_true, y_pred):
+        return binary_accuracy(y_true, y_pred, self.threshold)
+
+
+class CategoricalAccuracy(_Wrapper):
+    """How often the argmax of ``y_pred`` matches the one-hot label's."""
+
+    _fn = staticmethod(categorical_accuracy)
+
+
+class _Accuracy(_Wrapper):
+    """``compile(metrics=["accuracy"])``: as Keras 3, binary accuracy when predictions end
+    in a size-1 axis, sparse categorical when labels have a lower rank (or end in a size-1
+    axis against several classes), categorical otherwise; decided from the shapes given."""
+
+    def _values(self, y_true, y_pred):
+        rt, rp = y_true.shape.rank, y_pred.shape.rank
+        if rt is None or rp is None:
+            raise NotImplementedError("tfgraph_edu picks the accuracy of compile(metrics="
+                                      "['accuracy']) from known ranks only.")
+        last_t = y_true.shape.dims[-1] if rt else None
+        last_p = y_pred.shape.dims[-1] if rp else None
+        if last_p == 1:
+            return binary_accuracy(y_true, y_pred)
+        if rt < rp or (last_t == 1 and last_p is not None and last_p > 1):
+            return sparse_categorical_accuracy(y_true, y_pred)
+        return categorical_accuracy(y_true, y_pred)
 
 
 # -- Precision, Recall -----------------------------------------------------------------------
@@ -200,8 +282,9 @@ class Recall(_Confusion):
         return self._ratio(self.true_positives, self.false_negatives)
 
 
-_BY_NAME = {"accuracy": SparseCategoricalAccuracy, "acc": SparseCategoricalAccuracy,
+_BY_NAME = {"accuracy": _Accuracy, "acc": _Accuracy,
             "sparse_categorical_accuracy": SparseCategoricalAccuracy,
+            "binary_accuracy": BinaryAccuracy, "categorical_accuracy": CategoricalAccuracy,
             "precision": Precision, "recall": Recall}
 
 

@@ -202,6 +202,7 @@ class Model(Layer):
         variables = list(self.trainable_variables)
         if not variables:  # Keras 3's warning (raw tf.Variables are not a model's weights)
             warnings.warn("The model does not have any trainable weights.", stacklevel=2)
+            return loss, pred  # and no update
         grads = tape.gradient(loss, variables)
         self.optimizer.apply_gradients(zip(grads, variables))
         return loss, pred
@@ -241,13 +242,31 @@ class Model(Layer):
             yield convert.constant(x[idx]), convert.constant(y[idx])
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
-            shuffle=True, **kwargs):
+            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
+            sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
+            validation_batch_size=None, validation_freq=1):
+        """Keras 3's training loop: per epoch the mean loss and the compiled metrics, sorted
+        by name, then (with ``validation_data``) the same on the validation data as
+        ``val_<name>``.  Options tfgraph_edu lacks are refused when given."""
+        for option, value, default in (
+                ("validation_split", validation_split, 0.0), ("class_weight", class_weight, None),
+                ("sample_weight", sample_weight, None), ("initial_epoch", initial_epoch, 0),
+                ("steps_per_epoch", steps_per_epoch, None),
+                ("validation_steps", validation_steps, None),
+                ("validation_freq", validation_freq, 1)):
+            if (value is not None) if default is None else value != default:
+                raise NotImplementedError(f"tfgraph_edu's Model.fit does not implement "
+                                          f"{option}= yet.")
         self._assert_compiled()
+        validation = _validation_pair(validation_data)
         x, y = _data(x, y)
         batch_size = 32 if batch_size is None else int(batch_size)
         step_fn = None
         history = callbacks_mod.History()
-        cbs = [history] + list(callbacks or [])
+        # Keras 3's order: the learner's callbacks, then History, then the progress bar (so
+        # what a callback adds to the logs, as LearningRateScheduler's learning_rate, is
+        # recorded and shown)
+        cbs = list(callbacks or []) + [history]
         steps_hint = (len(x) if hasattr(x, "_flat_iter") else
                       max(1, -(-len(_numpy(x)) // batch_size)))
         for cb in cbs:
@@ -258,6 +277,8 @@ class Model(Layer):
         for epoch in range(epochs):
             for cb in cbs:
                 cb.on_epoch_begin(epoch)
+            if verbose and epochs > 1:  # Keras 3 names the epoch only when there are several
+                print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
             for m in self.compiled_metrics:
                 m.reset_state()
             start = time.perf_counter()
@@ -275,12 +296,18 @@ class Model(Layer):
             logs = {"loss": total / max(seen, 1)}
             for m in self.compiled_metrics:
                 logs[m.name] = float(m.result())
-            if verbose:
-                elapsed = time.perf_counter() - start
-                print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
-                print(_progress_line(steps, elapsed, logs, verbose), file=sys.stdout)
+            logs = _sorted_logs(logs)
+            if validation is not None:
+                val_x, val_y = validation
+                val_pred, _ = self._predict(val_x, validation_batch_size or batch_size)
+                yt, pt = convert.constant(_floatx_array(val_y)), convert.constant(val_pred)
+                val = self._results(self._with_penalties(self.loss(yt, pt)), yt, pt, True)
+                logs.update({f"val_{k}": v for k, v in val.items()})
+            elapsed = time.perf_counter() - start
             for cb in cbs:
                 cb.on_epoch_end(epoch, logs)
+            if verbose:
+                print(_progress_line(steps, elapsed, logs, verbose), file=sys.stdout)
         for cb in cbs:
             cb.on_train_end()
         return history
@@ -395,7 +422,8 @@ class Model(Layer):
         _progress(verbose, n, start, results)
         if return_dict:
             return results
-        return results["loss"] if len(results) == 1 else list(results.values())
+        return results["loss"] if len(results) == 1 else [results["loss"]] + [
+            results[m.name] for m in self.compiled_metrics]
 
     def _with_penalties(self, loss):
         """The loss plus the weights' regularization penalties, as Keras 3 adds them."""
@@ -412,7 +440,7 @@ class Model(Layer):
             m.update_state(y, pred)
             results[m.name] = float(m.result())
         if return_dict:
-            return results
+            return _sorted_logs(results)
         return results["loss"] if len(results) == 1 else list(results.values())
 
 
@@ -602,6 +630,27 @@ def _floatx_array(v) -> np.ndarray:
     if a.dtype.kind == "f" and a.dtype != np.dtype(backend.floatx()):
         a = a.astype(backend.floatx())
     return a
+
+
+def _sorted_logs(logs: dict) -> dict:
+    """Keras 3 hands its logs (history, callbacks, the progress bar, ``return_dict``) over
+    sorted by name: ``accuracy`` before ``loss``."""
+    return {k: logs[k] for k in sorted(logs)}
+
+
+def _validation_pair(data):
+    """``fit(validation_data=...)``: None, an ``(x, y)`` pair or a Dataset of such batches,
+    as (x, y) arrays; a third item (sample weights) is refused."""
+    if data is None:
+        return None
+    if hasattr(data, "_flat_iter"):
+        pairs = list(data)
+        return (np.concatenate([p[0].numpy() for p in pairs]),
+                np.concatenate([p[1].numpy() for p in pairs]))
+    if isinstance(data, (list, tuple)) and len(data) == 2:
+        return tuple(_data(*data))
+    raise NotImplementedError("tfgraph_edu's Model.fit takes validation_data as (x, y) or a "
+                              "Dataset of (x, y) batches only yet.")
 
 
 def _data(x, *others):

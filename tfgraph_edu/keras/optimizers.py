@@ -95,7 +95,7 @@ class Optimizer(AutoTrackable):
         return self.iterations.read_value()
 
     def apply_gradients(self, grads_and_vars):
-        pairs = [(self._gradient(g), v) for g, v in grads_and_vars if g is not None]
+        pairs = [(self._gradient(g), v) for g, v in _pairs(grads_and_vars) if g is not None]
         for _, v in pairs:  # Keras 3 builds every slot before the first update
             for slot in self._slot_names:
                 self._slot(v, slot)
@@ -115,6 +115,19 @@ def _dense_and_squared(g):
         return g, math_ops.square(g)
     squares = IndexedSlices(math_ops.square(g.values), g.indices, g.dense_shape)
     return to_tensor(g), to_tensor(squares)
+
+
+def _pairs(grads_and_vars):
+    """The (gradient, variable) pairs; none at all is Keras 3's ValueError (it unpacks them
+    with ``zip(*pairs)``)."""
+    pairs = list(grads_and_vars)
+    if not pairs:
+        raise ValueError(
+            "not enough values to unpack (expected 2, got 0): apply_gradients was given no "
+            "(gradient, variable) pairs. An empty variable list is the usual cause: a "
+            "tf.Module does not track the weights of the Keras layers it holds (Keras 3); "
+            "pass the layers' trainable_variables, or build a tf.keras.Model.")
+    return pairs
 
 
 class SGD(Optimizer):
@@ -181,7 +194,7 @@ class Nadam(Optimizer):
         self._u_product = None
 
     def apply_gradients(self, grads_and_vars):
-        pairs = [(self._gradient(g), v) for g, v in grads_and_vars if g is not None]
+        pairs = [(self._gradient(g), v) for g, v in _pairs(grads_and_vars) if g is not None]
         for _, v in pairs:
             for slot in self._slot_names:
                 self._slot(v, slot)

@@ -1,4 +1,5 @@
-"""``tf.print``: the StringFormat and PrintV2 ops and TensorFlow's way of printing tensors.
+"""``tf.print`` (the StringFormat and PrintV2 ops and TensorFlow's way of printing tensors)
+and ``tf.timestamp`` (the Timestamp op).
 
 ``tf.print`` is a stateful op: inside a tf.function it prints on every call,
 even though nothing consumes it, and in program order with other side effects.
@@ -11,6 +12,7 @@ end of every dimension.
 from __future__ import annotations
 
 import sys
+import time
 
 import numpy as np
 
@@ -158,3 +160,20 @@ def print_(*inputs, output_stream=None, sep=" ", end="\n", summarize=3, name=Non
                      {"template": template, "placeholder": placeholder,
                       "summarize": -1 if summarize is None else int(summarize)})
     return bind(PrintV2, (formatted,), {"output_stream": stream, "end": end}, name)
+
+
+# -- tf.timestamp (TF keeps it beside tf.print, in its logging ops) ---------------------------
+def _timestamp_kernel():
+    return np.float64(time.time())
+
+
+Timestamp = define("Timestamp", (), _timestamp_kernel,
+                   lambda **attrs: (TensorShape([]), _dt.float64), None,
+                   stateful=True, state="output")
+
+
+def timestamp(name=None):
+    """``tf.timestamp``: the seconds since the Unix epoch as a float64 scalar, read when the
+    op runs (a stateful op: inside a tf.function on every call, in program order with
+    ``tf.print``)."""
+    return bind(Timestamp, (), {}, name)

@@ -35,8 +35,11 @@ def softplus(features, name=None):
 
 
 def _elu_kernel(x):
+    # TF's kernel subtracts 1 from exp(x) in the input's dtype (not expm1): near 0 the
+    # float32 result is exp's rounding, -1.0001659e-04 for -1e-4, as TF prints it
     with np.errstate(over="ignore"):
-        return np.where(x > 0, x, np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
+        return np.where(x > 0, x, np.exp(np.minimum(x, 0)) - x.dtype.type(1)).astype(
+            x.dtype, copy=False)
 
 
 EluGrad = define("EluGrad", ("gradients", "outputs"),
