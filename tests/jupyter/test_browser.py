@@ -417,7 +417,7 @@ def test_graph_viewer_geometry_click_and_step(server):
         search.press("Enter")
         note = details.locator(".tfg-tf-note")
         note.wait_for(timeout=10_000)
-        assert "while/loop_counter" in note.inner_text() and "Grappler" in note.inner_text()
+        assert "while/loop_counter" in note.inner_text() and "as_graph_def()" in note.inner_text()
         # click another op inside the loop body: its details fill the pane (an op, not a
         # minor node such as the Cast, which stays hidden until zoomed in)
         viewer.locator(".tfg-fit").click()

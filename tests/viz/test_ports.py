@@ -147,3 +147,13 @@ def test_a_given_maximum_iterations_is_drawn_where_the_condition_tests_it():
     assert '"while/maximum_iterations" [label=' in dot  # the 4 feeds the loop
     body = cluster_block(dot, "cluster_while/body")
     assert "loop_counter" not in body and "add_2" not in body
+
+
+def test_the_optimised_graph_hides_the_loop_counter_too():
+    # the optimiser merges the counter's 0 with the range's start (equal constants), so the
+    # While's first input is no longer named loop_counter; the body's placeholders still are
+    graph = _program.get_concrete_function(tf.constant([1.0, 2.0])).optimized_graph
+    w = next(op for op in graph.operations if op.type in ("While", "StatelessWhile"))
+    assert not w.inputs[0].op.name.endswith("loop_counter")  # what made it show before
+    ids = _node_ids(vdot.graph_to_dot(graph, collapse=set()))
+    assert not {i for i in ids if "loop_counter" in i or "maximum_iterations" in i}, ids

@@ -62,9 +62,14 @@ def python_name(t) -> str | None:
 def has_counter(op) -> bool:
     """Whether While ``op`` starts with TF 2.21's two loop variables: its loop counter and
     maximum iterations (``while/loop_counter``, ``while/maximum_iterations``)."""
-    ins = op.inputs
-    return (len(ins) >= N_LEAD and ins[0].op.name.rsplit("/", 1)[-1].startswith("loop_counter")
-            and ins[1].op.name.rsplit("/", 1)[-1].startswith("maximum_iterations"))
+    body = op.attrs.get("body")
+    fn_ins = getattr(body, "inputs", None) if hasattr(body, "graph") else None
+    for ins in (op.inputs, fn_ins or ()):  # the body's own names survive the optimiser's
+        if (len(ins) >= N_LEAD                # merging of equal constants outside
+                and ins[0].op.name.rsplit("/", 1)[-1].startswith("loop_counter")
+                and ins[1].op.name.rsplit("/", 1)[-1].startswith("maximum_iterations")):
+            return True
+    return False
 
 
 def _counter_only(fn) -> set[int]:
