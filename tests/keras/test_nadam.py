@@ -9,6 +9,7 @@ import tfgraph_edu as tf
 
 
 def test_nadam_eager_steps_and_variables():
+    tf.keras.backend.clear_session()  # the name a fresh session gives ("nadam")
     w = tf.Variable([1.0, -2.0, 3.0])
     b = tf.Variable(0.5)
     opt = tf.keras.optimizers.Nadam(learning_rate=0.1)
