@@ -1,14 +1,18 @@
-"""``tf.keras.optimizers``: SGD (with momentum), Adam, Nadam and RMSprop (layer 10)."""
+"""``tf.keras.optimizers``: SGD (with momentum, Nesterov's too), Adagrad, Adam, AdamW,
+Adamax, Nadam and RMSprop; the options every Keras 3 optimizer has (a schedule as
+``learning_rate``, ``weight_decay``, ``clipnorm``, ``clipvalue``, ``global_clipnorm``) are
+the base class's, applied once for all of them (layer 10)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 from ..eager.context import init_scope, name_scope
-from ..ops import creation_ops, indexing_ops, math_ops
+from ..ops import creation_ops, indexing_ops, math_extra_ops, math_ops
 from ..ops.convert import to_tensor
 from ..ops.indexed_slices import IndexedSlices
 from .layers import keras_snake
+from . import schedules
 from .module import AutoTrackable
 from .variables import Variable, auto_name
 
@@ -28,19 +32,42 @@ class Optimizer(AutoTrackable):
     variables made with the optimizer; one slot variable per trained variable and slot
     (``adam/dense_kernel_momentum``) is made on the first ``apply_gradients``; all are in
     ``variables``, in that order, as Keras 3 lists them.  A checkpoint names them as TF 2.21
-    does: ``_iterations``, ``_learning_rate``, ``_variables/2``, …"""
+    does: ``_iterations``, ``_learning_rate``, ``_variables/2``, …  A ``LearningRateSchedule``
+    as ``learning_rate`` is kept instead of the variable (so it is not in ``variables``);
+    ``learning_rate`` then reads it at ``iterations``.
 
-    def __init__(self, learning_rate, name=None):
+    Each step, as Keras 3's: the gradients are clipped (``clipnorm`` each, ``clipvalue``
+    each element, ``global_clipnorm`` all together), then ``weight_decay`` shrinks every
+    variable by ``lr * weight_decay`` times itself, then the update runs."""
+
+    def __init__(self, learning_rate, name=None, weight_decay=None, clipnorm=None,
+                 clipvalue=None, global_clipnorm=None, **kwargs):
+        _no_other_options(kwargs)
         self.name = auto_name(keras_snake(type(self).__name__)) if name is None else name
         self._index = SimpleNamespace(slots={})  # (variable ref, slot name) -> slot
         self.built = False  # Keras 3 builds an optimizer on its first apply_gradients
+        if sum(a is not None for a in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError(f"Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can "
+                             f"be set. Received: clipnorm={clipnorm}, clipvalue={clipvalue}, "
+                             f"global_clipnorm={global_clipnorm}")
+        self.weight_decay, self.clipnorm = weight_decay, clipnorm
+        self.clipvalue, self.global_clipnorm = clipvalue, global_clipnorm
+        self._lr_now = None  # a schedule's rate for the step being applied
         with init_scope():
             self._iterations = Variable(0, dtype="int64", trainable=False, name="iteration",
                                         path=f"{self.name}/iteration")
-            self._learning_rate = Variable(float(learning_rate), dtype="float32",
-                                           trainable=False, name="learning_rate",
-                                           path=f"{self.name}/learning_rate")
-        self._variables = _OptimizerVariables([self._iterations, self._learning_rate])
+            if isinstance(learning_rate, schedules.LearningRateSchedule):
+                self._learning_rate = learning_rate
+            elif callable(learning_rate):
+                raise NotImplementedError("tfgraph_edu's optimizers do not implement a "
+                                          "callable learning_rate yet (a "
+                                          "tf.keras.optimizers.schedules one works).")
+            else:
+                self._learning_rate = Variable(float(learning_rate), dtype="float32",
+                                               trainable=False, name="learning_rate",
+                                               path=f"{self.name}/learning_rate")
+        self._variables = _OptimizerVariables(
+            [self._iterations] + ([] if self._scheduled else [self._learning_rate]))
 
     @property
     def iterations(self):
@@ -51,11 +78,28 @@ class Optimizer(AutoTrackable):
         return self._index.slots
 
     @property
+    def _scheduled(self) -> bool:
+        return isinstance(self._learning_rate, schedules.LearningRateSchedule)
+
+    @property
     def learning_rate(self):
+        """The rate variable, or a schedule's rate at ``iterations`` (a tensor)."""
+        if self._scheduled:
+            return self._learning_rate(self._iterations.read_value())
         return self._learning_rate
 
     @learning_rate.setter
     def learning_rate(self, value):
+        if isinstance(value, schedules.LearningRateSchedule):
+            raise NotImplementedError("tfgraph_edu's optimizers do not implement setting a "
+                                      "schedule as learning_rate after they are made yet "
+                                      "(pass it to the constructor).")
+        if self._scheduled:
+            raise TypeError(
+                "This optimizer was created with a `LearningRateSchedule` object as its "
+                "`learning_rate` constructor argument, hence its learning rate is not "
+                "settable. If you need the learning rate to be settable, you should "
+                "instantiate the optimizer with a float `learning_rate` argument.")
         self._learning_rate.assign(value)
 
     @property
@@ -69,8 +113,7 @@ class Optimizer(AutoTrackable):
             base = getattr(var, "path", None) or var.name
             base = base.replace("/", "_").replace(":", "_")
             with init_scope():
-                slot = Variable(creation_ops.zeros(var.shape.as_list(), var.dtype),
-                                trainable=False, name=f"{base}_{name}",
+                slot = Variable(self._slot_initial(var, name), trainable=False, name=f"{base}_{name}",
                                 path=f"{self.name}/{base}_{name}")
             self._slots[key] = slot
             self._variables.append(slot)
@@ -79,9 +122,14 @@ class Optimizer(AutoTrackable):
                 restore(slot)
         return slot
 
+    def _slot_initial(self, var, name):
+        """A slot's first value: zeros of the variable's shape."""
+        return creation_ops.zeros(var.shape.as_list(), var.dtype)
+
     def _lr(self, var):
-        """The learning rate read now, in the variable's dtype (as Keras 3 casts it)."""
-        lr = self._learning_rate.read_value()
+        """The learning rate read now (a schedule's: the one for this step), in the
+        variable's dtype (as Keras 3 casts it)."""
+        lr = self._lr_now if self._scheduled else self._learning_rate.read_value()
         dtype = var._dtype  # the DType (a Keras weight's ``dtype`` is its name)
         return lr if dtype is lr.dtype else math_ops.cast(lr, dtype)
 
@@ -95,16 +143,57 @@ class Optimizer(AutoTrackable):
         return self.iterations.read_value()
 
     def apply_gradients(self, grads_and_vars):
-        pairs = [(self._gradient(g), v) for g, v in _pairs(grads_and_vars) if g is not None]
+        pairs = [(g, v) for g, v in _pairs(grads_and_vars) if g is not None]
         for _, v in pairs:  # Keras 3 builds every slot before the first update
             for slot in self._slot_names:
                 self._slot(v, slot)
+        self._build_more(pairs)
         self.built = True
-        t = self._step()
         with name_scope(self.name):  # in a graph, the updates sit in a scope of its name
+            if self._scheduled:  # the rate at the step before it is counted
+                self._lr_now = self._learning_rate(self._iterations.read_value())
+            pairs = self._clipped(pairs)
+            self._decay_weights([v for _, v in pairs])
+        pairs = [(self._gradient(g), v) for g, v in pairs]
+        self._before_step(pairs)
+        t = self._step()
+        with name_scope(self.name):
             for g, v in pairs:
                 self._apply(g, v, t)
         return t
+
+    def _build_more(self, pairs):
+        """Variables an optimizer makes after its slots (Nadam's)."""
+
+    def _before_step(self, pairs):
+        """State an optimizer updates before ``iterations`` counts the step (Nadam's)."""
+
+    def _clipped(self, pairs):
+        """The gradients clipped as the optimizer's option says (Keras 3's rules)."""
+        if not (self.clipnorm or self.clipvalue or self.global_clipnorm):
+            return pairs
+        if not self.clipnorm and any(isinstance(g, IndexedSlices) for g, _ in pairs):
+            raise NotImplementedError("tfgraph_edu's optimizers do not implement clipvalue "
+                                      "or global_clipnorm of IndexedSlices gradients (an "
+                                      "Embedding's) yet; clipnorm works.")
+        grads = [g for g, _ in pairs]
+        if self.clipnorm and self.clipnorm > 0:
+            grads = [math_extra_ops.clip_by_norm(g, self.clipnorm) for g in grads]
+        elif self.global_clipnorm and self.global_clipnorm > 0:
+            grads = math_extra_ops.clip_by_global_norm(grads, self.global_clipnorm)[0]
+        elif self.clipvalue and self.clipvalue > 0:
+            c = self.clipvalue
+            grads = [math_ops.clip_by_value(g, -c, c) for g in grads]
+        return [(g, v) for g, (_, v) in zip(grads, pairs)]
+
+    def _decay_weights(self, variables):
+        """Keras 3's decoupled weight decay: ``v -= v * weight_decay * lr`` before the
+        update, for every variable."""
+        if self.weight_decay is None:
+            return
+        for v in variables:
+            wd = math_ops.cast(self.weight_decay, v._dtype)
+            v.assign_sub(v * wd * self._lr(v))
 
 
 def _dense_and_squared(g):
@@ -131,13 +220,13 @@ def _pairs(grads_and_vars):
 
 
 class SGD(Optimizer):
+    """Keras 3's SGD: ``v -= lr * g``; with ``momentum``, ``m = momentum * m - lr * g`` and
+    ``v += m`` (``nesterov``: ``v += momentum * m - lr * g``, the step looked ahead)."""
+
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None,
                  **kwargs):
-        _no_other_options(kwargs)
-        if nesterov:
-            raise NotImplementedError("tfgraph_edu does not implement SGD(nesterov=True) yet.")
-        super().__init__(learning_rate, name)
-        self.momentum = float(momentum)
+        super().__init__(learning_rate, name, **kwargs)
+        self.momentum, self.nesterov = float(momentum), bool(nesterov)
         self._slot_names = ("momentum",) if self.momentum else ()
 
     def _gradient(self, g):
@@ -149,7 +238,7 @@ class SGD(Optimizer):
         if self.momentum:
             m = self._slot(v, "momentum")
             m.assign(m * self.momentum - self._lr(v) * g)
-            v.assign_add(m)
+            v.assign_add(m * self.momentum - self._lr(v) * g if self.nesterov else m)
         elif isinstance(g, IndexedSlices):  # Keras 3: only the rows touched, one by one
             v.scatter_sub(IndexedSlices(self._lr(v) * g.values, g.indices, g.dense_shape))
         else:
@@ -161,10 +250,9 @@ class Adam(Optimizer):
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  amsgrad=False, name=None, **kwargs):
-        _no_other_options(kwargs)
         if amsgrad:
             raise NotImplementedError("tfgraph_edu does not implement Adam(amsgrad=True) yet.")
-        super().__init__(learning_rate, name)
+        super().__init__(learning_rate, name, **kwargs)
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
 
     def _apply(self, g, v, t):
@@ -179,6 +267,65 @@ class Adam(Optimizer):
         v.assign_sub(lr * m / (math_ops.sqrt(s) + self.epsilon))
 
 
+class AdamW(Adam):
+    """Keras 3's AdamW: Adam with ``weight_decay`` (0.004 unless given) applied to every
+    variable before each update (the base class's decay)."""
+
+    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
+                 epsilon=1e-7, amsgrad=False, name=None, **kwargs):
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, name,
+                         weight_decay=weight_decay, **kwargs)
+        if self.weight_decay is None:
+            raise ValueError("Argument `weight_decay` must be a float. Received: "
+                             "weight_decay=None")
+
+
+class Adagrad(Optimizer):
+    """Keras 3's Adagrad: each step is divided by the root of the sum of all squared
+    gradients so far (an ``accumulator`` starting at ``initial_accumulator_value``)."""
+
+    _slot_names = ("accumulator",)
+
+    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
+                 name=None, **kwargs):
+        super().__init__(learning_rate, name, **kwargs)
+        self.initial_accumulator_value = initial_accumulator_value
+        self.epsilon = epsilon
+
+    def _slot_initial(self, var, name):
+        return creation_ops.fill(var.shape.as_list(), math_ops.cast(
+            float(self.initial_accumulator_value), var._dtype))
+
+    def _apply(self, g, v, t):
+        g, g2 = _dense_and_squared(g)
+        acc = self._slot(v, "accumulator")
+        acc.assign_add(g2)
+        v.assign_sub(self._lr(v) * g / math_ops.sqrt(acc + self.epsilon))
+
+
+class Adamax(Optimizer):
+    """Keras 3's Adamax: Adam's momentum over an infinity norm (``norm``: the largest
+    recent ``|g|``, decaying by ``beta_2``)."""
+
+    _slot_names = ("momentum", "norm")
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 name=None, **kwargs):
+        super().__init__(learning_rate, name, **kwargs)
+        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
+
+    def _gradient(self, g):
+        return to_tensor(g) if isinstance(g, IndexedSlices) else g
+
+    def _apply(self, g, v, t):
+        m, u = self._slot(v, "momentum"), self._slot(v, "norm")
+        beta_1_power = math_ops.pow(math_ops.cast(self.beta_1, v._dtype),
+                                    math_ops.cast(t, v._dtype))
+        m.assign_add((g - m) * (1 - self.beta_1))
+        u.assign(math_ops.maximum(self.beta_2 * u, math_ops.abs(g)))
+        v.assign_sub(self._lr(v) * m / ((1 - beta_1_power) * (u + self.epsilon)))
+
+
 class Nadam(Optimizer):
     """Keras 3's Nadam: Adam with Nesterov momentum, whose momentum factor ``u_t`` decays
     by 0.96 per step; the product of the factors so far is one more variable, made after
@@ -188,16 +335,11 @@ class Nadam(Optimizer):
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name=None, **kwargs):
-        _no_other_options(kwargs)
-        super().__init__(learning_rate, name)
+        super().__init__(learning_rate, name, **kwargs)
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
         self._u_product = None
 
-    def apply_gradients(self, grads_and_vars):
-        pairs = [(self._gradient(g), v) for g, v in _pairs(grads_and_vars) if g is not None]
-        for _, v in pairs:
-            for slot in self._slot_names:
-                self._slot(v, slot)
+    def _build_more(self, pairs):
         if self._u_product is None:
             dtype = pairs[0][1]._dtype if pairs else "float32"
             with init_scope():
@@ -205,16 +347,12 @@ class Nadam(Optimizer):
                                            name=auto_name("variable"),
                                            path=f"{self.name}/variable")
             self._variables.append(self._u_product)
-        self.built = True
+
+    def _before_step(self, pairs):
         # the product takes this step's factor before the updates (iterations + 1)
         step = math_ops.cast(self.iterations.read_value() + 1, self._u_product._dtype)
         self._u_product.assign(self._u_product * self.beta_1 * (
             1.0 - 0.5 * math_ops.pow(math_ops.cast(0.96, step.dtype), step)))
-        t = self._step()
-        with name_scope(self.name):
-            for g, v in pairs:
-                self._apply(g, v, t)
-        return t
 
     def _apply(self, g, v, t):
         g, g2 = _dense_and_squared(g)
@@ -243,11 +381,10 @@ class RMSprop(Optimizer):
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
                  centered=False, name=None, **kwargs):
-        _no_other_options(kwargs)
         if centered:
             raise NotImplementedError("tfgraph_edu does not implement RMSprop(centered=True) "
                                       "yet.")
-        super().__init__(learning_rate, name)
+        super().__init__(learning_rate, name, **kwargs)
         self.rho, self.momentum, self.epsilon = float(rho), float(momentum), float(epsilon)
         self._slot_names = ("velocity", "momentum") if self.momentum else ("velocity",)
 
@@ -355,8 +492,8 @@ def _no_other_options(kwargs):
 
 def get(optimizer):
     if isinstance(optimizer, str):
-        return {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop,
-                "nadam": Nadam}[optimizer.lower()]()
+        return {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "nadam": Nadam,
+                "adagrad": Adagrad, "adamax": Adamax, "adamw": AdamW}[optimizer.lower()]()
     return optimizer
 
 

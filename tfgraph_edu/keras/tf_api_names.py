@@ -81,6 +81,10 @@ TF_NAMES: dict[str, frozenset[str]] = {
         MultiOptimizer Muon Nadam Optimizer OptimizerMap RMSprop SGD ScheduleFreeAdamW
         deserialize get legacy schedules serialize
     """.split()),
+    "optimizers.schedules": frozenset("""
+        CosineDecay CosineDecayRestarts ExponentialDecay InverseTimeDecay LearningRateSchedule
+        PiecewiseConstantDecay PolynomialDecay deserialize serialize
+    """.split()),
     "backend": frozenset("""
         abs all any arange argmax argmin backend batch_dot batch_flatten batch_get_value
         batch_normalization batch_set_value bias_add binary_crossentropy
