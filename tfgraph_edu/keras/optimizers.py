@@ -11,8 +11,8 @@ from ..eager.context import init_scope, name_scope
 from ..ops import creation_ops, indexing_ops, math_extra_ops, math_ops
 from ..ops.convert import to_tensor
 from ..ops.indexed_slices import IndexedSlices
-from .layers import keras_snake
 from . import schedules
+from .layers import keras_snake
 from .module import AutoTrackable
 from .variables import Variable, auto_name
 
@@ -113,7 +113,8 @@ class Optimizer(AutoTrackable):
             base = getattr(var, "path", None) or var.name
             base = base.replace("/", "_").replace(":", "_")
             with init_scope():
-                slot = Variable(self._slot_initial(var, name), trainable=False, name=f"{base}_{name}",
+                slot = Variable(self._slot_initial(var, name), trainable=False,
+                                name=f"{base}_{name}",
                                 path=f"{self.name}/{base}_{name}")
             self._slots[key] = slot
             self._variables.append(slot)
@@ -149,7 +150,7 @@ class Optimizer(AutoTrackable):
                 self._slot(v, slot)
         self._build_more(pairs)
         self.built = True
-        with name_scope(self.name):  # in a graph, the updates sit in a scope of its name
+        with name_scope(self.name) as scope:  # in a graph, its work sits in a scope of its name
             if self._scheduled:  # the rate at the step before it is counted
                 self._lr_now = self._learning_rate(self._iterations.read_value())
             pairs = self._clipped(pairs)
@@ -157,7 +158,7 @@ class Optimizer(AutoTrackable):
         pairs = [(self._gradient(g), v) for g, v in pairs]
         self._before_step(pairs)
         t = self._step()
-        with name_scope(self.name):
+        with name_scope(scope):  # the same scope again (absolute: ``sgd/``)
             for g, v in pairs:
                 self._apply(g, v, t)
         return t
