@@ -113,6 +113,8 @@ class Mean(_Reduce):
 class SparseCategoricalAccuracy(_Reduce):
     """How often ``argmax(y_pred)`` equals the integer label ``y_true``."""
 
+    _direction = "up"  # what EarlyStopping's mode="auto" maximises (Keras 3)
+
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_pred = to_tensor(y_pred)
         y_true = to_tensor(y_true)
@@ -166,6 +168,8 @@ class _Wrapper(_Reduce):
 class BinaryAccuracy(_Wrapper):
     """How often ``y_pred > threshold`` matches the 0/1 label."""
 
+    _direction = "up"  # what EarlyStopping's mode="auto" maximises (Keras 3)
+
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
         super().__init__(name=name, dtype=dtype)
         self.threshold = threshold
@@ -177,6 +181,8 @@ class BinaryAccuracy(_Wrapper):
 class CategoricalAccuracy(_Wrapper):
     """How often the argmax of ``y_pred`` matches the one-hot label's."""
 
+    _direction = "up"  # what EarlyStopping's mode="auto" maximises (Keras 3)
+
     _fn = staticmethod(categorical_accuracy)
 
 
@@ -184,6 +190,8 @@ class _Accuracy(_Wrapper):
     """``compile(metrics=["accuracy"])``: as Keras 3, binary accuracy when predictions end
     in a size-1 axis, sparse categorical when labels have a lower rank (or end in a size-1
     axis against several classes), categorical otherwise; decided from the shapes given."""
+
+    _direction = "up"  # what EarlyStopping's mode="auto" maximises (Keras 3)
 
     def _values(self, y_true, y_pred):
         rt, rp = y_true.shape.rank, y_pred.shape.rank
@@ -215,6 +223,8 @@ def _thresholds(thresholds, top_k):
 class _Confusion(Metric):
     """Counts of true/false positives or negatives per threshold, as Keras 3 updates them:
     a label counts as positive when non-zero, a prediction when above the threshold."""
+
+    _direction = "up"  # what EarlyStopping's mode="auto" maximises (Keras 3)
 
     _COUNTS: tuple = ()
 
@@ -302,6 +312,8 @@ def get(metric):
 class _LossMean(Mean):
     """The (weighted) mean of a loss function's per-example values (Keras's
     ``MeanMetricWrapper``): ``y_true`` cast to ``y_pred``'s dtype and matched in rank."""
+
+    _direction = "down"  # a loss: EarlyStopping's mode="auto" minimises it (Keras 3)
 
     _fn = None
 

@@ -63,6 +63,7 @@ class Model(Layer):
             kwargs["name"] = functional._unique("functional")
         super().__init__(**kwargs)
         self.optimizer = None
+        self.stop_training = False
         self.loss = None
         self.compiled_metrics = []
         self.compiled = False
@@ -269,6 +270,7 @@ class Model(Layer):
         cbs = list(callbacks or []) + [history]
         steps_hint = (len(x) if hasattr(x, "_flat_iter") else
                       max(1, -(-len(_numpy(x)) // batch_size)))
+        self.stop_training = False  # a callback (EarlyStopping) sets it to end the fit
         for cb in cbs:
             cb.set_model(self)
             cb.set_params({"verbose": verbose, "epochs": epochs, "steps": steps_hint})
@@ -308,6 +310,8 @@ class Model(Layer):
                 cb.on_epoch_end(epoch, logs)
             if verbose:
                 print(_progress_line(steps, elapsed, logs, verbose), file=sys.stdout)
+            if self.stop_training:
+                break
         for cb in cbs:
             cb.on_train_end()
         return history
