@@ -213,6 +213,13 @@ def test_options_refused_as_keras3():
         S.CosineDecayRestarts  # noqa: B018
 
 
+def test_schedules_module_lists_its_classes():
+    names = [n for n in dir(S) if n[0] == n[0].upper()]  # as handson-ml3's cell lists them
+    assert names == ["CosineDecay", "ExponentialDecay", "InverseTimeDecay",
+                     "LearningRateSchedule", "PiecewiseConstantDecay", "PolynomialDecay"]
+    assert "schedules" in dir(tf.keras.optimizers)
+
+
 def test_by_name_in_compile():
     for name, cls in [("adagrad", "Adagrad"), ("adamax", "Adamax"), ("adamw", "AdamW")]:
         m = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])

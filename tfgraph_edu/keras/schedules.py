@@ -197,3 +197,8 @@ class CosineDecay(LearningRateSchedule):
 def __getattr__(name):
     from .tf_api_names import missing
     raise missing("optimizers.schedules", name)
+
+
+def __dir__():  # the module's public names, as TF lists them (not its imports)
+    return sorted(n for n, v in globals().items()
+                  if isinstance(v, type) and issubclass(v, LearningRateSchedule))
