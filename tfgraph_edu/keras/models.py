@@ -271,10 +271,22 @@ class Model(Layer):
         steps_hint = (len(x) if hasattr(x, "_flat_iter") else
                       max(1, -(-len(_numpy(x)) // batch_size)))
         self.stop_training = False  # a callback (EarlyStopping) sets it to end the fit
+        if validation is not None:
+            for cb in cbs:
+                hooks = [h for h in callbacks_mod.UNCALLED_IN_FIT
+                         if getattr(type(cb), h, None) is not None]
+                if hooks:
+                    raise NotImplementedError(
+                        f"{type(cb).__name__} overrides {', '.join(hooks)}: Keras 3 calls "
+                        "them for fit's validation pass; tfgraph_edu's fit does not yet. Drop "
+                        "validation_data, or move that work to on_epoch_end.")
         for cb in cbs:
             cb.set_model(self)
             cb.set_params({"verbose": verbose, "epochs": epochs, "steps": steps_hint})
             cb.on_train_begin()
+        base = callbacks_mod.Callback
+        batch_hooks = any(getattr(type(cb), h) is not getattr(base, h)
+                          for cb in cbs for h in ("on_train_batch_end", "on_batch_end"))
         rng = np.random.default_rng(0)
         for epoch in range(epochs):
             for cb in cbs:
@@ -288,13 +300,20 @@ class Model(Layer):
             for xb, yb in self._batches(x, y, batch_size, shuffle, rng):
                 if step_fn is None:
                     step_fn = self._make_train_function(xb, yb, _batch_dim(x, batch_size))
+                for cb in cbs:
+                    cb.on_train_batch_begin(steps, {})
                 loss, pred = step_fn(xb, yb)
                 n = int(xb.shape[0])
                 total += float(loss) * n
                 seen += n
-                steps += 1
                 for m in self.compiled_metrics:
                     m.update_state(yb, pred)
+                if batch_hooks:  # Keras 3's logs so far: the running loss and metrics
+                    batch_logs = _sorted_logs({"loss": total / seen, **{
+                        m.name: float(m.result()) for m in self.compiled_metrics}})
+                    for cb in cbs:
+                        cb.on_train_batch_end(steps, batch_logs)
+                steps += 1
             logs = {"loss": total / max(seen, 1)}
             for m in self.compiled_metrics:
                 logs[m.name] = float(m.result())
