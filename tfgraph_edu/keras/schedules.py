@@ -43,14 +43,14 @@ def _start(initial_learning_rate, step):
     return lr0, math_ops.cast(step, lr0.dtype)
 
 
-class ExponentialDecay(LearningRateSchedule):
-    """The rate times ``decay_rate`` to the power ``step / decay_steps`` (floored when
-    ``staircase``)."""
+class _RatioDecay(LearningRateSchedule):
+    """A decay driven by ``step / decay_steps`` (floored when ``staircase``) and a rate."""
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name="ExponentialDecay"):
+                 name=None):
         self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
-        self.decay_rate, self.staircase, self.name = decay_rate, staircase, name
+        self.decay_rate, self.staircase = decay_rate, staircase
+        self.name = type(self).__name__ if name is None else name
         _positive_steps(decay_steps)
 
     def __call__(self, step):
@@ -59,7 +59,7 @@ class ExponentialDecay(LearningRateSchedule):
             p = step / math_ops.cast(self.decay_steps, lr0.dtype)
             if self.staircase:
                 p = math_extra_ops.floor(p)
-            return lr0 * math_ops.pow(math_ops.cast(self.decay_rate, lr0.dtype), p)
+            return self._decayed(lr0, math_ops.cast(self.decay_rate, lr0.dtype), p)
 
     def get_config(self):
         return {"initial_learning_rate": self.initial_learning_rate,
@@ -67,26 +67,20 @@ class ExponentialDecay(LearningRateSchedule):
                 "staircase": self.staircase, "name": self.name}
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class ExponentialDecay(_RatioDecay):
+    """The rate times ``decay_rate`` to the power ``step / decay_steps`` (floored when
+    ``staircase``)."""
+
+    def _decayed(self, lr0, rate, p):
+        return lr0 * math_ops.pow(rate, p)
+
+
+class InverseTimeDecay(_RatioDecay):
     """The rate divided by ``1 + decay_rate * step / decay_steps`` (the quotient floored
     when ``staircase``)."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name="InverseTimeDecay"):
-        self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
-        self.decay_rate, self.staircase, self.name = decay_rate, staircase, name
-        _positive_steps(decay_steps)
-
-    def __call__(self, step):
-        with name_scope(self.name):
-            lr0, step = _start(self.initial_learning_rate, step)
-            p = step / math_ops.cast(self.decay_steps, lr0.dtype)
-            if self.staircase:
-                p = math_extra_ops.floor(p)
-            one = math_ops.cast(1, lr0.dtype)
-            return lr0 / (one + math_ops.cast(self.decay_rate, lr0.dtype) * p)
-
-    get_config = ExponentialDecay.get_config
+    def _decayed(self, lr0, rate, p):
+        return lr0 / (math_ops.cast(1, lr0.dtype) + rate * p)
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
@@ -200,5 +194,5 @@ def __getattr__(name):
 
 
 def __dir__():  # the module's public names, as TF lists them (not its imports)
-    return sorted(n for n, v in globals().items()
-                  if isinstance(v, type) and issubclass(v, LearningRateSchedule))
+    return sorted(n for n, v in globals().items() if not n.startswith("_")
+                  and isinstance(v, type) and issubclass(v, LearningRateSchedule))
