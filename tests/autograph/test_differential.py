@@ -313,6 +313,13 @@ def check_four(source, a, b):
         assert refused, (source, out)
         PROGRAMS_RUN["refused as TF refuses"] += 1
         return False
+    if (out["python"] == out["eager"] and out["python"][0] == "error" and traced[0] == "ok"
+            and "Operands' shapes do not match" in out["python"][2]):
+        # a sparse add after a sparse_grow (shapes [6, 4] and [3, 4]): TF's shape error
+        # eagerly; a graph prunes the add when nothing uses its result (as TF's function
+        # runtime prunes unused ops), so the four cannot agree: not counted
+        PROGRAMS_RUN["an unused failing sparse add pruned in graphs"] += 1
+        return False
     assert out["python"] == out["eager"] == traced, (source, out)
     PROGRAMS_RUN["four agree"] += 1
     return True
@@ -324,9 +331,17 @@ WALRUS_AFTER_A_LOOP = (  # found with 600 programs: the walrus writes w before i
     "        a = w\n    return a, b\n")
 
 
+SPARSE_ADD_AFTER_GROW = (  # drawn on Python 3.10: eagerly TF's shape error, pruned in graphs
+    "def prog(a, b):\n    sp = tf.sparse.SparseTensor([[0, 0]], [1], [3, 4])\n"
+    "    if a < (a + (a + a)):\n        sp = tf.sparse.concat(0, [sp, sp])\n"
+    "        sp = tf.sparse.add(sp, tf.sparse.SparseTensor([[0, 0]], [a % 7], [3, 4]))\n"
+    "    return a, b\n")
+
+
 @settings(max_examples=80, deadline=None)
 @given(programs(), st.integers(-20, 20), st.integers(-20, 20))
 @example(source=WALRUS_AFTER_A_LOOP, a=0, b=0)
+@example(source=SPARSE_ADD_AFTER_GROW, a=4, b=0)
 def test_generated_programs(source, a, b):
     assume(check_four(source, a, b))
 
