@@ -66,6 +66,11 @@ def test_sparse_errors_as_tf():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="Operands' shapes do not match: got 3 and 2 for dimension 0"):
         tf.sparse.add(st(), tf.sparse.SparseTensor([[0, 0]], [1.0], [2, 2]))
+    # traced, TF 2.21 checks the static shapes after making the op: a ValueError at trace
+    # time, even when nothing uses the sum
+    with pytest.raises(ValueError, match=r"Shapes \(3, 4\) and \(2, 2\) are incompatible"):
+        tf.function(lambda: [tf.sparse.add(st(), tf.sparse.SparseTensor([[0, 0]], [1.0],
+                                                                         [2, 2])), 1][1])()
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Expected size\[1\] in \[0, 2\], "
                        "but got 5"):
         tf.sparse.expand_dims(st(), 5)

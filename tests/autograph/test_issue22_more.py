@@ -380,3 +380,39 @@ def test_sparse_and_ragged_loop_state():
     assert out.dense_shape.numpy().tolist() == [2, 2]
     # eagerly they are Python's loops, as in TF
     np.testing.assert_array_equal(sparse_loop_state(tf.constant(2)).numpy(), [4., 0., 0.])
+
+
+# -- an if's branches are checked in TF's order: main right after it is traced ----------------
+RETURN_FLAG = False
+
+
+def returns_under_a_python_flag(x):
+    if x > 0:
+        if RETURN_FLAG:
+            return 1
+    else:
+        if RETURN_FLAG:
+            return 2
+    return 3
+
+
+def return_in_nested_tensor_loops_of_an_elif(a, b):
+    c = a - b
+    if a < ((3 * b) - a):
+        b += 1
+    elif b > 1:
+        for i1 in tf.range(b % 4):
+            for i2 in tf.range(1):
+                return a, b, c
+    else:
+        c = a % 97
+    return a, b, c
+
+
+def test_main_branch_is_checked_before_the_else_branch_is_traced():
+    # TF 2.21: both raise "the main branch must also have a return statement." (the else
+    # branch, which would fail too, is never traced)
+    with pytest.raises(ValueError, match="^in user code:(.|\n)*the main branch must also have"):
+        tf.function(returns_under_a_python_flag)(tf.constant(-5))
+    with pytest.raises(ValueError, match="the main branch must also have a return statement"):
+        tf.function(return_in_nested_tensor_loops_of_an_elif)(tf.constant(-5), tf.constant(2))

@@ -252,15 +252,14 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts=No
             return state
         results.append(sg.run(run))
         subgraphs.append(sg)
+        # as TF, each branch is checked right after it is traced (before the else branch is):
+        # on an error the state stays the failing branch's, so a `finally` around the `if`
+        # sees that branch's values (a tensor made inside it is out of scope there: TF's
+        # InaccessibleTensorError)
+        _check_branch(symbol_names, results[-1], "main" if label == "true" else "else")
     set_state(init)
-    try:
-        _check_branches(symbol_names, results[0], results[1])  # before any flattening
-    except ValueError as exc:
-        # as TF, which checks each branch right after tracing it: the state is then the
-        # failing branch's, so a `finally` around the `if` sees that branch's values (and a
-        # tensor made inside it is out of scope there: TF's InaccessibleTensorError)
-        set_state(results[1] if " else branch" in str(exc) else results[0])
-        raise
+    for name, a, b in zip(symbol_names, results[0], results[1]):
+        _check_none(name, a, b)
     for name, a, b in zip(symbol_names, results[0], results[1]):
         if cf._shape_of(a) != cf._shape_of(b) or len(cf.flatten([a])) != len(cf.flatten([b])):
             raise TypeError(f"'{name}' must have the same nested structure in the main and "
@@ -325,22 +324,17 @@ def _same_python_value(a, b) -> bool:
         return False
 
 
-def _check_branches(names, main, orelse):
-    """TF's checks of an ``if``'s outputs, in its order: every output set in the main branch,
-    then in the else branch (a name deleted in both is not set), then none of them None."""
-    for values, others, branch in ((main, orelse, "main"), (orelse, main, "else")):
-        for name, value, other in zip(names, values, others):
-            if isinstance(value, UndefinedReturnValue):
-                if isinstance(other, UndefinedReturnValue):
-                    continue  # neither branch returns: not an output
-                raise ValueError(f"the {branch} branch must also have a return statement. "
-                                 "Return a value of the same type on every path (or after "
-                                 "the if).")
-            if isinstance(value, Undefined):
-                raise ValueError(f"'{name}' must also be initialized in the {branch} branch. "
-                                 f"Assign '{name}' before the if, or in both branches.")
-    for name, a, b in zip(names, main, orelse):
-        _check_none(name, a, b)
+def _check_branch(names, values, branch):
+    """TF's check of an ``if`` branch's outputs right after tracing it: every output set
+    (the return value too, when a return may happen in either branch)."""
+    for name, value in zip(names, values):
+        if isinstance(value, UndefinedReturnValue):
+            raise ValueError(f"the {branch} branch must also have a return statement. "
+                             "Return a value of the same type on every path (or after "
+                             "the if).")
+        if isinstance(value, Undefined):
+            raise ValueError(f"'{name}' must also be initialized in the {branch} branch. "
+                             f"Assign '{name}' before the if, or in both branches.")
 
 
 def _check_none(name, a, b):

@@ -451,8 +451,8 @@ def add(a, b, threshold=0, name=None):
         ind, val, shape = bind(SparseAdd, (a.indices, a.values, a.dense_shape, b.indices,
                                            b.values, b.dense_shape, thresh), None,
                                name or "SparseAdd")
-        merged = (static.merge_with(b.shape) if static.is_compatible_with(b.shape)
-                  else TensorShape(None))
+        static.assert_is_compatible_with(b.shape)  # as TF, after the op: a graph raises here
+        merged = static.merge_with(b.shape)
         if merged.rank is not None and merged.is_fully_defined():  # as TF: a constant
             shape = convert.to_tensor(np.array(merged.as_list(), np.int64))
         out = SparseTensor(ind, val, shape)
