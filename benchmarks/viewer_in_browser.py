@@ -218,10 +218,10 @@ def stable_layout(page, fn, scopes: list[str], shots: list | None = None) -> lis
     Prints, per toggle, how the nodes outside it moved in the drawing (on screen, less the
     view's pan): the blocks that moved alike, how far nodes moved relative to their block, the
     distances in all; how far the view panned (the viewer keeps the toggled thing's top middle
-    in place, panning sideways only to show an opened frame whole); the edges drawn through another
-    node's box; the kernel's time; after a fold, the empty band it left: how much less height
-    it gave back than the opening of that scope took (on screen, as the viewer keeps the zoom),
-    and that band's area across the drawing.
+    in place, panning sideways only to show an opened frame or a cut folded box whole); the edges
+    drawn through another node's box; the kernel's time; after a fold, the empty band it left:
+    how much less height it gave back than the opening of that scope took (on screen, as the
+    viewer keeps the zoom), and that band's area across the drawing.
     ``shots``: screenshot paths, the first before any toggle, then one per toggle.
     Returns one dict per step (for the browser tests)."""
     viewer = GraphViewer(fn)

@@ -1022,9 +1022,9 @@ function render({ model, el }) {
         const b = boxOf(g);
         view.x = anchor.x - (b.x + b.w / 2) * view.s;
         view.y = anchor.y - b.y * view.s;
-        // an opened frame that now runs past the pane's left or right edge, but would fit in
-        // its width: the view pans sideways just enough to show it whole (the drawing does
-        // not change; the frame's top stays at the same height)
+        // an opened frame (or a folded box) that now runs past the pane's left or right edge,
+        // but would fit in its width: the view pans sideways just enough to show it whole (the
+        // drawing does not change; its top stays at the same height)
         const pad = 12, left = b.x * view.s + view.x, right = (b.x + b.w) * view.s + view.x;
         if (pane.w && right - left <= pane.w - 2 * pad) {
           if (left < pad) view.x += pad - left;

@@ -75,9 +75,15 @@ def test_attrs_tf_does_not_declare_are_kept_under_a_private_name():
     assert "maximum_iterations" not in loop.attr
     assert not [k for k in loop.attr if k.startswith("_tfgraph_edu_")]
     assert list(loop.input[:2]) == ["while/loop_counter", "while/maximum_iterations"]
-    # our Range keeps the T attr TF's Range does not declare: under a private name
+    # a Range carries TF's attrs only (Tidx, no T)
     (rng,) = [n for n in gd.node if n.op == "Range"]
-    assert "T" not in rng.attr and rng.attr["_tfgraph_edu_T"].type == rng.attr["Tidx"].type
+    assert sorted(rng.attr) == ["Tidx"] and rng.attr["Tidx"].type == tf.int32.as_datatype_enum
+    # our ConcatV2 keeps its axis as an attr TF's ConcatV2 does not declare (TF's is an
+    # input): under a private name
+    cat = tf.function(lambda x: tf.concat([x, x], 0)).get_concrete_function(
+        tf.TensorSpec([2], tf.float32))
+    (node,) = [n for n in to_graph_def(cat).node if n.op == "ConcatV2"]
+    assert "axis" not in node.attr and node.attr["_tfgraph_edu_axis"].i == 0
     body = next(f for f in gd.library.function if f.signature.name == loop.attr["body"].func.name)
     # function-body inputs are named as TF names them: op:output_arg:index
     refs = [i for n in body.node_def for i in n.input if ":" in i]

@@ -164,8 +164,8 @@ def test_captures_tensors_frozen_variables_live():
     assert [x.dtype for x in cf.captured_inputs] == [tf.int32, tf.resource]
     assert cf.variables == [v]
     assert str(cf).endswith(
-        "Captures:\n  add_x: TensorSpec(shape=(), dtype=tf.int32, name=None)\n"
-        "  readvariableop_resource: TensorSpec(shape=(), dtype=tf.resource, name=None)")
+        "Captures:\n  add/x: TensorSpec(shape=(), dtype=tf.int32, name=None)\n"
+        "  add/ReadVariableOp/resource: TensorSpec(shape=(), dtype=tf.resource, name=None)")
 
 
 def test_assign_then_read_is_ordered():
@@ -527,3 +527,39 @@ def test_captured_variable_named_after_its_first_consumer():
     assert names(f1) == ["assignaddvariableop_resource", "assignaddvariableop_1_resource"]
     assert names(f2) == ["setb_resource", "readvariableop_resource"]
     assert names(f3) == ["assignsubvariableop_resource", "outer_readvariableop_resource"]
+
+
+def test_pretty_signature_of_a_function_without_parameters():
+    # recorded from TF 2.21: nothing under "Input Parameters:", "None" under "Captures:"
+    cf = tf.function(lambda: tf.constant(1)).get_concrete_function()
+    assert cf.pretty_printed_signature() == (
+        "Input Parameters:\nOutput Type:\n  TensorSpec(shape=(), dtype=tf.int32, name=None)\n"
+        "Captures:\n  None")
+
+
+def test_reads_and_captures_are_named_as_tf_names_them():
+    # recorded from TF 2.21 (get_operations() names): a variable an operator is called on is
+    # read first; one passed to an op is read in that op's scope; read_value() reads in a
+    # scope Read, then an Identity; a captured placeholder is named after the op that first
+    # uses it.  TF also ends each of these graphs with a NoOp (its control outputs), which
+    # tfgraph_edu does not add.
+    v, c = tf.Variable(2), tf.constant(3)
+
+    def names(fn):
+        return [op.name for op in tf.function(fn).get_concrete_function().graph.get_operations()]
+    assert names(lambda: v * c) == ["ReadVariableOp/resource", "ReadVariableOp", "mul/y", "mul",
+                                    "Identity"]
+    assert names(lambda: c * v) == ["mul/x", "mul/ReadVariableOp/resource", "mul/ReadVariableOp",
+                                    "mul", "Identity"]
+    assert names(lambda: tf.identity(v) * c) == [
+        "Identity/ReadVariableOp/resource", "Identity/ReadVariableOp", "Identity", "mul/y",
+        "mul", "Identity_1"]
+
+    def scoped():
+        v.assign_add(1)
+        with tf.name_scope("outer"):
+            return v * c + v.read_value()
+    assert names(scoped) == [
+        "Const", "AssignAddVariableOp/resource", "AssignAddVariableOp", "outer/ReadVariableOp",
+        "outer/mul/y", "outer/mul", "outer/Read/ReadVariableOp", "outer/Identity", "outer/add",
+        "Identity"]

@@ -59,7 +59,8 @@ def test_eager_values_are_captured_and_variables_by_handle(built):
     assert [outer for outer, _ in g.captures][0] is c
     assert g.variables == [v]
     read = y.op.inputs[1].op
-    assert read.type == "ReadVariableOp" and read.inputs[0].op.name == "readvariableop_resource"
+    # as TF: the variable is read in the scope of the op it feeds
+    assert read.type == "ReadVariableOp" and read.inputs[0].op.name == "add/ReadVariableOp/resource"
 
 
 def test_graph_errors_name_the_node_and_shapes(built):
@@ -82,9 +83,10 @@ def test_stateful_ops_are_chained_in_program_order(built):
     g, b = built
     v = tf.Variable(1.0)
     v.assign(2.0)
-    r = v.read_value()
+    r = v.read_value()  # as TF builds it: Read/ReadVariableOp, then an Identity
+    assert r.op.type == "Identity" and r.op.inputs[0].op.name == "Read/ReadVariableOp"
     assign = next(op for op in g.get_operations() if op.type == "AssignVariableOp")
-    assert assign in r.op.control_inputs
+    assert assign in r.op.inputs[0].op.control_inputs
 
 
 def test_as_graph_def_prints_tensorflow_text_format(built):

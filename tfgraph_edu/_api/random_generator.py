@@ -72,7 +72,7 @@ class Generator:
 
     def __init__(self, copy_from=None, state=None, alg=None):
         if copy_from is not None:
-            state, alg = copy_from.state.read_value(), copy_from.algorithm
+            state, alg = copy_from.state._read(), copy_from.algorithm
         if state is None:
             raise ValueError("A Generator needs `copy_from` or `state`; use "
                              "tf.random.Generator.from_seed(seed) to make one from a seed.")
@@ -113,7 +113,7 @@ class Generator:
 
     @property
     def key(self):
-        return self._state_var.read_value()[2]
+        return self._state_var._read()[2]
 
     def reset(self, state):
         self._state_var.assign(convert.to_tensor(state, _dt.int64))

@@ -296,7 +296,7 @@ class GradientTape:
         grads: dict[int, object] = {}
         for i, t in enumerate(targets):
             if hasattr(t, "_tape_key"):  # a variable as target: d(v)/d(v) is one
-                key, like = t._tape_key(), t.read_value()
+                key, like = t._tape_key(), t._read()
             else:
                 t = _convert.to_tensor(t)
                 key, like = id(t), t

@@ -20,7 +20,19 @@ from .tensor import EagerTensor
 
 _SKIP = {"__slots__", "__module__", "__dict__", "__weakref__", "__doc__", "__qualname__",
          "__hash__", "__getitem__", "__init_subclass__", "__getattr__"}
-_OPERATORS = {k: v for k, v in vars(TensorOperators).items()
+
+
+def _reading_first(method):
+    """A tensor operator for a variable: as TF's, the variable is read first, in the scope
+    open now (``ReadVariableOp``, then ``mul``); ``==`` and ``!=`` keep their own rules."""
+    def operator(self, *args):
+        return method(self._as_tensor(), *args)
+    operator.__name__ = method.__name__
+    return operator
+
+
+_OPERATORS = {k: (_reading_first(v) if callable(v) and k not in ("__eq__", "__ne__") else v)
+              for k, v in vars(TensorOperators).items()
               if k.startswith("__") and k not in _SKIP}
 _uid = itertools.count()
 # Called with each new tf.Variable while a tf.function traces - also inside tf.init_scope,
@@ -77,7 +89,7 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
             if dtype is not None:
                 dtype = _dt.as_dtype(dtype)
             if isinstance(initial_value, Variable):
-                initial_value = initial_value.read_value()
+                initial_value = initial_value._read()
             initial = to_tensor(initial_value, dtype=dtype)
             value = np.array(initial.numpy(),  # a string scalar's numpy() is bytes
                              dtype=object if initial.dtype is _dt.string else None)
@@ -154,20 +166,35 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
 
     # -- reading and writing -------------------------------------------------------------
-    def read_value(self):
-        """The current value as a tensor (op ``ReadVariableOp``)."""
+    def _read(self):
+        """The current value as a tensor (op ``ReadVariableOp``); what every read inside
+        the library uses (a Keras variable's ``value`` is a property)."""
         if _tape.ACTIVE or _tape._PAUSED:
             _tape.variable_accessed(self)
         return _core.bind(state_ops.ReadVariableOp, (self._handle_for("ReadVariableOp"),),
                           {"dtype": self._dtype})
 
-    value = read_value
+    def value(self):
+        """The current value as a tensor (op ``ReadVariableOp``)."""
+        return self._read()
+
+    def read_value(self):
+        """The current value as a tensor.  In a graph, as TF builds it: the read in a name
+        scope ``Read`` (``Read/ReadVariableOp``), then an ``Identity`` of it."""
+        interp = _core.interpreter()
+        if interp.executing_eagerly:
+            return self._read()
+        from ..ops import identity_ops
+        from .context import name_scope
+        with name_scope("Read"):
+            read = self._read()
+        return identity_ops.identity(read)
 
     def sparse_read(self, indices, name=None):
         """The rows at ``indices`` (a gather; its gradient is an IndexedSlices, as TF's)."""
         from ..ops import indexing_ops
-        return indexing_ops.gather(self.read_value(), indices, name=name)
-    _as_tensor = read_value
+        return indexing_ops.gather(self._read(), indices, name=name)
+    _as_tensor = _read
 
     @property
     def _as_tensor_dtype(self):
@@ -217,7 +244,7 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
     def __getitem__(self, key):
         """The slice, read; ``v[key].assign(value)`` writes it (op
         ``ResourceStridedSliceAssign``), as in TensorFlow."""
-        sliced = self.read_value()[key]
+        sliced = self._read()[key]
         ident = id(sliced)
 
         def assign(value, name=None):
@@ -299,22 +326,22 @@ class Variable(type("_VariableOperators", (), _OPERATORS)):  # type: ignore[misc
         return self._scatter_rows("Min", sparse_delta, name)
 
     def __bool__(self):
-        return bool(self.read_value())
+        return bool(self._read())
 
     def __float__(self):
-        return float(self.read_value())
+        return float(self._read())
 
     def __int__(self):
-        return int(self.read_value())
+        return int(self._read())
 
     def __index__(self):
-        return self.read_value().__index__()
+        return self._read().__index__()
 
     def __len__(self):
-        return len(self.read_value())
+        return len(self._read())
 
     def __iter__(self):
-        return iter(self.read_value())
+        return iter(self._read())
 
     def __repr__(self):
         if _core.interpreter().executing_eagerly:

@@ -734,7 +734,7 @@ def _outputs(result, builder, flat, python_function=None, depth=0):
     if result is None:
         return None
     if isinstance(result, Variable):
-        result = result.read_value()
+        result = result._read()  # as TF: a plain ReadVariableOp
     if isinstance(result, (list, tuple, dict)):
         if depth >= trace_key.MAX_DEPTH:
             raise ValueError(f"The value returned by {python_function} is nested more than "

@@ -42,10 +42,8 @@ def type_text(value) -> str:
 def pretty_signature(params, outputs, captures) -> str:
     """``params``: (name, kind, value) triples; ``captures``: (name, TensorSpec) pairs."""
     lines = ["Input Parameters:"]
-    if params:
-        lines += [f"  {name} ({kind}): {type_text(value)}" for name, kind, value in params]
-    else:
-        lines.append("  None")
+    # no parameters: nothing under the heading, as TF 2.21 prints it (captures: "None")
+    lines += [f"  {name} ({kind}): {type_text(value)}" for name, kind, value in params]
     lines += ["Output Type:", f"  {type_text(outputs)}", "Captures:"]
     if captures:
         lines += [f"  {name}: {spec!r}" for name, spec in captures]

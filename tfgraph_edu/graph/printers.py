@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import dtypes as _dt
 from ..shapes import TensorShape
+from . import tf_ops
 from .function_defs import MIN_CONSUMER, PRODUCER, library, tf_attrs
 
 GRAPH_DEF_PRODUCER = PRODUCER  # the producer version TF 2.21 writes
@@ -107,9 +108,17 @@ def _attr_value_lines(value, ind: str) -> list[str]:
 
 
 def node_attrs(op) -> dict:
-    """The attrs a NodeDef shows: the op's attrs plus T for typed ops, sorted by key."""
+    """The attrs a NodeDef shows, sorted by key: the op's own, and those TF's NodeDef of the
+    same op carries (its type attrs from the inputs' dtypes and its defaults, from TF's op
+    registry: ``tf_ops.tf_node_attrs``), else T (and N) for typed ops."""
     attrs = {k: v for k, v in op.attrs.items() if not k.startswith("_internal")}
-    if op.opdef.T and "T" not in attrs and op.inputs:
+    names = getattr(op.opdef, "inputs", None)
+    derived = None if names is None else tf_ops.tf_node_attrs(
+        op.type, names, [t.dtype for t in op.inputs])
+    if derived is not None:
+        for k, v in derived.items():
+            attrs.setdefault(k, v)
+    elif op.opdef.T and "T" not in attrs and op.inputs:
         attrs["T"] = op.inputs[op.opdef.T[0]].dtype
     elif op.opdef.same_dtype and op.inputs and "T" not in attrs:
         attrs["T"] = op.inputs[0].dtype

@@ -85,7 +85,7 @@ class Optimizer(AutoTrackable):
     def learning_rate(self):
         """The rate variable, or a schedule's rate at ``iterations`` (a tensor)."""
         if self._scheduled:
-            return self._learning_rate(self._iterations.read_value())
+            return self._learning_rate(self._iterations._read())
         return self._learning_rate
 
     @learning_rate.setter
@@ -130,7 +130,7 @@ class Optimizer(AutoTrackable):
     def _lr(self, var):
         """The learning rate read now (a schedule's: the one for this step), in the
         variable's dtype (as Keras 3 casts it)."""
-        lr = self._lr_now if self._scheduled else self._learning_rate.read_value()
+        lr = self._lr_now if self._scheduled else self._learning_rate._read()
         dtype = var._dtype  # the DType (a Keras weight's ``dtype`` is its name)
         return lr if dtype is lr.dtype else math_ops.cast(lr, dtype)
 
@@ -141,7 +141,7 @@ class Optimizer(AutoTrackable):
 
     def _step(self):
         self.iterations.assign_add(1)
-        return self.iterations.read_value()
+        return self.iterations._read()
 
     def apply_gradients(self, grads_and_vars):
         pairs = [(g, v) for g, v in _pairs(grads_and_vars) if g is not None]
@@ -152,7 +152,7 @@ class Optimizer(AutoTrackable):
         self.built = True
         with name_scope(self.name) as scope:  # in a graph, its work sits in a scope of its name
             if self._scheduled:  # the rate at the step before it is counted
-                self._lr_now = self._learning_rate(self._iterations.read_value())
+                self._lr_now = self._learning_rate(self._iterations._read())
             pairs = self._clipped(pairs)
             self._decay_weights([v for _, v in pairs])
         pairs = [(self._gradient(g), v) for g, v in pairs]
@@ -351,7 +351,7 @@ class Nadam(Optimizer):
 
     def _before_step(self, pairs):
         # the product takes this step's factor before the updates (iterations + 1)
-        step = math_ops.cast(self.iterations.read_value() + 1, self._u_product._dtype)
+        step = math_ops.cast(self.iterations._read() + 1, self._u_product._dtype)
         self._u_product.assign(self._u_product * self.beta_1 * (
             1.0 - 0.5 * math_ops.pow(math_ops.cast(0.96, step.dtype), step)))
 
@@ -366,7 +366,7 @@ class Nadam(Optimizer):
         beta_1, beta_2 = math_ops.cast(self.beta_1, dt), math_ops.cast(self.beta_2, dt)
         u_t = beta_1 * (1.0 - 0.5 * math_ops.pow(decay, local_step))
         u_t_1 = beta_1 * (1.0 - 0.5 * math_ops.pow(decay, next_step))
-        u_product_t = math_ops.cast(self._u_product.read_value(), dt)
+        u_product_t = math_ops.cast(self._u_product._read(), dt)
         u_product_t_1 = u_product_t * u_t_1
         beta_2_power = math_ops.pow(beta_2, local_step)
         m.assign_add((g - m) * (1.0 - beta_1))
@@ -464,17 +464,17 @@ class LossScaleOptimizer(Optimizer):
         finite = reduction_ops.reduce_all(concat_ops.concat(
             [shape_ops.reshape(math_ops.less(math_ops.abs(g), float("inf")), [-1])
              for g, _ in pairs], 0))
-        inv = 1.0 / self.dynamic_scale.read_value()
+        inv = 1.0 / self.dynamic_scale._read()
 
         def apply():
             self.inner_optimizer.apply_gradients(
                 [(g * math_ops.cast(inv, g.dtype), v) for g, v in pairs])
             self.step_counter.assign_add(1)
-            grow = self.step_counter.read_value() >= self.dynamic_growth_steps
+            grow = self.step_counter._read() >= self.dynamic_growth_steps
             self.dynamic_scale.assign(indexing_ops.where(
-                grow, self.dynamic_scale * 2.0, self.dynamic_scale.read_value()))
+                grow, self.dynamic_scale * 2.0, self.dynamic_scale._read()))
             self.step_counter.assign(indexing_ops.where(
-                grow, creation_ops.zeros([], "int64"), self.step_counter.read_value()))
+                grow, creation_ops.zeros([], "int64"), self.step_counter._read()))
             return 0
 
         def skip():

@@ -137,7 +137,7 @@ class Variable(_TFVariable):
 
     def _as_tensor(self):
         target = self._autocast_to()
-        value = self.read_value()
+        value = self._read()
         return value if target is None else _cast(value, target)
 
     @property

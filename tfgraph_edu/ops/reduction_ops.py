@@ -232,8 +232,8 @@ def _reduce(opdef, input_tensor, axis, keepdims, name):
             if axis is None:
                 with using_interpreter(None):
                     axis = _ALL_AXES[r] = convert.constant(np.arange(r, dtype=np.int32))
-        else:
-            axis = list(range(r))
+        else:  # as TF: a constant of its own, named Const, outside the op's scope
+            axis = convert.constant(np.arange(r, dtype=np.int32))
     return bind(opdef, (x, axis), {"keep_dims": bool(keepdims)}, name)
 
 

@@ -195,7 +195,10 @@ class GraphBuilder:
                     raise _number_refused(opdef, i, x, other._dtype) from None
                 out.append(self.constant(arr, f"{op_name}/{opdef.input_name(i)}", source))
             elif hasattr(x, "_as_tensor"):
-                out.append(x._as_tensor())
+                # a variable is read within the op's scope, as TF's op functions convert
+                # their inputs there (MatMul/ReadVariableOp, its MatMul/ReadVariableOp/resource)
+                with self.graph.name_scope(op_name + "/"):
+                    out.append(x._as_tensor())
             else:
                 if targets is None:
                     targets = target_dtypes(opdef, inputs)
@@ -239,9 +242,13 @@ class GraphBuilder:
         if found is not None:
             return found[1]
         dtype = value.dtype
-        ph_name = name.replace("/", "_").lower()
-        with g.name_scope(g.base_scope + "/" if g.base_scope else ""):
-            ph = self.placeholder(dtype, value.shape if dtype is not _dt.resource else [], ph_name)
+        # as TF names it: within the scope of the op that reads it (``outer/mul/y``,
+        # ``AssignVariableOp/resource``); its FunctionDef argument is ``outer_mul_y``
+        base = g.base_scope + "/" if g.base_scope else ""
+        if base and name.startswith(base):  # an op's name in a body already starts with it
+            name = name[len(base):]
+        with g.name_scope(base):
+            ph = self.placeholder(dtype, value.shape if dtype is not _dt.resource else [], name)
         if dtype is _dt.resource:
             ph.handle_shape = value._value.var_shape
             ph.handle_dtype = value._value.var_dtype
@@ -251,7 +258,8 @@ class GraphBuilder:
     def capture_variable(self, variable, consumer: str = "ReadVariableOp") -> Tensor:
         """The resource placeholder for ``variable``; reads stay live at every call.  As in
         TF, it is named after the op that first uses it, in the current scope
-        (``outer/AssignAddVariableOp_1`` gives ``outer_assignaddvariableop_1_resource``)."""
+        (``outer/AssignAddVariableOp_1`` gives ``outer/AssignAddVariableOp_1/resource``, the
+        FunctionDef argument ``outer_assignaddvariableop_1_resource``)."""
         g = self.graph
         as_input = self.variable_inputs.get(id(variable._handle))
         if as_input is not None:
@@ -262,7 +270,7 @@ class GraphBuilder:
                 consumer, mark_as_used=False), "resource")
         found = g._captures.get(id(variable._handle))
         if found is None:
-            base = g.unique_name(consumer, mark_as_used=False).replace("/", "_") + "_resource"
+            base = g.unique_name(consumer, mark_as_used=False) + "/resource"
             ph = self.capture(variable._handle, base)
             ph.op.attrs["_user_specified_name"] = "resource"  # as TF names it
             if not any(v is variable for v in g.variables):
