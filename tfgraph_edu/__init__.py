@@ -82,6 +82,7 @@ from .ops.math_ops import (  # noqa: F401
     negative,
     not_equal,
     pow,
+    realdiv,
     sigmoid,
     sign,
     sin,

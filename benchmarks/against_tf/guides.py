@@ -119,6 +119,10 @@ EXPLAINED = {
         "creating the kernel twice, restoring neither copy (the optimizer then tracks 3 "
         "variables, so TF's checkpoint has optimizer/_trainable_variables/0 and 6 slots); "
         "tfgraph_edu restores the kernel as the guide says",
+    ("data", 27):
+        "a shuffle(20) without a seed picks which random-length series make the first "
+        "padded batch, so its width changes from run to run in TF too (4 runs of TF 2.21 with "
+        "NumPy seeded: 9, 9, 8 and 8 columns); when the widths happen to agree it is the same",
     ("11_training_deep_neural_networks", 85):
         "the cell prints the first line of each schedule class's docstring: TF's documentation "
         "text, which tfgraph_edu writes in its own words (never copied); CosineDecayRestarts, "

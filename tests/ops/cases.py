@@ -205,6 +205,8 @@ CASES: dict[str, list[Case]] = {
 # need state (variables, randomness) or have no inputs.
 TESTED_ELSEWHERE = {
     "Const": "tests/eager/test_tensor.py (tf.constant)",
+    "BiasAdd": "tests/ops/test_bias_add.py (values and errors recorded from TF 2.21)",
+    "BiasAddGrad": "tests/ops/test_bias_add.py (the gradient, recorded from TF 2.21)",
     "Placeholder": "tests/graph/test_graph_builder.py",
     "NoOp": "tests/graph/test_graph_builder.py",
     "Assert": "tests/autograph/test_loop_locals.py (a loop that must iterate once)",

@@ -43,7 +43,8 @@ def test_each_pass_on_a_function_that_needs_them():
     np.testing.assert_allclose(f(x).numpy(), want, rtol=1e-5)
     report = _report(cf)
     assert ("Exp", "removed") in report["pruning"]
-    assert {("eye/diag", "folded"), ("mul", "folded"), ("Size", "folded"),
+    # (tf.size of a tensor of known shape is a Const from the start, as TF builds it)
+    assert {("eye/diag", "folded"), ("mul", "folded"),
             ("Cast", "folded")} <= set(report["constant_folding"])
     assert {("mul_1", "removed"), ("add", "removed"), ("Neg_1", "removed"),
             ("transpose_1", "removed"), ("pow", "replaced")} <= set(

@@ -187,10 +187,11 @@ def test_folding_a_layer_folds_its_gradients_with_it():
     assert drawn["sequential/dense/MatMul"] == "sequential/dense"
     assert not has_node(dot, "gradient_tape/sequential/dense/ReluGrad")
     assert has_node(dot, "gradient_tape/sequential/dense_1/MatMul/MatMul")  # the other layer
-    # the box says how many of its ops are the layer's gradient: ReluGrad, add/Sum and its
-    # reduction_indices, add/Reshape and its shape, MatMul/MatMul (of 5 forward ops and the
-    # placeholders of its 2 variables, named as TF names them: in the layer's scope)
-    assert 'label="sequential/dense (13 ops)\\n6 of them for the gradient"' in \
+    # the box says how many of its ops are the layer's gradient: ReluGrad, TF's add/Shape
+    # and add/Shape_1 constants, add/Sum and its reduction_indices, add/Reshape, MatMul/MatMul
+    # (of 5 forward ops and the placeholders of its 2 variables, named as TF names them: in
+    # the layer's scope)
+    assert 'label="sequential/dense (14 ops)\\n7 of them for the gradient"' in \
         node_attrs(dot, "sequential/dense"), node_attrs(dot, "sequential/dense")
     # the gradient frame alone folds into a box inside its layer, saying what it holds
     drawn = {}

@@ -40,6 +40,7 @@ from ..ops.math_ops import (  # noqa: F401
     negative,
     not_equal,
     pow,
+    realdiv,
     sigmoid,
     sign,
     sin,

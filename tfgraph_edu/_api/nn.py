@@ -4,6 +4,7 @@ from .._missing import module_getattr as _module_getattr
 from ..ops.math_extra_ops import l2_loss  # noqa: F401
 from ..ops.math_ops import log_softmax, relu, sigmoid, softmax, tanh  # noqa: F401
 from ..ops.nn_ops import (  # noqa: F401
+    bias_add,
     conv2d,
     elu,
     embedding_lookup,

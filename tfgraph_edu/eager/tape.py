@@ -272,6 +272,12 @@ class GradientTape:
                 "derivatives.")
         elif self._recording:  # a non-persistent tape stops recording for good
             self._recording = False
+        if out_grads is None and not _eager():
+            # as TF: a scalar target's cotangent is a Const "ones" made before the gradient
+            # ops, outside their scope
+            out_grads = [creation_ops.ones([], t.dtype, name="ones")
+                         if not hasattr(t, "_tape_key") and getattr(t, "shape", None) is not None
+                         and t.shape.rank == 0 else None for t in targets]
         with name_scope("gradient_tape") as scope:  # in a graph, TF's scope of the gradients
             result = self._gradients(targets, flat_sources, out_grads, unconnected, scope)
         self._finish_use()

@@ -7,7 +7,7 @@ import numpy as np
 from .. import dtypes as _dt
 from ..shapes import TensorShape
 from . import complex_ops, creation_ops, indexing_ops, numpy_behavior, reduction_ops, shape_ops
-from ._core import bind, const_input, define, ignoring_float_errors, shape_error
+from ._core import bind, const_input, define, ignoring_float_errors, interpreter, shape_error
 from ._rules import binary, broadcast_shapes, compare, fmt, no_cpu_kernel, same
 
 _NUMPY = numpy_behavior.STATE  # tnp's dtype conversion mode ('all'/'safe': weak tensors)
@@ -39,36 +39,133 @@ def _ins(op):
     return op.inputs[0], op.inputs[1]
 
 
+def _skipped(op) -> tuple:
+    """The inputs whose gradient nobody asked for (the tape's ``skip_input_indices``, as TF's
+    tape passes them)."""
+    return getattr(op, "skip_input_indices", None) or ()
+
+
+def _scalar(t) -> bool:
+    return t.shape.rank == 0
+
+
+def _same_full_shapes(x, y, g) -> bool:
+    s = x.shape
+    return s.is_fully_defined() and s == y.shape == g.shape
+
+
+def _binary_skip(op, g):
+    """Which inputs TF 2.21's Add/Sub/Mul gradients leave out: ``"scalar y"`` (y is a
+    scalar nobody differentiates: only x's gradient is built), else the skipped inputs (which
+    TF's fast path for fully known equal shapes ignores: it computes both)."""
+    x, y = _ins(op)
+    skip = _skipped(op)
+    if 1 in skip and _scalar(y):
+        return "scalar y"
+    return skip
+
+
+def _building() -> bool:
+    """Whether a graph is being built (TF's gradient functions then shape their ops by the
+    static shapes; eagerly only the values show)."""
+    return not interpreter().executing_eagerly
+
+
+def _infer_axes(xs, ys):
+    """TF's reduction axes of a broadcasting op's two inputs read from their static shapes,
+    or (None, None) when a dimension that decides them is unknown."""
+    if xs.rank is None or ys.rank is None:
+        return None, None
+    xl, yl = xs.as_list(), ys.as_list()
+    b = max(len(xl), len(yl))
+    xa, ya = [], []
+    for axis in range(b):
+        xd = 1 if axis < b - len(xl) else xl[axis - (b - len(xl))]
+        yd = 1 if axis < b - len(yl) else yl[axis - (b - len(yl))]
+        if xd == 1 and yd != 1:
+            xa.append(axis)
+        elif yd == 1 and xd != 1:
+            ya.append(axis)
+        elif xd is None or yd is None:
+            return None, None
+    return xa, ya
+
+
+def reduce_gradient_args(x, y, gx, gy):
+    """``gx``, ``gy`` summed back to the shapes of ``x``, ``y``: in a graph as TF 2.21 builds
+    it (both shapes, a Const when known, then Sum keeping dims and Reshape where needed);
+    eagerly the same values through :func:`reduce_to`."""
+    if gx is None and gy is None:
+        return gx, gy
+    if not _building():
+        return (None if gx is None else reduce_to(gx, x), None if gy is None else reduce_to(gy, y))
+    sx, sy = shape_ops.shape(x), shape_ops.shape(y)
+    xa, ya = _infer_axes(x.shape, y.shape)
+    if xa is None or ya is None:
+        xa, ya = shape_ops.broadcast_gradient_args(sx, sy)
+        must_x = must_y = True
+    else:
+        must_x = bool(xa) or x.shape.rank < y.shape.rank
+        must_y = bool(ya) or y.shape.rank < x.shape.rank
+    out = []
+    for g, s, axes, must in ((gx, sx, xa, must_x), (gy, sy, ya, must_y)):
+        if g is not None and must:
+            g = shape_ops.reshape(reduction_ops.reduce_sum(g, axes, keepdims=True), s)
+        out.append(g)
+    return tuple(out)
+
+
 def _add_grad(op, g):
     x, y = _ins(op)
-    return reduce_to(g, x), reduce_to(g, y)
+    skip = _binary_skip(op, g)
+    if skip == "scalar y":
+        return g, None
+    if _same_full_shapes(x, y, g):
+        return g, g
+    return reduce_gradient_args(x, y, None if 0 in skip else g, None if 1 in skip else g)
 
 
 def _sub_grad(op, g):
     x, y = _ins(op)
-    return reduce_to(g, x), reduce_to(negative(g), y)
+    skip = _binary_skip(op, g)
+    if skip == "scalar y":
+        return g, None
+    if _same_full_shapes(x, y, g):
+        return g, negative(g)
+    return reduce_gradient_args(x, y, None if 0 in skip else g,
+                                None if 1 in skip else negative(g))
 
 
 def _mul_grad(op, g):
     x, y = _ins(op)
-    return reduce_to(multiply(g, y), x), reduce_to(multiply(x, g), y)
+    skip = _binary_skip(op, g)
+    if skip == "scalar y":
+        return multiply(g, y), None
+    if _same_full_shapes(x, y, g) and g.dtype in (_dt.int32, _dt.float32):
+        return multiply(g, y), multiply(g, x)
+    return reduce_gradient_args(x, y, None if 0 in skip else multiply(g, y),
+                                None if 1 in skip else multiply(x, g))
 
 
-def _div_grad(op, g):
+def _div_grad(op, g):  # TF 2.21's RealDiv gradient skips nothing
     x, y = _ins(op)
-    return (reduce_to(divide(g, y), x),
-            reduce_to(multiply(g, divide(divide(negative(x), y), y)), y))
+    return reduce_gradient_args(x, y, realdiv(g, y),
+                                multiply(g, realdiv(realdiv(negative(x), y), y)))
 
 
 def _pow_grad(op, g):
     x, y = _ins(op)
-    z = op.outputs[0]
-    gx = multiply(g, multiply(y, pow(x, subtract(y, 1))))
-    safe_log = indexing_ops.where(greater(x, creation_ops.zeros_like(x)), log(
-        indexing_ops.where(greater(x, creation_ops.zeros_like(x)), x, creation_ops.ones_like(x))),
-        creation_ops.zeros_like(x))
-    gy = multiply(g, multiply(z, safe_log))
-    return reduce_to(gx, x), reduce_to(gy, y)
+    skip = _skipped(op)
+    if 1 in skip and _scalar(y):  # as TF: only x's gradient, grad * y * x ** (y - 1)
+        return multiply(multiply(g, y), pow(x, subtract(y, 1))), None
+    gx = None if 0 in skip else multiply(multiply(g, y), pow(x, subtract(y, 1)))
+    gy = None
+    if 1 not in skip:  # no log(x) for an exponent nobody differentiates
+        mask = greater(x, creation_ops.zeros_like(x))
+        safe_x = indexing_ops.where(mask, x, creation_ops.ones_like(x))
+        log_x = indexing_ops.where(mask, log(safe_x), creation_ops.zeros_like(x))
+        gy = multiply(multiply(g, op.outputs[0]), log_x)
+    return reduce_gradient_args(x, y, gx, gy)
 
 
 def _minmax_grad(pick):
@@ -223,6 +320,11 @@ def _truediv(x, y, name=None):
     if dt.is_integer:
         target = _dt.float32 if dt.size <= 2 else _dt.float64
         x, y = cast(x, target), cast(y, target)
+    return bind(RealDiv, (x, y), None, name or "truediv")  # TF's name for x / y
+
+
+def realdiv(x, y, name=None):
+    """``tf.realdiv``: x / y for real or complex tensors of one dtype (op ``RealDiv``)."""
     return bind(RealDiv, (x, y), None, name)
 
 
@@ -276,8 +378,12 @@ Neg.operator = "neg"
 Abs = _unary("Abs", np.abs, lambda op, g: (multiply(g, sign(op.inputs[0])),), SIGNED)
 Sign = _unary("Sign", np.sign, lambda op, g: (creation_ops.zeros_like(op.inputs[0]),),
               SIGNED)
-Square = _unary("Square", np.square,
-                lambda op, g: (multiply(g, multiply(op.inputs[0], 2)),))
+def _square_grad(op, g):
+    from .convert import constant  # as TF: the 2 a Const of its own, then x * 2, then g * that
+    return (multiply(g, multiply(op.inputs[0], constant(2, dtype=op.inputs[0].dtype))),)
+
+
+Square = _unary("Square", np.square, _square_grad)
 Sqrt = _unary("Sqrt", ignoring_float_errors(np.sqrt, 1),
               lambda op, g: (divide(g, multiply(op.outputs[0], 2)),), F)
 Exp = _unary("Exp", ignoring_float_errors(np.exp, 1),
@@ -584,6 +690,14 @@ BatchMatMulV2 = define("BatchMatMulV2", ("x", "y"), _bmm_kernel, _bmm_shape, _bm
                        T=(0, 1), dtypes=N - {_dt.int8})
 
 
+def _rank(x):
+    """A tensor's or variable's rank when it is known without converting it, else None."""
+    shape = getattr(x, "shape", None)
+    if isinstance(shape, TensorShape):
+        return shape.rank
+    return getattr(x, "ndim", None)
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False,
            name=None):
@@ -595,8 +709,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
             raise ValueError(f"Only one of `transpose_{side}` and `adjoint_{side}` can be True. "
                              f"Received `transpose_{side}`={t}, `adjoint_{side}`={adj}.")
     ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
-    ra, rb = getattr(a, "ndim", None), getattr(b, "ndim", None)
-    if ra == 2 and rb == 2:  # the common case: two matrices, no conversion needed
+    ra, rb = _rank(a), _rank(b)
+    if ra == 2 and rb == 2:  # the common case: two matrices (or variables, which the op
+        # reads in its own scope, as TF: MatMul/ReadVariableOp), no conversion needed
         return bind(MatMul, (a, b), {"transpose_a": ta, "transpose_b": tb}, name or "MatMul")
     from . import convert
     a, b = convert.matching_tensors(a, b)

@@ -477,3 +477,80 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
                                   "tensor and max_norm=None only yet.")
     from .indexing_ops import gather
     return gather(params, ids, name=name)
+
+
+# -- BiasAdd ---------------------------------------------------------------------------------
+def _channel_axis(ndim: int, data_format: str) -> int:
+    return 1 if data_format.startswith("NC") else ndim - 1
+
+
+def _bias_add_kernel(value, bias, data_format="NHWC"):
+    v, b = np.asarray(value), np.asarray(bias)
+    if b.ndim != 1:
+        raise InvalidArgumentError(None, None, f"Biases must be 1D: {fmt(TensorShape(b.shape))}")
+    if v.ndim < 2:
+        raise InvalidArgumentError(None, None, "Input tensor must be at least 2D: "
+                                               f"{fmt(TensorShape(v.shape))}")
+    axis = _channel_axis(v.ndim, data_format)
+    if v.shape[axis] != b.shape[0]:
+        where = "last" if axis == v.ndim - 1 else "channel"
+        raise InvalidArgumentError(
+            None, None, f"Must provide as many biases as the {where} dimension of the input "
+                        f"tensor: {fmt(TensorShape(b.shape))} vs. {fmt(TensorShape(v.shape))}")
+    shape = [1] * v.ndim
+    shape[axis] = b.shape[0]
+    return v + b.reshape(shape)
+
+
+def _bias_add_shape(value, bias, data_format="NHWC"):
+    s, b = value.shape, bias.shape
+    if b.rank is not None and b.rank != 1:
+        raise shape_error(f"Shape must be rank 1 but is rank {b.rank}")
+    if s.rank is not None:
+        if s.rank < 2:
+            raise shape_error(f"Shape must be at least rank 2 but is rank {s.rank}")
+        c = s.dims[_channel_axis(s.rank, data_format)]
+        n = b.dims[0] if b.rank == 1 else None
+        if c is not None and n is not None and c != n:
+            raise shape_error(f"Dimensions must be equal, but are {c} and {n}")
+    return s, value.dtype
+
+
+def _bias_add_grad(op, g):
+    fmt_ = op.attrs.get("data_format", "NHWC")
+    return g, bind(BiasAddGrad, (g,), {"data_format": fmt_}, "BiasAddGrad")
+
+
+def _bias_grad_kernel(out_backprop, data_format="NHWC"):
+    g = np.asarray(out_backprop)
+    axis = _channel_axis(g.ndim, data_format)
+    return g.sum(axis=tuple(i for i in range(g.ndim) if i != axis)).astype(g.dtype, copy=False)
+
+
+def _bias_grad_shape(out_backprop, data_format="NHWC"):
+    s = out_backprop.shape
+    if s.rank is None:
+        return TensorShape([None]), out_backprop.dtype
+    return TensorShape([s.dims[_channel_axis(s.rank, data_format)]]), out_backprop.dtype
+
+
+BiasAddGrad = define("BiasAddGrad", ("out_backprop",), _bias_grad_kernel, _bias_grad_shape,
+                     None, T=(0,), dtypes=_dt.NUMERIC)
+BiasAdd = define("BiasAdd", ("value", "bias"), _bias_add_kernel, _bias_add_shape,
+                 _bias_add_grad, T=(0, 1), dtypes=_dt.NUMERIC)
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """``value`` plus the 1-D ``bias`` along its channel dimension: the last one, or the
+    second with ``data_format`` ``"NC..."`` (op ``BiasAdd``)."""
+    if data_format is None:
+        data_format = "NHWC"
+    elif data_format.startswith("NC"):
+        data_format = "NCHW"
+    elif data_format.startswith("N") and data_format.endswith("C"):
+        data_format = "NHWC"
+    else:
+        raise ValueError("data_format must be of the form `N...C` or `NC...`")
+    value = convert.to_tensor(value)
+    bias = convert.to_tensor(bias, dtype=value.dtype)
+    return bind(BiasAdd, (value, bias), {"data_format": data_format}, name or "BiasAdd")

@@ -118,16 +118,46 @@ def _broadcast_back(op, g):
     return shape_ops.broadcast_to(shape_ops.reshape(g, kept), shape_ops.shape(x))
 
 
+def _tiled_back(op, g):
+    """TF 2.21's Sum gradient in a graph when the input's shape is known and the axes are
+    constant: the gradient reshaped to the kept dimensions and tiled (a Const of the input's
+    shape when every axis is reduced, else the tile multiples); None otherwise."""
+    x, axes = op.inputs
+    dims = x.shape.as_list() if x.shape.rank is not None else None
+    a = constant_value(axes)
+    if interpreter().executing_eagerly or dims is None or a is None:
+        return None
+    rank = len(dims)
+    if np.array_equal(np.ravel(a), np.arange(rank)):  # every axis: TF's fast path
+        g = shape_ops.reshape(g, [1] * rank)
+        multiples = (convert.constant(np.array(dims, np.int32)) if None not in dims
+                     else shape_ops.shape(x))
+        return shape_ops.tile(g, multiples)
+    if None in dims:
+        return None
+    ax = _axes(rank, a)
+    kept = [1 if i in ax else d for i, d in enumerate(dims)]
+    scaling = [d // max(k, 1) for d, k in zip(dims, kept)]
+    return shape_ops.tile(shape_ops.reshape(g, kept), scaling)
+
+
 def _sum_grad(op, g):
-    return _broadcast_back(op, g), None
+    tiled = _tiled_back(op, g)
+    return (_broadcast_back(op, g) if tiled is None else tiled), None
 
 
 def _mean_grad(op, g):
     x = op.inputs[0]
     out = op.outputs[0]
+    tiled = _tiled_back(op, g)
+    if tiled is not None and x.shape.is_fully_defined() and out.shape.is_fully_defined():
+        # as TF 2.21 in a graph: the count of averaged elements as a constant of g's dtype
+        factor = x.shape.num_elements() // max(out.shape.num_elements(), 1)
+        return math_ops.truediv(tiled, convert.constant(factor, dtype=g.dtype)), None
     count = math_ops.truediv(math_ops.cast(shape_ops.size(x), _dt.float64),
                              math_ops.cast(shape_ops.size(out), _dt.float64))
-    return math_ops.divide(_broadcast_back(op, g), math_ops.cast(count, g.dtype)), None
+    back = _broadcast_back(op, g) if tiled is None else tiled
+    return math_ops.divide(back, math_ops.cast(count, g.dtype)), None
 
 
 def _minmax_grad(op, g):

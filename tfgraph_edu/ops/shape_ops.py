@@ -59,16 +59,37 @@ def shape(input, out_type=I32, name=None):  # noqa: A002
     if out_type not in (I32, _dt.int64) and interpreter().executing_eagerly:
         # eagerly TF refuses another out_type (in a graph it folds the shape and gives it)
         raise attr_not_allowed("Shape", "out_type", out_type, (I32, _dt.int64))
+    known = _static_shape(input)
+    if known is not None and known.is_fully_defined():
+        return convert.constant(np.array(known.as_list(), out_type.np_dtype), name=name or "Shape")
     return bind(Shape, (input,), {"out_type": _dt.as_dtype(out_type)}, name)
+
+
+def _static_shape(x):
+    """The static shape of a symbolic tensor while a graph is built (TF's ``shape``, ``size``
+    and ``rank`` then give a ``Const`` when it is known, named as the op would be), else
+    None."""
+    if interpreter().executing_eagerly or not hasattr(x, "op") or not hasattr(x, "shape"):
+        return None
+    shape_ = x.shape
+    return shape_ if isinstance(shape_, TensorShape) and x.dtype.name != "resource" else None
 
 
 def size(input, out_type=I32, name=None):  # noqa: A002
     """The number of elements of ``input`` (op ``Size``)."""
-    return bind(Size, (input,), {"out_type": _dt.as_dtype(out_type)}, name)
+    out_type = _dt.as_dtype(out_type)
+    known = _static_shape(input)
+    if known is not None and known.is_fully_defined():
+        return convert.constant(np.array(known.num_elements(), out_type.np_dtype),
+                                name=name or "Size")
+    return bind(Size, (input,), {"out_type": out_type}, name)
 
 
 def rank(input, name=None):  # noqa: A002
     """The number of dimensions of ``input`` (op ``Rank``)."""
+    known = _static_shape(input)
+    if known is not None and known.rank is not None:
+        return convert.constant(np.int32(known.rank), name=name or "Rank")
     return bind(Rank, (input,), None, name)
 
 
