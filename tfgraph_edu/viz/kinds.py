@@ -78,15 +78,16 @@ def kind_of(op, captured=frozenset()) -> str:
     return "op"
 
 
-def kinds_in(graph) -> set[str]:
-    """The kinds of the ops of ``graph`` and of the graphs its control flow runs."""
-    captured = {id(inner.op) for _, inner in graph.captures}
+def kinds_in(graph, body: bool = False) -> set[str]:
+    """The kinds of the ops of ``graph`` and of the graphs its control flow runs (a body's
+    inputs, captured ones too, are drawn as its input ports: kind "input")."""
+    captured = set() if body else {id(inner.op) for _, inner in graph.captures}
     out = set()
     for op in graph.operations:
         out.add(kind_of(op, captured))
         if has_bodies(op):
             for _, fn in bodies(op):
-                out |= kinds_in(fn.graph)
+                out |= kinds_in(fn.graph, body=True)
     return out
 
 
