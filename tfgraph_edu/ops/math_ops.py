@@ -54,15 +54,10 @@ def _same_full_shapes(x, y, g) -> bool:
     return s.is_fully_defined() and s == y.shape == g.shape
 
 
-def _binary_skip(op, g):
-    """Which inputs TF 2.21's Add/Sub/Mul gradients leave out: ``"scalar y"`` (y is a
-    scalar nobody differentiates: only x's gradient is built), else the skipped inputs (which
-    TF's fast path for fully known equal shapes ignores: it computes both)."""
-    x, y = _ins(op)
-    skip = _skipped(op)
-    if 1 in skip and _scalar(y):
-        return "scalar y"
-    return skip
+def _scalar_y_skipped(op) -> bool:
+    """TF 2.21's shortcut in the Add/Sub/Mul/Pow gradients: y is a scalar nobody
+    differentiates, so only x's gradient is built."""
+    return 1 in _skipped(op) and _scalar(op.inputs[1])
 
 
 def _building() -> bool:
@@ -117,32 +112,32 @@ def reduce_gradient_args(x, y, gx, gy):
 
 def _add_grad(op, g):
     x, y = _ins(op)
-    skip = _binary_skip(op, g)
-    if skip == "scalar y":
+    if _scalar_y_skipped(op):
         return g, None
     if _same_full_shapes(x, y, g):
         return g, g
+    skip = _skipped(op)
     return reduce_gradient_args(x, y, None if 0 in skip else g, None if 1 in skip else g)
 
 
 def _sub_grad(op, g):
     x, y = _ins(op)
-    skip = _binary_skip(op, g)
-    if skip == "scalar y":
+    if _scalar_y_skipped(op):
         return g, None
     if _same_full_shapes(x, y, g):
         return g, negative(g)
+    skip = _skipped(op)
     return reduce_gradient_args(x, y, None if 0 in skip else g,
                                 None if 1 in skip else negative(g))
 
 
 def _mul_grad(op, g):
     x, y = _ins(op)
-    skip = _binary_skip(op, g)
-    if skip == "scalar y":
+    if _scalar_y_skipped(op):
         return multiply(g, y), None
     if _same_full_shapes(x, y, g) and g.dtype in (_dt.int32, _dt.float32):
         return multiply(g, y), multiply(g, x)
+    skip = _skipped(op)
     return reduce_gradient_args(x, y, None if 0 in skip else multiply(g, y),
                                 None if 1 in skip else multiply(x, g))
 
@@ -155,9 +150,9 @@ def _div_grad(op, g):  # TF 2.21's RealDiv gradient skips nothing
 
 def _pow_grad(op, g):
     x, y = _ins(op)
-    skip = _skipped(op)
-    if 1 in skip and _scalar(y):  # as TF: only x's gradient, grad * y * x ** (y - 1)
+    if _scalar_y_skipped(op):  # as TF: only x's gradient, grad * y * x ** (y - 1)
         return multiply(multiply(g, y), pow(x, subtract(y, 1))), None
+    skip = _skipped(op)
     gx = None if 0 in skip else multiply(multiply(g, y), pow(x, subtract(y, 1)))
     gy = None
     if 1 not in skip:  # no log(x) for an exponent nobody differentiates
@@ -692,10 +687,11 @@ BatchMatMulV2 = define("BatchMatMulV2", ("x", "y"), _bmm_kernel, _bmm_shape, _bm
 
 def _rank(x):
     """A tensor's or variable's rank when it is known without converting it, else None."""
-    shape = getattr(x, "shape", None)
-    if isinstance(shape, TensorShape):
-        return shape.rank
-    return getattr(x, "ndim", None)
+    ndim = getattr(x, "ndim", None)
+    if ndim is not None:
+        return ndim
+    shape = getattr(x, "shape", None)  # a variable
+    return shape.rank if isinstance(shape, TensorShape) else None
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,

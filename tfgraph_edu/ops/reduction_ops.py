@@ -135,8 +135,7 @@ def _tiled_back(op, g):
         return shape_ops.tile(g, multiples)
     if None in dims:
         return None
-    ax = _axes(rank, a)
-    kept = [1 if i in ax else d for i, d in enumerate(dims)]
+    kept = _kept_shape(x, axes)
     scaling = [d // max(k, 1) for d, k in zip(dims, kept)]
     return shape_ops.tile(shape_ops.reshape(g, kept), scaling)
 
