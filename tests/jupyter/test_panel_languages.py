@@ -106,3 +106,16 @@ def test_every_panel_table_and_legend_speaks_the_learners_language(retraced, lan
     # and the check sees English where there is some
     assert "traced" in english_words(function_table(retraced, "en"))
     assert "argument" in english_words(panels.concrete_panel(retraced, "en"))
+
+
+def test_the_graph_panels_drawing_speaks_the_panels_language(retraced, monkeypatch):
+    """The %%trace graph panel draws its own words (a variable argument's "variable
+    (argument)") in the panel's language, also when the kernel's default is another."""
+    import base64
+    monkeypatch.setenv("TFGRAPH_EDU_LANG", "en")
+    page = panels.graph_panel(retraced, "zh-Hant", False, "train_step")
+    data = re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', page)
+    if data is None:
+        pytest.skip("Graphviz's dot is not installed: the panel shows DOT text")
+    svg = base64.b64decode(data.group(1)).decode()
+    assert "變數（引數）" in svg and "variable (argument)" not in svg

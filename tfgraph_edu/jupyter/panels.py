@@ -129,7 +129,7 @@ def graph_panel(function, lang, optimized: bool, name: str = "", uid: int = 0) -
     viewer_button_after_cell(function, name or function.__name__, lang)
     return _panel(f"{labels.label('graph', lang)} ({which})",
                   f'<input type="checkbox" class="tfg-full" id="{box}">' + bar
-                  + svg_or_dot_html(graph_to_dot(graph, highlight=marks),
+                  + svg_or_dot_html(graph_to_dot(graph, highlight=marks, lang=lang),
                                     image=f"{labels.label('graph', lang)} ({which})",
                                     min_scale=MIN_SCALE)
                   + legend_html(kinds_in(graph), set(marks.values()), lang=lang), wide=True)
